@@ -1,0 +1,34 @@
+/**
+ * Builds the SPA into dist/ui: index.html plus content-hashed JS/CSS chunks, production
+ * React, Tailwind + daisyUI through the Bun plugin (the bun CLI takes no plugins).
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import tailwind from "bun-plugin-tailwind";
+
+export async function buildUi(root = join(import.meta.dir, "..")): Promise<string> {
+  const outdir = join(root, "dist/ui");
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await Bun.build({
+    entrypoints: [join(root, "ui/index.html")],
+    outdir,
+    plugins: [tailwind],
+    minify: true,
+    splitting: true,
+    target: "browser",
+    sourcemap: "none",
+    publicPath: "/",
+    naming: { entry: "[name].[ext]", chunk: "assets/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(log);
+    throw new Error("UI build failed");
+  }
+  return outdir;
+}
+
+if (import.meta.main) {
+  const out = await buildUi();
+  console.log(`UI built into ${out}`);
+}

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import { renderEmbeddedMigrations } from "../scripts/embed-migrations";
+import { makeTestApp, type TestApp } from "../tests/support/app";
+import { openStore } from "./db";
+import { adminUsers, contactSubmissions } from "./db/schema";
+import { seedAdmin } from "./features/admin/seed";
+
+let t: TestApp;
+afterEach(() => t?.close());
+
+describe("server foundation", () => {
+  test("GET /healthz reports the database and version", async () => {
+    t = makeTestApp();
+    const res = await t.json("GET", "/healthz");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok", db: "ok", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+  });
+
+  test("unknown /api paths answer JSON 404 for every method, never the SPA", async () => {
+    t = makeTestApp();
+    for (const method of ["GET", "POST", "PUT", "DELETE"]) {
+      const res = await t.json(method, "/api/does-not-exist");
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toContain("application/json");
+      expect(res.body).toEqual({ error: { code: "not_found", message: "No such endpoint." } });
+    }
+  });
+
+  test("a client route without a built UI still answers HTML, not JSON", async () => {
+    t = makeTestApp();
+    const res = await t.request("GET", "/app/dns");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+  });
+
+  test("state-changing requests from a foreign Origin are refused; same origin is not", async () => {
+    t = makeTestApp();
+    const foreign = await t.json("POST", "/api/anything", { body: {}, headers: { origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.error.code).toBe("cross_origin_refused");
+    const same = await t.json("POST", "/api/anything", { body: {}, headers: { origin: "http://localhost" } });
+    expect(same.status).toBe(404);
+  });
+
+  test("responses carry security headers", async () => {
+    t = makeTestApp();
+    const res = await t.request("GET", "/healthz");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  test("one JSON log line per request with method, path, status and ms — no query string", async () => {
+    t = makeTestApp();
+    await t.request("GET", "/healthz?token=secret-value");
+    const line = t.logs.map((l) => JSON.parse(l)).find((l) => l.event === "request");
+    expect(line).toMatchObject({ method: "GET", path: "/healthz", status: 200 });
+    expect(typeof line.ms).toBe("number");
+    expect(t.logs.join("\n")).not.toContain("secret-value");
+  });
+});
+
+describe("database", () => {
+  test("the embedded migrations match migrations/ (run `npm run db:generate` after a schema change)", () => {
+    const root = join(import.meta.dir, "..");
+    expect(readFileSync(join(root, "src/db/migrations.gen.ts"), "utf8")).toBe(renderEmbeddedMigrations(root));
+  });
+
+  test("a file database uses WAL and foreign keys, and keeps data across a restart", () => {
+    const dir = mkdtempSync(join(tmpdir(), "dw-db-"));
+    try {
+      const path = join(dir, "nested", "dw.db");
+      const first = openStore(path);
+      expect(first.sqlite.query<{ journal_mode: string }, []>("PRAGMA journal_mode").get()?.journal_mode).toBe("wal");
+      expect(first.sqlite.query<{ foreign_keys: number }, []>("PRAGMA foreign_keys").get()?.foreign_keys).toBe(1);
+      first.db.insert(contactSubmissions).values({ name: "Ann", email: "ann@example.com", company: "Acme", requestType: "sales", subject: "Hello there", message: "x".repeat(25) }).run();
+      first.close();
+      const second = openStore(path);
+      expect(second.db.select().from(contactSubmissions).all()).toHaveLength(1);
+      second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("seeding the admin twice updates the password and never duplicates", async () => {
+    const store = openStore(":memory:");
+    expect(await seedAdmin(store.db, "root", "first-password")).toBe("created");
+    expect(await seedAdmin(store.db, "root", "second-password")).toBe("updated");
+    const rows = store.db.select().from(adminUsers).where(eq(adminUsers.username, "root")).all();
+    expect(rows).toHaveLength(1);
+    expect(await Bun.password.verify("second-password", rows[0]!.passwordHash)).toBe(true);
+    expect(rows[0]!.passwordHash).toStartWith("$argon2id$");
+    store.close();
+  });
+});

@@ -1,0 +1,73 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "./deps";
+import { errorPlugin, jsonError } from "./http/errors";
+import { securityPlugin, SECURITY_HEADERS } from "./http/security";
+import { serveSpa } from "./http/spa";
+import { adminRoutes } from "./features/admin/routes";
+import { authRoutes } from "./features/auth/routes";
+import { billingRoutes } from "./features/billing/routes";
+import { contactRoutes } from "./features/contact/routes";
+import { dashboardRoutes } from "./features/dashboard/routes";
+import { dnsRoutes } from "./features/dns/routes";
+import { domainsRoutes } from "./features/domains/routes";
+import { healthRoutes } from "./features/health/routes";
+import { orgsRoutes } from "./features/orgs/routes";
+import { reportsRoutes } from "./features/reports/routes";
+import { settingsRoutes } from "./features/settings/routes";
+
+/** Largest request body any route accepts; upload routes check their own, smaller bounds. */
+export const MAX_BODY_BYTES = 50 * 1024 * 1024;
+
+/** The one place features are mounted. */
+export function createApp(deps: AppDeps) {
+  return (
+    new Elysia({ name: "dmarcwarden" })
+      .onRequest(({ request, set }) => {
+        Object.assign(set.headers, SECURITY_HEADERS);
+        const length = Number(request.headers.get("content-length") ?? 0);
+        if (length > MAX_BODY_BYTES) return jsonError(413, "payload_too_large", `The request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
+      })
+      .use(errorPlugin(deps.log))
+      .use(securityPlugin({ publicUrl: deps.config.publicUrl }))
+      .use(healthRoutes(deps))
+      .use(contactRoutes(deps))
+      .use(adminRoutes(deps))
+      .use(authRoutes(deps))
+      .use(orgsRoutes(deps))
+      .use(domainsRoutes(deps))
+      .use(dnsRoutes(deps))
+      .use(reportsRoutes(deps))
+      .use(dashboardRoutes(deps))
+      .use(settingsRoutes(deps))
+      .use(billingRoutes(deps))
+      .all("/api/*", () => jsonError(404, "not_found", "No such endpoint."))
+      .get("/*", ({ request }) => {
+        const { pathname } = new URL(request.url);
+        // Elysia matches this wildcard before `.all("/api/*")` for GET, so unknown API paths are refused here too.
+        if (pathname === "/api" || pathname.startsWith("/api/")) return jsonError(404, "not_found", "No such endpoint.");
+        return serveSpa(deps.assets ?? { files: new Map() }, pathname);
+      })
+  );
+}
+
+export type App = ReturnType<typeof createApp>;
+
+/**
+ * The server's fetch handler: the app, plus one JSON log line per request with method,
+ * path (never the query string: it may carry tokens), status and duration. Logged here
+ * rather than in an Elysia hook so that early refusals are logged too.
+ */
+export function createHandler(deps: AppDeps, app: App = createApp(deps)) {
+  return async (request: Request): Promise<Response> => {
+    const t0 = performance.now();
+    let status = 500;
+    try {
+      const response = await app.handle(request);
+      status = response.status;
+      return response;
+    } finally {
+      const path = new URL(request.url).pathname;
+      deps.log.info("request", { method: request.method, path, status, ms: Math.round((performance.now() - t0) * 10) / 10 });
+    }
+  };
+}

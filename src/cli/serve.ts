@@ -1,0 +1,61 @@
+import { join } from "node:path";
+import { createHandler } from "../app";
+import { parseConfig, type Config } from "../config";
+import { openStore } from "../db";
+import type { AppDeps } from "../deps";
+import { seedAdmin } from "../features/admin/seed";
+import { RateLimiter } from "../http/rate-limit";
+import { diskAssets } from "../http/spa";
+import { createLogger } from "../log";
+import { VERSION } from "../version";
+import type { Command } from "./commands";
+
+export const serveCommand: Command = {
+  summary: "start the web server (and, when configured, the SMTP receiver and scheduler)",
+  usage: "dmarcwarden serve [flags]",
+  async run({ argv, env, assets }) {
+    const config = parseConfig(argv, env, "serve");
+    const log = createLogger(config.logLevel);
+    const store = openStore(config.db);
+    if (config.seedAdmin) {
+      const outcome = await seedAdmin(store.db, config.seedAdmin.username, config.seedAdmin.password);
+      log.info("admin_seeded", { username: config.seedAdmin.username, outcome });
+    }
+    const deps: AppDeps = {
+      config,
+      store,
+      log,
+      limiter: new RateLimiter(),
+      assets: assets ?? diskAssets(join(import.meta.dir, "../../dist/ui")),
+      now: () => new Date(),
+    };
+    const handler = createHandler(deps);
+    const server = Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 });
+    deps.server = server;
+    const port = server.port;
+    log.info("listening", { url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, db: config.db, version: VERSION });
+    await waitForShutdown(async () => {
+      log.info("shutting_down", {});
+      await server.stop();
+      store.close();
+    });
+    return 0;
+  },
+};
+
+export function describeConfig(config: Config) {
+  return { port: config.port, host: config.host, db: config.db };
+}
+
+function waitForShutdown(onStop: () => Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = () => {
+      if (stopping) return;
+      stopping = true;
+      onStop().finally(resolve);
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+}

@@ -1,0 +1,28 @@
+import type { Database } from "bun:sqlite";
+import { MIGRATIONS } from "./migrations.gen";
+
+/**
+ * Applies the embedded migrations not yet applied, each in its own transaction, and
+ * returns the tags it applied. A failed migration rolls back whole and stops start-up.
+ */
+export function applyMigrations(sqlite: Database): string[] {
+  sqlite.run(`CREATE TABLE IF NOT EXISTS schema_migrations (tag TEXT PRIMARY KEY NOT NULL, applied_at INTEGER NOT NULL)`);
+  const done = new Set(sqlite.query<{ tag: string }, []>("SELECT tag FROM schema_migrations").all().map((r) => r.tag));
+  const applied: string[] = [];
+  for (const migration of MIGRATIONS) {
+    if (done.has(migration.tag)) continue;
+    const statements = migration.sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean);
+    sqlite.transaction(() => {
+      for (const statement of statements) sqlite.run(statement);
+      sqlite.run("INSERT INTO schema_migrations (tag, applied_at) VALUES (?, unixepoch())", [migration.tag]);
+    })();
+    applied.push(migration.tag);
+  }
+  return applied;
+}
+
+export function pendingMigrations(sqlite: Database): string[] {
+  const exists = sqlite.query("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_migrations'").get();
+  const done = new Set(exists ? sqlite.query<{ tag: string }, []>("SELECT tag FROM schema_migrations").all().map((r) => r.tag) : []);
+  return MIGRATIONS.filter((m) => !done.has(m.tag)).map((m) => m.tag);
+}

@@ -1,0 +1,18 @@
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { organizations } from "./accounts";
+
+/** Per-organisation settings (SPEC §2 Settings page). One row per organisation. */
+export const organizationSettings = sqliteTable("organization_settings", {
+  orgId: text("org_id").primaryKey().references(() => organizations.id, { onDelete: "cascade" }),
+  organizationName: text("organization_name"),
+  contactEmail: text("contact_email"),
+  emailNotifications: integer("email_notifications", { mode: "boolean" }).notNull().default(true),
+  dmarcRua: text("dmarc_rua"),
+  dmarcRuf: text("dmarc_ruf"),
+  autoProcessReports: integer("auto_process_reports", { mode: "boolean" }).notNull().default(true),
+  dnsCaching: integer("dns_caching", { mode: "boolean" }).notNull().default(true),
+  cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(3600),
+  realtimeThreatMonitoring: integer("realtime_threat_monitoring", { mode: "boolean" }).notNull().default(true),
+  complianceAlerts: integer("compliance_alerts", { mode: "boolean" }).notNull().default(true),
+  updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),
+});

@@ -1,0 +1,42 @@
+import type { DB } from "../db";
+import type { Role } from "../db/schema";
+import { effectiveRole, resolveSession, SESSION_COOKIE, type SessionUser } from "../features/auth/sessions";
+import { roleAllows, type Permission } from "../lib/permissions";
+import { ForbiddenError, UnauthorizedError } from "./errors";
+
+/** Who is acting and in which organisation: always derived from the verified session. */
+export interface Actor {
+  user: SessionUser;
+  orgId: string;
+  role: Role;
+}
+
+export function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return null;
+}
+
+/** The signed-in user, or null. */
+export function currentUser(db: DB, request: Request): SessionUser | null {
+  return resolveSession(db, readCookie(request, SESSION_COOKIE));
+}
+
+/**
+ * The signed-in user acting in their current organisation with at least `permission`.
+ * 401 when signed out or without a current organisation they still belong to; 403 when
+ * their role does not allow the action.
+ */
+export function requireActor(db: DB, request: Request, permission: Permission = "read"): Actor {
+  const user = currentUser(db, request);
+  if (!user) throw new UnauthorizedError();
+  if (!user.currentOrgId) throw new UnauthorizedError("Choose an organisation first.");
+  const role = effectiveRole(db, user.userId, user.currentOrgId);
+  if (!role) throw new UnauthorizedError("You are no longer a member of this organisation. Choose another one.");
+  if (!roleAllows(role, permission)) throw new ForbiddenError();
+  return { user, orgId: user.currentOrgId, role };
+}

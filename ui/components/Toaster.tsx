@@ -1,0 +1,36 @@
+import * as ToastPrimitive from "@radix-ui/react-toast";
+import { X } from "lucide-react";
+import { dismiss, TOAST_DURATION, useToasts } from "../lib/toast";
+
+const VARIANT: Record<string, string> = {
+  default: "border-base-300 bg-base-100 text-base-content",
+  success: "border-success/40 bg-base-100 text-base-content",
+  destructive: "border-error bg-error text-error-content",
+};
+
+/** Radix toasts: F8 focuses the region, swipe right past 50 px dismisses. */
+export function Toaster() {
+  const toasts = useToasts();
+  return (
+    <ToastPrimitive.Provider duration={TOAST_DURATION} swipeDirection="right" swipeThreshold={50}>
+      {toasts.map((t) => (
+        <ToastPrimitive.Root
+          key={t.id}
+          open={t.open}
+          onOpenChange={(open) => !open && dismiss(t.id)}
+          className={`pointer-events-auto relative flex w-full items-start gap-3 rounded-box border p-4 pr-8 shadow-lg ${VARIANT[t.variant ?? "default"]}`}
+          data-testid="toast"
+        >
+          <div className="grid gap-1">
+            {t.title && <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>}
+            {t.description && <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>}
+          </div>
+          <ToastPrimitive.Close aria-label="Close" className="absolute right-2 top-2 rounded p-1 opacity-70 hover:opacity-100">
+            <X className="h-4 w-4" />
+          </ToastPrimitive.Close>
+        </ToastPrimitive.Root>
+      ))}
+      <ToastPrimitive.Viewport hotkey={["F8"]} className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]" />
+    </ToastPrimitive.Provider>
+  );
+}

@@ -1,0 +1,32 @@
+/**
+ * SPEC §2 layout rule: the app sidebar wraps every screen except /, /trial, /demo, /contact,
+ * paths starting /onboarding/ and /admin/, and the sign-in screens.
+ */
+const BARE = new Set(["/", "/trial", "/demo", "/contact", "/login", "/signup", "/invite", "/set-password"]);
+
+export function usesSidebar(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  if (BARE.has(path)) return false;
+  return !path.startsWith("/onboarding/") && !path.startsWith("/admin/");
+}
+
+export interface NavItem {
+  label: string;
+  href: string;
+  /** other paths that highlight this entry */
+  also?: string[];
+}
+
+export const NAV_ITEMS: NavItem[] = [
+  { label: "Dashboard", href: "/app", also: ["/app/dashboard"] },
+  { label: "Domains", href: "/app/domains" },
+  { label: "DMARC Reports", href: "/app/reports" },
+  { label: "Tasks & Issues", href: "/app/tasks" },
+  { label: "Threat Map", href: "/app/threats" },
+  { label: "DNS Lookup", href: "/app/dns" },
+  { label: "Settings", href: "/app/settings" },
+];
+
+export function isActive(item: NavItem, pathname: string): boolean {
+  return pathname === item.href || (item.also ?? []).includes(pathname);
+}

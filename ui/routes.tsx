@@ -1,0 +1,79 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Route, Routes, useLocation } from "react-router";
+import { AppLayout } from "./components/AppLayout";
+import { usesSidebar } from "./lib/layout";
+import NotFoundPage from "./pages/not-found";
+
+/** Each screen is its own chunk, loaded when first visited. */
+const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
+
+const Landing = page(() => import("./pages/landing"));
+const Demo = page(() => import("./pages/demo"));
+const Trial = page(() => import("./pages/trial"));
+const Contact = page(() => import("./pages/contact"));
+const OnboardingProfessional = page(() => import("./pages/onboarding/professional"));
+const OnboardingHealthcare = page(() => import("./pages/onboarding/healthcare"));
+const OnboardingRealestate = page(() => import("./pages/onboarding/realestate"));
+const AdminDashboard = page(() => import("./pages/admin-dashboard"));
+const Dashboard = page(() => import("./pages/dashboard"));
+const Domains = page(() => import("./pages/domains"));
+const Reports = page(() => import("./pages/reports"));
+const Tasks = page(() => import("./pages/tasks"));
+const Threats = page(() => import("./pages/threats"));
+const Dns = page(() => import("./pages/dns"));
+const Settings = page(() => import("./pages/settings"));
+const Login = page(() => import("./pages/login"));
+const Signup = page(() => import("./pages/signup"));
+
+/** SPEC §2 route table. */
+export const ROUTES: { path: string; element: ComponentType }[] = [
+  { path: "/", element: Landing },
+  { path: "/demo", element: Demo },
+  { path: "/trial", element: Trial },
+  { path: "/contact", element: Contact },
+  { path: "/onboarding/professional", element: OnboardingProfessional },
+  { path: "/onboarding/healthcare", element: OnboardingHealthcare },
+  { path: "/onboarding/realestate", element: OnboardingRealestate },
+  { path: "/admin/dashboard", element: AdminDashboard },
+  { path: "/app", element: Demo },
+  { path: "/app/dashboard", element: Dashboard },
+  { path: "/app/domains", element: Domains },
+  { path: "/app/reports", element: Reports },
+  { path: "/app/tasks", element: Tasks },
+  { path: "/app/threats", element: Threats },
+  { path: "/app/dns", element: Dns },
+  { path: "/app/settings", element: Settings },
+  { path: "/login", element: Login },
+  { path: "/signup", element: Signup },
+];
+
+function Loading() {
+  return (
+    <div className="flex min-h-[40vh] items-center justify-center" role="status" aria-label="Loading">
+      <span className="loading loading-spinner loading-lg text-primary" />
+    </div>
+  );
+}
+
+function Screens() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Routes>
+        {ROUTES.map(({ path, element: Element }) => (
+          <Route key={path} path={path} element={<Element />} />
+        ))}
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Suspense>
+  );
+}
+
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  if (!usesSidebar(pathname)) return <Screens />;
+  return (
+    <AppLayout>
+      <Screens />
+    </AppLayout>
+  );
+}
