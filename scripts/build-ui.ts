@@ -6,8 +6,13 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import tailwind from "bun-plugin-tailwind";
 
+/** Where builds go: dist/ by default; DW_DIST lets parallel work trees build apart. */
+export function distDir(root = join(import.meta.dir, "..")): string {
+  return process.env.DW_DIST ?? join(root, "dist");
+}
+
 export async function buildUi(root = join(import.meta.dir, "..")): Promise<string> {
-  const outdir = join(root, "dist/ui");
+  const outdir = join(distDir(root), "ui");
   rmSync(outdir, { recursive: true, force: true });
   const result = await Bun.build({
     entrypoints: [join(root, "ui/index.html")],

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { buildUi } from "./build-ui";
+import { buildUi, distDir } from "./build-ui";
 import { renderEmbeddedMigrations } from "./embed-migrations";
 
 const root = join(import.meta.dir, "..");
@@ -16,7 +16,7 @@ function listFiles(dir: string): string[] {
   });
 }
 
-export async function buildExecutable(outfile = join(root, "dist/dmarcwarden")): Promise<string> {
+export async function buildExecutable(outfile = join(distDir(root), "dmarcwarden")): Promise<string> {
   // The embedded migrations must match migrations/ exactly.
   writeFileSync(join(root, "src/db/migrations.gen.ts"), renderEmbeddedMigrations(root));
 
@@ -26,7 +26,7 @@ export async function buildExecutable(outfile = join(root, "dist/dmarcwarden")):
     throw new Error("UI build is incomplete (index.html, JS or CSS missing); refusing to build the executable");
   }
 
-  const genDir = join(root, "dist/.build");
+  const genDir = join(distDir(root), ".build");
   mkdirSync(genDir, { recursive: true });
   const imports = files.map((f, i) => `import f${i} from ${JSON.stringify(relative(genDir, f).split(sep).join("/"))} with { type: "file" };`);
   const entries = files.map((f, i) => `  [${JSON.stringify("/" + relative(uiDir, f).split(sep).join("/"))}, f${i}],`);

@@ -26,7 +26,7 @@ export const serveCommand: Command = {
       store,
       log,
       limiter: new RateLimiter(),
-      assets: assets ?? diskAssets(join(import.meta.dir, "../../dist/ui")),
+      assets: assets ?? diskAssets(join(process.env.DW_DIST ?? join(import.meta.dir, "../../dist"), "ui")),
       now: () => new Date(),
     };
     const handler = createHandler(deps);

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 
 export const ROOT = join(import.meta.dir, "../..");
-export const EXECUTABLE = join(ROOT, "dist/dmarcwarden");
+/** DW_DIST (default dist/) lets several work trees build and test side by side. */
+export const EXECUTABLE = join(process.env.DW_DIST ?? join(ROOT, "dist"), "dmarcwarden");
 
 function newestSource(dir: string): number {
   let newest = 0;
