@@ -14,6 +14,7 @@ import { healthRoutes } from "./features/health/routes";
 import { orgsRoutes } from "./features/orgs/routes";
 import { reportsRoutes } from "./features/reports/routes";
 import { settingsRoutes } from "./features/settings/routes";
+import { mailinRoutes } from "./features/mailin/routes";
 
 /** Largest request body any route accepts; upload routes check their own, smaller bounds. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -39,6 +40,7 @@ export function createApp(deps: AppDeps) {
       .use(reportsRoutes(deps))
       .use(dashboardRoutes(deps))
       .use(settingsRoutes(deps))
+      .use(mailinRoutes(deps))
       .use(billingRoutes(deps))
       .all("/api/*", () => jsonError(404, "not_found", "No such endpoint."))
       .get("/*", ({ request }) => {

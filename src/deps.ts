@@ -1,4 +1,6 @@
+import type Stripe from "stripe";
 import type { Config } from "./config";
+import type { DnsResolver } from "./features/dns/resolver";
 import type { Store } from "./db";
 import type { RateLimiter } from "./http/rate-limit";
 import type { SpaAssets } from "./http/spa";
@@ -19,4 +21,12 @@ export interface AppDeps {
   now: () => Date;
   /** the listening server, once started: gives the client's socket address */
   server?: { requestIP(request: Request): { address: string } | null } | null;
+  /** the Stripe client when billing is on (STRIPE_SECRET_KEY set); tests point it at a local Stripe stand-in */
+  stripe?: Stripe | null;
+  /** key that encrypts stored secrets (IMAP passwords); when absent it is loaded from --secret-key or <db>.key on first use */
+  secretKey?: Uint8Array;
+  /** called after a domain is added (the DNS checks start from here) */
+  onDomainAdded?: (domainId: string) => void;
+  /** the DNS resolver (dns2 against --dns-server or the system's); tests point it at a local DNS server */
+  resolver?: DnsResolver;
 }

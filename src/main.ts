@@ -1,8 +1,11 @@
 #!/usr/bin/env bun
 /** CLI entry: `dmarcwarden <command> [flags]`. Each command has --help. */
 import { ConfigError, flagHelp } from "./config";
+import { checkCommand } from "./cli/check";
 import type { Command, CommandContext } from "./cli/commands";
+import { ingestCommand } from "./cli/ingest";
 import { migrateCommand } from "./cli/migrate";
+import { seedDemoCommand } from "./cli/seed-demo";
 import { serveCommand } from "./cli/serve";
 import type { SpaAssets } from "./http/spa";
 import { VERSION } from "./version";
@@ -11,6 +14,9 @@ import { VERSION } from "./version";
 export const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   migrate: migrateCommand,
+  check: checkCommand,
+  ingest: ingestCommand,
+  "seed-demo": seedDemoCommand,
 };
 
 export function usage(): string {

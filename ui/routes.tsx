@@ -24,6 +24,7 @@ const Dns = page(() => import("./pages/dns"));
 const Settings = page(() => import("./pages/settings"));
 const Login = page(() => import("./pages/login"));
 const Signup = page(() => import("./pages/signup"));
+const Invite = page(() => import("./pages/invite"));
 
 /** SPEC §2 route table. */
 export const ROUTES: { path: string; element: ComponentType }[] = [
@@ -45,6 +46,7 @@ export const ROUTES: { path: string; element: ComponentType }[] = [
   { path: "/app/settings", element: Settings },
   { path: "/login", element: Login },
   { path: "/signup", element: Signup },
+  { path: "/invite", element: Invite },
 ];
 
 function Loading() {

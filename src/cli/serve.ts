@@ -4,6 +4,11 @@ import { parseConfig, type Config } from "../config";
 import { openStore } from "../db";
 import type { AppDeps } from "../deps";
 import { seedAdmin } from "../features/admin/seed";
+import { seedDemo } from "../features/reports/demo";
+import { describeDemoSeed } from "./seed-demo";
+import { startMailIn } from "../features/mailin/setup";
+import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
+import { createStripeClient } from "../features/billing/settings";
 import { RateLimiter } from "../http/rate-limit";
 import { diskAssets } from "../http/spa";
 import { createLogger } from "../log";
@@ -28,7 +33,15 @@ export const serveCommand: Command = {
       limiter: new RateLimiter(),
       assets: assets ?? diskAssets(join(process.env.DW_DIST ?? join(import.meta.dir, "../../dist"), "ui")),
       now: () => new Date(),
+      stripe: createStripeClient(config),
+      resolver: resolverFromConfig(config),
     };
+    if (config.raw["seed-demo"]) {
+      // the demo's senders carry their PTR names already: no DNS lookups while seeding
+      console.log(describeDemoSeed(await seedDemo({ ...deps, resolver: undefined })));
+    }
+    const dnsChecks = wireDnsChecks(deps);
+    const mailIn = await startMailIn(deps);
     const handler = createHandler(deps);
     const server = Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 });
     deps.server = server;
@@ -37,6 +50,8 @@ export const serveCommand: Command = {
     await waitForShutdown(async () => {
       log.info("shutting_down", {});
       await server.stop();
+      await mailIn.stop();
+      await dnsChecks.stop();
       store.close();
     });
     return 0;

@@ -37,6 +37,12 @@ export class NotFoundError extends ServiceError {
     super(404, "not_found", message);
   }
 }
+/** 402: the organisation is read-only until billing is sorted out (canceled, or trial ended without a card). */
+export class PaymentRequiredError extends ServiceError {
+  constructor(message: string) {
+    super(402, "payment_required", message);
+  }
+}
 export class ConflictError extends ServiceError {
   constructor(message: string, fields?: Record<string, string>) {
     super(409, "conflict", message, fields);

@@ -2,7 +2,11 @@ import type { DB } from "../db";
 import type { Role } from "../db/schema";
 import { effectiveRole, resolveSession, SESSION_COOKIE, type SessionUser } from "../features/auth/sessions";
 import { roleAllows, type Permission } from "../lib/permissions";
+import { assertWritable } from "../features/billing/limits";
 import { ForbiddenError, UnauthorizedError } from "./errors";
+
+/** Permissions that still work while an organisation is read-only (see features/billing/limits). */
+const READ_ONLY_ALLOWED = new Set<Permission>(["read", "dns:lookup", "billing:manage"]);
 
 /** Who is acting and in which organisation: always derived from the verified session. */
 export interface Actor {
@@ -38,5 +42,7 @@ export function requireActor(db: DB, request: Request, permission: Permission = 
   const role = effectiveRole(db, user.userId, user.currentOrgId);
   if (!role) throw new UnauthorizedError("You are no longer a member of this organisation. Choose another one.");
   if (!roleAllows(role, permission)) throw new ForbiddenError();
+  // A canceled or unpaid-trial organisation is read-only (402); billing itself stays reachable.
+  if (!READ_ONLY_ALLOWED.has(permission)) assertWritable(db, user.currentOrgId);
   return { user, orgId: user.currentOrgId, role };
 }

@@ -1,14 +1,53 @@
 import { Menu, Shield } from "lucide-react";
 import { useState, type ReactNode } from "react";
+import { Navigate, useLocation, useNavigate } from "react-router";
+import { isSignedIn, ROLE_LABELS, useMe, useSignOut } from "../lib/auth";
+import { errorMessage } from "../lib/api";
+import { requiresSignIn } from "../lib/layout";
+import { toast } from "../lib/toast";
+import { OrgSwitcher } from "./OrgSwitcher";
 import { Sidebar, type SidebarUser } from "./Sidebar";
 
-/** The signed-in shell: sidebar on large screens, a drawer on phones. */
-export function AppLayout({ children, user, sidebarHeader }: { children: ReactNode; user?: SidebarUser; sidebarHeader?: ReactNode }) {
+/**
+ * The app shell: sidebar on large screens, a drawer on phones. It knows who is signed in
+ * (GET /api/auth/me): the sidebar shows them, their role and the organisation switcher, and
+ * /app/* screens other than the /app demo send a signed-out visitor to /login?next=….
+ */
+export function AppLayout({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const me = useMe();
+  const signOut = useSignOut();
+  const guarded = requiresSignIn(pathname);
+
+  // Only a definite "signed out" (401 → null) redirects; a server error leaves the screen to show its own error.
+  if (guarded && me.data === null) return <Navigate to={`/login?next=${encodeURIComponent(pathname + search)}`} replace />;
+  if (guarded && me.isPending) {
+    return (
+      <div className="flex min-h-screen items-center justify-center bg-base-200" role="status" aria-label="Loading">
+        <span className="loading loading-spinner loading-lg text-primary" />
+      </div>
+    );
+  }
+
+  const signedIn = isSignedIn(me.data) ? me.data : null;
+  const user: SidebarUser | undefined = signedIn
+    ? {
+        name: signedIn.user.name,
+        role: signedIn.currentOrg ? ROLE_LABELS[signedIn.currentOrg.role] : "No organisation",
+        onLogout: () =>
+          signOut.mutate(undefined, {
+            onSuccess: () => navigate("/login"),
+            onError: (e) => toast({ title: "Could not sign out", description: errorMessage(e), variant: "destructive" }),
+          }),
+      }
+    : undefined;
+
   return (
     <div className="drawer lg:drawer-open min-h-screen bg-base-200">
       <input id="app-drawer" type="checkbox" className="drawer-toggle" checked={open} onChange={(e) => setOpen(e.target.checked)} aria-label="Open navigation" />
-      <div className="drawer-content flex min-h-screen flex-col">
+      <div className="drawer-content flex min-h-screen min-w-0 flex-col">
         <header className="navbar border-b border-base-300 bg-base-100 lg:hidden">
           <label htmlFor="app-drawer" className="btn btn-ghost btn-square" aria-label="Open navigation">
             <Menu className="h-5 w-5" />
@@ -16,11 +55,11 @@ export function AppLayout({ children, user, sidebarHeader }: { children: ReactNo
           <Shield className="ml-1 h-6 w-6 text-primary" aria-hidden />
           <span className="ml-2 font-bold">dmarcwarden</span>
         </header>
-        <main className="flex-1 p-4 sm:p-6 lg:p-8">{children}</main>
+        <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">{children}</main>
       </div>
       <div className="drawer-side z-40">
         <label htmlFor="app-drawer" aria-label="Close navigation" className="drawer-overlay" />
-        <Sidebar user={user} header={sidebarHeader} onNavigate={() => setOpen(false)} />
+        <Sidebar user={user} header={signedIn ? <OrgSwitcher me={signedIn} /> : undefined} onNavigate={() => setOpen(false)} />
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { BarChart3, FileText, Globe, LayoutDashboard, ListChecks, LogOut, Search, Settings, Shield, ShieldAlert } from "lucide-react";
+import { BarChart3, FileText, Globe, LayoutDashboard, ListChecks, LogIn, LogOut, Search, Settings, Shield, ShieldAlert } from "lucide-react";
 import type { ComponentType } from "react";
 import { Link, useLocation } from "react-router";
 import { isActive, NAV_ITEMS } from "../lib/layout";
@@ -19,7 +19,10 @@ export interface SidebarUser {
   onLogout?: () => void;
 }
 
-/** The app sidebar of SPEC §2. Its footer shows the user label and a logout icon. */
+/**
+ * The app sidebar of SPEC §2. Its footer shows the signed-in user with their role and a
+ * logout icon; signed out (the public /app demo) it shows SPEC's fixed label and a sign-in link.
+ */
 export function Sidebar({ user, header, onNavigate }: { user?: SidebarUser; header?: React.ReactNode; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const label = user ?? { name: "Security Team", role: "Security Admin" };
@@ -56,9 +59,15 @@ export function Sidebar({ user, header, onNavigate }: { user?: SidebarUser; head
           <p className="truncate text-sm font-medium">{label.name}</p>
           <p className="truncate text-xs opacity-60">{label.role}</p>
         </div>
-        <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label="Log out" onClick={label.onLogout}>
-          <LogOut className="h-4 w-4" />
-        </button>
+        {user ? (
+          <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label="Log out" title="Log out" onClick={user.onLogout}>
+            <LogOut className="h-4 w-4" />
+          </button>
+        ) : (
+          <Link to="/login" className="btn btn-ghost btn-sm btn-square" aria-label="Sign in" title="Sign in" onClick={onNavigate}>
+            <LogIn className="h-4 w-4" />
+          </Link>
+        )}
       </div>
     </aside>
   );

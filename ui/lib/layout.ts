@@ -30,3 +30,9 @@ export const NAV_ITEMS: NavItem[] = [
 export function isActive(item: NavItem, pathname: string): boolean {
   return pathname === item.href || (item.also ?? []).includes(pathname);
 }
+
+/** /app/* screens other than /app itself (the public demo) need a signed-in user. */
+export function requiresSignIn(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
+  return path.startsWith("/app/");
+}

@@ -4,3 +4,8 @@ export * from "./admin";
 export * from "./contact";
 export * from "./domains";
 export * from "./settings";
+export * from "./invitations";
+export * from "./billing";
+export * from "./mailboxes";
+export * from "./reports";
+export * from "./dns";

@@ -1,7 +1,28 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
+import { clientAddress } from "../../http/client";
+import { parseInput, PayloadTooLargeError } from "../../http/errors";
+import { CONTACT_RATE_LIMIT, contactMessageSchema, type ContactCreated } from "./contract";
+import { createContactSubmission } from "./service";
 
-/** contact routes (filled in by the issue that builds this feature). */
-export function contactRoutes(_deps: AppDeps) {
-  return new Elysia({ name: "contact" });
+/** A contact message is a few kilobytes at most; anything far larger is refused before parsing. */
+export const MAX_CONTACT_BODY_BYTES = 64 * 1024;
+
+/** POST /api/contact: the public contact form (dialog and /contact). */
+export function contactRoutes(deps: AppDeps) {
+  return new Elysia({ name: "contact" }).post("/api/contact", ({ body, request, set }): ContactCreated => {
+    if (Number(request.headers.get("content-length") ?? 0) > MAX_CONTACT_BODY_BYTES)
+      throw new PayloadTooLargeError("The message is too large. Please shorten it and try again.");
+    const message = parseInput(contactMessageSchema, body);
+    deps.limiter.hit(
+      "contact",
+      clientAddress(deps, request),
+      CONTACT_RATE_LIMIT.limit,
+      CONTACT_RATE_LIMIT.windowSeconds,
+      "You have sent several messages in a short time. Please wait a few minutes before sending another, or email us directly.",
+    );
+    const id = createContactSubmission(deps.store.db, message, deps.now());
+    set.status = 201;
+    return { success: true, id };
+  });
 }

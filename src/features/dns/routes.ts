@@ -1,7 +1,22 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
+import { parseInput, ServiceError, ValidationError } from "../../http/errors";
+import { clientAddress } from "../../http/client";
+import { normalizeDomainInput } from "../../lib/domain-name";
+import { analyzeDomain } from "./analyze";
+import { DNS_LOOKUP_LIMIT, dnsLookupRequest } from "./contract";
 
-/** dns routes (filled in by the issue that builds this feature). */
-export function dnsRoutes(_deps: AppDeps) {
-  return new Elysia({ name: "dns" });
+/**
+ * POST /api/dns-lookup {domain, selectors?}: public (the landing, the demo and the app's
+ * lookup use it), rate-limited per client, inputs bounded.
+ */
+export function dnsRoutes(deps: AppDeps) {
+  return new Elysia({ name: "dns" }).post("/api/dns-lookup", async ({ body, request }) => {
+    const input = parseInput(dnsLookupRequest, body);
+    const domain = normalizeDomainInput(input.domain);
+    if (!domain.ok) throw new ValidationError(domain.message, { domain: domain.message });
+    deps.limiter.hit("dns-lookup", clientAddress(deps, request), DNS_LOOKUP_LIMIT.perWindow, DNS_LOOKUP_LIMIT.windowSeconds, `Too many DNS lookups. Please wait a minute and try again.`);
+    if (!deps.resolver) throw new ServiceError(503, "dns_unavailable", "DNS lookups are not available on this server.");
+    return analyzeDomain(deps.resolver, domain.domain, { selectors: input.selectors, now: deps.now });
+  });
 }

@@ -1,7 +1,46 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
+import { PayloadTooLargeError, ValidationError } from "../../http/errors";
+import { clientAddress } from "../../http/client";
+import { requireActor } from "../../http/tenant";
+import { MAX_UPLOAD_FILES, type UploadResponse } from "./contract";
+import { ingestFile, type IngestResult } from "./ingest";
+import { getReport, listReports } from "./service";
 
-/** reports routes (filled in by the issue that builds this feature). */
-export function reportsRoutes(_deps: AppDeps) {
-  return new Elysia({ name: "reports" });
+/** Report upload and reading back, always in the signed-in user's current organisation. */
+export function reportsRoutes(deps: AppDeps) {
+  const db = deps.store.db;
+  return new Elysia({ name: "reports" })
+    .post(
+      "/api/reports/upload",
+      async ({ request }): Promise<UploadResponse> => {
+        const { orgId } = requireActor(db, request, "reports:upload");
+        deps.limiter.hit("reports-upload", clientAddress(deps, request), 120, 60);
+        let form: FormData;
+        try {
+          form = await request.formData();
+        } catch {
+          throw new ValidationError("Send the report files as multipart/form-data (field name \"files\").");
+        }
+        const files = [...form.values()].filter((v): v is File => v instanceof File);
+        if (files.length === 0) throw new ValidationError("Choose at least one report file to upload.", { files: "Choose at least one report file" });
+        if (files.length > MAX_UPLOAD_FILES) throw new PayloadTooLargeError(`Upload at most ${MAX_UPLOAD_FILES} files at a time.`);
+        const results: IngestResult[] = [];
+        for (const file of files) {
+          results.push(await ingestFile(deps, { orgId, fileName: file.name || "report", bytes: new Uint8Array(await file.arrayBuffer()), source: "upload" }));
+        }
+        // a single file (or every file) over a size bound is a 413; otherwise each file says how it went
+        if (results.every((r) => r.code === "too_large")) throw new PayloadTooLargeError(results[0]!.error!);
+        return { results };
+      },
+      { parse: "none" },
+    )
+    .get("/api/dmarc-reports", ({ request }) => {
+      const { orgId } = requireActor(db, request, "read");
+      return listReports(db, orgId);
+    })
+    .get("/api/dmarc-reports/:id", ({ request, params }) => {
+      const { orgId } = requireActor(db, request, "read");
+      return getReport(db, orgId, params.id);
+    });
 }

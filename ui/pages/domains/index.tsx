@@ -1,5 +1,185 @@
-import { PagePlaceholder } from "../../components/PagePlaceholder";
+import * as Dialog from "@radix-ui/react-dialog";
+import { Globe, Plus, Trash2 } from "lucide-react";
+import { useState } from "react";
+import { normalizeDomainInput } from "../../../src/lib/domain-name";
+import { StatusBadge } from "../../components/StatusBadge";
+import { errorMessage } from "../../lib/api";
+import { formatRelativeTime } from "../../lib/format";
+import { toast } from "../../lib/toast";
+import { useAddDomain, useDeleteDomain, useDomains, type DomainView } from "./api";
 
+/** Domain Management (/app/domains): the current organisation's domains; add and remove them. */
 export default function DomainsPage() {
-  return <PagePlaceholder title="Domain Management" />;
+  const domains = useDomains();
+  const [removing, setRemoving] = useState<DomainView | null>(null);
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-6">
+      <div>
+        <h1 className="text-3xl font-bold">Domain Management</h1>
+        <p className="mt-1 opacity-70">The domains this organisation monitors, with their DMARC, SPF and DKIM status.</p>
+      </div>
+      <AddDomainForm />
+      <section className="card border border-base-300 bg-base-100 shadow-sm">
+        <div className="card-body p-0">
+          {domains.isPending ? (
+            <p className="p-8 text-center opacity-70" role="status">
+              Loading domains...
+            </p>
+          ) : domains.isError ? (
+            <div className="p-8 text-center" role="alert">
+              <p className="font-medium text-error">Something went wrong</p>
+              <p className="mt-1 text-sm opacity-70">{errorMessage(domains.error)}</p>
+              <button type="button" className="btn btn-sm btn-outline mt-3" onClick={() => domains.refetch()}>
+                Try Again
+              </button>
+            </div>
+          ) : domains.data.length === 0 ? (
+            <div className="flex flex-col items-center gap-2 p-10 text-center">
+              <Globe className="h-10 w-10 opacity-40" aria-hidden />
+              <p className="font-medium">No domains</p>
+              <p className="text-sm opacity-70">Add your first domain above to start checking its DNS records.</p>
+            </div>
+          ) : (
+            <DomainTable domains={domains.data} onRemove={setRemoving} />
+          )}
+        </div>
+      </section>
+      <RemoveDomainDialog domain={removing} onClose={() => setRemoving(null)} />
+    </div>
+  );
+}
+
+function AddDomainForm() {
+  const add = useAddDomain();
+  const [value, setValue] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const checked = normalizeDomainInput(value);
+    if (!checked.ok) return setError(checked.message);
+    setError(null);
+    add.mutate(checked.domain, {
+      onSuccess: (domain) => {
+        setValue("");
+        toast({ title: "Domain added", description: `${domain.name} was added. Its DNS records will be checked shortly.`, variant: "success" });
+      },
+      onError: (err) => setError(errorMessage(err)),
+    });
+  };
+  return (
+    <form onSubmit={submit} noValidate className="card border border-base-300 bg-base-100 shadow-sm" aria-label="Add domain">
+      <div className="card-body gap-2 p-4 sm:p-6">
+        <label htmlFor="new-domain" className="text-sm font-medium">
+          Add a domain
+        </label>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <input
+            id="new-domain"
+            className={`input input-bordered w-full sm:max-w-md ${error ? "input-error" : ""}`}
+            placeholder="example.com"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "new-domain-error" : undefined}
+            autoComplete="off"
+            spellCheck={false}
+          />
+          <button type="submit" className="btn btn-primary" disabled={add.isPending}>
+            <Plus className="h-4 w-4" aria-hidden />
+            {add.isPending ? "Adding..." : "Add Domain"}
+          </button>
+        </div>
+        {error && (
+          <p id="new-domain-error" className="text-sm text-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function DomainTable({ domains, onRemove }: { domains: DomainView[]; onRemove: (d: DomainView) => void }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Domain</th>
+            <th>DMARC Policy</th>
+            <th>SPF</th>
+            <th>DKIM</th>
+            <th>Status</th>
+            <th>Last Report</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {domains.map((d) => (
+            <tr key={d.id}>
+              <td className="font-medium">{d.name}</td>
+              <td>
+                <StatusBadge status={d.dmarcPolicy} />
+              </td>
+              <td>
+                <StatusBadge status={d.spfStatus} />
+              </td>
+              <td>
+                <StatusBadge status={d.dkimStatus} />
+              </td>
+              <td>
+                <StatusBadge status={d.overallStatus} />
+              </td>
+              <td className="whitespace-nowrap text-sm opacity-70">{d.lastReportAt ? formatRelativeTime(d.lastReportAt) : "No reports yet"}</td>
+              <td className="text-right">
+                <button type="button" className="btn btn-ghost btn-sm text-error" onClick={() => onRemove(d)} aria-label={`Remove ${d.name}`}>
+                  <Trash2 className="h-4 w-4" aria-hidden />
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RemoveDomainDialog({ domain, onClose }: { domain: DomainView | null; onClose: () => void }) {
+  const remove = useDeleteDomain();
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+  const confirm = () =>
+    domain &&
+    remove.mutate(domain.id, {
+      onSuccess: () => {
+        toast({ title: "Domain removed", description: `${domain.name} is no longer monitored.` });
+        close();
+      },
+    });
+  return (
+    <Dialog.Root open={domain !== null} onOpenChange={(open) => !open && close()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-neutral/60" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-box bg-base-100 p-6 shadow-2xl">
+          <Dialog.Title className="text-lg font-bold">Remove {domain?.name}?</Dialog.Title>
+          <Dialog.Description className="mt-2 text-sm opacity-70">Its DNS checks and reports will no longer be shown for this organisation.</Dialog.Description>
+          {remove.isError && (
+            <p className="mt-3 text-sm text-error" role="alert">
+              {errorMessage(remove.error)}
+            </p>
+          )}
+          <div className="mt-5 flex justify-end gap-2">
+            <Dialog.Close className="btn btn-ghost">Cancel</Dialog.Close>
+            <button type="button" className="btn btn-error" onClick={confirm} disabled={remove.isPending}>
+              {remove.isPending ? "Removing..." : "Remove"}
+            </button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
 }

@@ -1,5 +1,50 @@
-import { PagePlaceholder } from "../../components/PagePlaceholder";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { loginSchema, type LoginInput } from "../../../src/features/auth/contract";
+import { AuthCard, Field } from "./AuthCard";
+import { errorMessage } from "../../lib/api";
+import { safeNext, useSignIn } from "../../lib/auth";
 
+/** /login: email + password; afterwards to ?next= (same-site paths only) or the dashboard. */
 export default function LoginPage() {
-  return <PagePlaceholder title="Sign in" />;
+  const [params] = useSearchParams();
+  const next = safeNext(params.get("next"));
+  const navigate = useNavigate();
+  const signIn = useSignIn();
+  const { register, handleSubmit, formState } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "" } });
+  const submit = handleSubmit((values) => signIn.mutate({ email: values.email, password: values.password }, { onSuccess: () => navigate(next, { replace: true }) }));
+  const signupHref = params.get("next") ? `/signup?next=${encodeURIComponent(next)}` : "/signup";
+
+  return (
+    <AuthCard
+      title="Sign in"
+      subtitle="Welcome back. Sign in to monitor your domains."
+      footer={
+        <span>
+          No account yet?{" "}
+          <Link to={signupHref} className="link link-primary">
+            Create one
+          </Link>
+        </span>
+      }
+    >
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <Field label="Email" error={formState.errors.email?.message}>
+          <input {...register("email")} type="email" autoComplete="email" className={`input input-bordered w-full ${formState.errors.email ? "input-error" : ""}`} />
+        </Field>
+        <Field label="Password" error={formState.errors.password?.message}>
+          <input {...register("password")} type="password" autoComplete="current-password" className={`input input-bordered w-full ${formState.errors.password ? "input-error" : ""}`} />
+        </Field>
+        {signIn.isError && (
+          <p className="rounded-box bg-error/10 px-3 py-2 text-sm text-error" role="alert">
+            {errorMessage(signIn.error)}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary w-full" disabled={signIn.isPending}>
+          {signIn.isPending ? "Signing in..." : "Sign in"}
+        </button>
+      </form>
+    </AuthCard>
+  );
 }

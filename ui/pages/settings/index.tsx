@@ -1,5 +1,14 @@
 import { PagePlaceholder } from "../../components/PagePlaceholder";
+import { MembersSection } from "./MembersSection";
+import { ReportMailboxSection } from "./ReportMailboxSection";
 
 export default function SettingsPage() {
-  return <PagePlaceholder title="Settings" />;
+  return (
+    <PagePlaceholder title="Settings">
+      <div className="mt-6 grid gap-6">
+        <ReportMailboxSection />
+        <MembersSection />
+      </div>
+    </PagePlaceholder>
+  );
 }

@@ -1,5 +1,69 @@
-import { PagePlaceholder } from "../../components/PagePlaceholder";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { PASSWORD_MIN, signupSchema, type SignupInput } from "../../../src/features/auth/contract";
+import { AuthCard, Field } from "../login/AuthCard";
+import { ApiError, errorMessage } from "../../lib/api";
+import { safeNext, useSignUp } from "../../lib/auth";
 
+/** /signup: name, email, password and the organisation the new user will own. */
 export default function SignupPage() {
-  return <PagePlaceholder title="Create your account" />;
+  const [params] = useSearchParams();
+  const next = safeNext(params.get("next"));
+  const navigate = useNavigate();
+  const signUp = useSignUp();
+  const { register, handleSubmit, formState, setError } = useForm<SignupInput>({
+    resolver: zodResolver(signupSchema),
+    defaultValues: { name: "", email: "", password: "", organization: "" },
+  });
+  const submit = handleSubmit((values) =>
+    signUp.mutate(values as Required<SignupInput>, {
+      onSuccess: () => navigate(next, { replace: true }),
+      onError: (e) => {
+        const fields = e instanceof ApiError ? e.fields : undefined;
+        for (const [name, message] of Object.entries(fields ?? {})) if (name in values) setError(name as keyof SignupInput, { message });
+      },
+    }),
+  );
+  const loginHref = params.get("next") ? `/login?next=${encodeURIComponent(next)}` : "/login";
+  const err = (name: keyof SignupInput) => formState.errors[name]?.message;
+  const cls = (name: keyof SignupInput) => `input input-bordered w-full ${formState.errors[name] ? "input-error" : ""}`;
+
+  return (
+    <AuthCard
+      title="Create your account"
+      subtitle="Start monitoring who sends email in your name."
+      footer={
+        <span>
+          Already have an account?{" "}
+          <Link to={loginHref} className="link link-primary">
+            Sign in
+          </Link>
+        </span>
+      }
+    >
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <Field label="Your name" error={err("name")}>
+          <input {...register("name")} autoComplete="name" className={cls("name")} />
+        </Field>
+        <Field label="Email" error={err("email")}>
+          <input {...register("email")} type="email" autoComplete="email" className={cls("email")} />
+        </Field>
+        <Field label="Password" error={err("password")} hint={`At least ${PASSWORD_MIN} characters. A few words together make a good one.`}>
+          <input {...register("password")} type="password" autoComplete="new-password" className={cls("password")} />
+        </Field>
+        <Field label="Organization name" error={err("organization")}>
+          <input {...register("organization")} autoComplete="organization" className={cls("organization")} />
+        </Field>
+        {signUp.isError && (
+          <p className="rounded-box bg-error/10 px-3 py-2 text-sm text-error" role="alert">
+            {errorMessage(signUp.error)}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary w-full" disabled={signUp.isPending}>
+          {signUp.isPending ? "Creating account..." : "Create account"}
+        </button>
+      </form>
+    </AuthCard>
+  );
 }

@@ -1,5 +1,105 @@
-import { PagePlaceholder } from "../../components/PagePlaceholder";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import type { TrialSetupInput } from "../../../src/features/billing/contract";
+import { DEFAULT_PLAN, PLANS, type PlanKey } from "../../../src/lib/plans";
+import { SiteHeader } from "../../components/SiteHeader";
+import { ApiError } from "../../lib/api";
+import { createTrialSetup, TRIAL_RETURN_PATH, useBillingConfig } from "./api";
+import { DetailsStep, EMPTY_DETAILS, type TrialDetails } from "./DetailsStep";
+import { PaymentStep } from "./PaymentStep";
+import { PlanStep } from "./PlanStep";
 
+type Step = "plan" | "details" | "payment";
+
+/**
+ * /trial (SPEC §2, §4): plan → details → payment. Back returns payment to details and details
+ * to plan. With billing off (no Stripe keys on the server) there is no payment step: the
+ * details call signs the visitor in and the flow ends on the dashboard.
+ */
 export default function TrialPage() {
-  return <PagePlaceholder title="Start your 7-day free trial" />;
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const config = useBillingConfig();
+  const billingOn = config.data?.enabled ?? false;
+  const [step, setStep] = useState<Step>("plan");
+  const [plan, setPlan] = useState<PlanKey>(DEFAULT_PLAN);
+  const [details, setDetails] = useState<TrialDetails>(EMPTY_DETAILS);
+  const [clientSecret, setClientSecret] = useState<string | null>(null);
+  const [serverFields, setServerFields] = useState<Record<string, string> | undefined>();
+
+  const setup = useMutation({ mutationFn: createTrialSetup });
+
+  function submitDetails(values: TrialSetupInput) {
+    const { selectedPlan: _plan, ...rest } = values;
+    setDetails(rest);
+    setServerFields(undefined);
+    setClientSecret(null);
+    if (billingOn) setStep("payment"); // shows "Setting up your trial..." until the secret arrives
+    setup.mutate(values, {
+      onSuccess: ({ clientSecret: secret }) => {
+        // The visitor is signed in now: nothing cached while signed out still holds.
+        void queryClient.invalidateQueries();
+        if (!secret) {
+          navigate(TRIAL_RETURN_PATH);
+          return;
+        }
+        setClientSecret(secret);
+        setStep("payment");
+      },
+      onError: (error) => {
+        // SPEC §8: a failed trial setup is logged only; the form stays (with any field messages beside their fields).
+        console.error("Trial setup failed", error);
+        if (error instanceof ApiError && error.fields) setServerFields(error.fields);
+        setStep("details");
+      },
+    });
+  }
+
+  const steps: { key: Step; label: string }[] = [
+    { key: "plan", label: "Plan" },
+    { key: "details", label: "Details" },
+    ...(billingOn ? [{ key: "payment" as const, label: "Payment" }] : []),
+  ];
+  const current = steps.findIndex((s) => s.key === step);
+
+  return (
+    <div className="min-h-screen bg-base-200">
+      <SiteHeader>
+        <Link to="/login" className="btn btn-ghost btn-sm">
+          Sign In
+        </Link>
+      </SiteHeader>
+      <main className="mx-auto grid max-w-6xl gap-8 px-4 py-8 sm:px-6 sm:py-12">
+        <div className="text-center">
+          <h1 className="text-3xl font-bold sm:text-4xl">Start your 7-day free trial</h1>
+          <p className="mt-2 text-base-content/70">Set up DMARC, SPF and DKIM monitoring in about 5 minutes.</p>
+        </div>
+        <ol className="steps w-full" aria-label="Trial steps">
+          {steps.map((s, i) => (
+            <li key={s.key} className={`step ${i <= current ? "step-primary" : ""}`} aria-current={i === current ? "step" : undefined}>
+              {s.label}
+            </li>
+          ))}
+        </ol>
+        {step === "plan" && <PlanStep selected={plan} onSelect={setPlan} onContinue={() => setStep("details")} />}
+        {step === "details" && (
+          <DetailsStep
+            plan={plan}
+            defaultValues={details}
+            serverFields={serverFields}
+            submitting={setup.isPending}
+            onBack={(values) => {
+              setDetails(values);
+              setStep("plan");
+            }}
+            onSubmit={submitDetails}
+          />
+        )}
+        {step === "payment" && (
+          <PaymentStep clientSecret={clientSecret} publishableKey={config.data?.publishableKey ?? null} plan={PLANS[plan]} onBack={() => setStep("details")} />
+        )}
+      </main>
+    </div>
+  );
 }

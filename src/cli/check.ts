@@ -1,0 +1,24 @@
+import { ConfigError, parseConfig } from "../config";
+import { analyzeDomain } from "../features/dns/analyze";
+import { formatAnalysis } from "../features/dns/format";
+import { resolverFromConfig } from "../features/dns/setup";
+import { normalizeDomainInput } from "../lib/domain-name";
+import type { Command } from "./commands";
+
+/** `dmarcwarden check DOMAIN [--json] [--dns-server …] [--selector …]`: the DNS analysis of the lookup screen, in a terminal. */
+export const checkCommand: Command = {
+  summary: "check a domain's DMARC, SPF, DKIM, MX, MTA-STS, TLS-RPT and BIMI records and print the findings",
+  usage: "dmarcwarden check DOMAIN [--json] [--dns-server HOST[:PORT]] [--selector NAME]",
+  async run({ argv, env }) {
+    // --json is an output option of this command only, not configuration
+    const json = argv.includes("--json");
+    const config = parseConfig(argv.filter((a) => a !== "--json"), env, "check");
+    if (config.args.length !== 1) throw new ConfigError("check needs exactly one DOMAIN (see --help)");
+    const domain = normalizeDomainInput(config.args[0]);
+    if (!domain.ok) throw new ConfigError(`${domain.error}: ${domain.message}`);
+    const analysis = await analyzeDomain(resolverFromConfig(config), domain.domain, { selectors: config.raw.selector as string[] });
+    console.log(json ? JSON.stringify(analysis, null, 2) : formatAnalysis(analysis));
+    // exit 0 when protected, 1 otherwise (scripts can alert on it), 3 when DNS failed
+    return analysis.incomplete ? 3 : analysis.overallStatus === "protected" ? 0 : 1;
+  },
+};

@@ -1,0 +1,94 @@
+import { parseConfig } from "../config";
+import { openStore } from "../db";
+import type { AppDeps } from "../deps";
+import { resolverFromConfig } from "../features/dns/setup";
+import { expandPaths, readInputs } from "../features/reports/files";
+import { ingestFile, type IngestResult } from "../features/reports/ingest";
+import { reverseDnsSettled } from "../features/reports/reverse-dns";
+import { RateLimiter } from "../http/rate-limit";
+import { createLogger } from "../log";
+import type { Command } from "./commands";
+
+export interface IngestSummary {
+  files: number;
+  ingested: number;
+  duplicates: number;
+  refused: IngestResult[];
+  reports: number;
+}
+
+/** Ingests files for one organisation; `onProgress` is told after each file. */
+export async function ingestPaths(deps: AppDeps, orgId: string, paths: string[], onProgress?: (done: number, total: number, result: IngestResult) => void): Promise<IngestSummary> {
+  const files = expandPaths(paths);
+  const summary: IngestSummary = { files: 0, ingested: 0, duplicates: 0, refused: [], reports: 0 };
+  let done = 0;
+  for (const input of readInputs(files)) {
+    const result = await ingestFile(deps, { orgId, fileName: input.name, bytes: input.bytes, source: "cli" });
+    summary.files++;
+    if (result.status === "ingested") summary.ingested++;
+    else if (result.status === "duplicate") summary.duplicates++;
+    else summary.refused.push(result);
+    summary.reports += result.status === "rejected" ? 0 : result.reports.length;
+    onProgress?.(++done, Math.max(done, files.length), result);
+  }
+  return summary;
+}
+
+function progressBar(done: number, total: number, label: string): string {
+  const width = 28;
+  const filled = Math.round((done / Math.max(1, total)) * width);
+  const name = label.length > 40 ? `…${label.slice(-39)}` : label;
+  return `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done}/${total} ${name}`.padEnd(90);
+}
+
+export const ingestCommand: Command = {
+  summary: "ingest report files (XML, gzip, zip, .eml, mbox; folders recursively) for an organisation",
+  usage: "dmarcwarden ingest --org SLUG PATH... [--db PATH]",
+  async run({ argv, env }) {
+    const config = parseConfig(argv, env, "ingest");
+    const slug = String(config.raw.org ?? "");
+    if (!slug) {
+      console.error("dmarcwarden ingest: --org SLUG is required (the organisation the reports belong to).");
+      return 2;
+    }
+    if (config.args.length === 0) {
+      console.error("dmarcwarden ingest: give at least one file or folder to ingest.");
+      return 2;
+    }
+    const store = openStore(config.db);
+    try {
+      const org = store.sqlite.query("SELECT id, name FROM organizations WHERE slug = ?").get(slug) as { id: string; name: string } | null;
+      if (!org) {
+        console.error(`dmarcwarden ingest: no organisation with slug "${slug}".`);
+        return 2;
+      }
+      let paths: string[];
+      try {
+        paths = expandPaths(config.args);
+      } catch (error) {
+        console.error(`dmarcwarden ingest: ${(error as Error).message}`);
+        return 2;
+      }
+      // ingestion events go to stderr at warn level so the progress bar and summary stay readable
+      const log = createLogger(config.logLevel === "info" ? "warn" : config.logLevel, (line) => process.stderr.write(`${line}\n`));
+      const deps: AppDeps = { config, store, log, limiter: new RateLimiter(), now: () => new Date(), resolver: resolverFromConfig(config) };
+      const tty = process.stderr.isTTY === true;
+      const summary = await ingestPaths(deps, org.id, paths, (done, total, result) => {
+        if (tty) process.stderr.write(progressBar(done, total, result.fileName));
+        else if (result.status === "rejected") console.error(`refused ${result.fileName}: ${result.error}`);
+      });
+      if (tty) process.stderr.write("\n");
+      // PTR names are written after the reports; give them a moment, never forever
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([reverseDnsSettled(), new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
+      clearTimeout(timer);
+      console.log(
+        `${org.name}: ${summary.files} file(s) read — ${summary.ingested} ingested, ${summary.duplicates} duplicate(s), ${summary.refused.length} refused; ${summary.reports} report(s).`,
+      );
+      if (tty) for (const r of summary.refused) console.log(`  refused ${r.fileName}: ${r.error}`);
+      return summary.refused.length > 0 ? 1 : 0;
+    } finally {
+      store.close();
+    }
+  },
+};

@@ -1,0 +1,30 @@
+import { parseConfig } from "../config";
+import { openStore } from "../db";
+import { seedDemo } from "../features/reports/demo";
+import { RateLimiter } from "../http/rate-limit";
+import { createLogger } from "../log";
+import type { Command } from "./commands";
+
+export const seedDemoCommand: Command = {
+  summary: "create the demo organisation, its owner, domains and several weeks of reports (idempotent)",
+  usage: "dmarcwarden seed-demo [--db PATH]",
+  async run({ argv, env }) {
+    const config = parseConfig(argv, env, "seed-demo");
+    const store = openStore(config.db);
+    try {
+      const log = createLogger("warn", (line) => process.stderr.write(`${line}\n`));
+      const result = await seedDemo({ config, store, log, limiter: new RateLimiter(), now: () => new Date() });
+      console.log(describeDemoSeed(result));
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+};
+
+export function describeDemoSeed(result: Awaited<ReturnType<typeof seedDemo>>): string {
+  return [
+    `Demo organisation ready (slug "demo"): ${result.ingested} report(s) added, ${result.duplicates} already there.`,
+    result.password ? `Sign in as ${result.email} with password ${result.password}` : `Demo owner ${result.email} already exists; its password is unchanged.`,
+  ].join("\n");
+}

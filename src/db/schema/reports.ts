@@ -1,0 +1,172 @@
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { organizations } from "./accounts";
+import { id, timestamp } from "./columns";
+import { domains } from "./domains";
+
+/**
+ * Ingested reports. A report belongs to the organisation that owns its domain (`domainId`);
+ * the same report (reporter, report id, policy domain) is stored once per organisation.
+ * Records and auth results have integer keys: they are never addressed on their own and a
+ * large report has tens of thousands of them, so compact rows and fast inserts matter.
+ */
+/** when the report was ingested (UTC epoch seconds) */
+const processedAt = () => integer("processed_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date());
+
+export const aggregateReports = sqliteTable(
+  "aggregate_reports",
+  {
+    id: id(),
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    policyDomain: text("policy_domain").notNull(),
+    reporterOrg: text("reporter_org").notNull(),
+    reporterEmail: text("reporter_email"),
+    reporterContact: text("reporter_contact"),
+    reportId: text("report_id").notNull(),
+    generator: text("generator"),
+    /** DMARCbis <version>, null for RFC 7489 reports */
+    version: text("version"),
+    dmarcbis: integer("dmarcbis", { mode: "boolean" }).notNull().default(false),
+    dateBegin: timestamp("date_begin").notNull(),
+    dateEnd: timestamp("date_end").notNull(),
+    policyAdkim: text("policy_adkim"),
+    policyAspf: text("policy_aspf"),
+    policyP: text("policy_p"),
+    policySp: text("policy_sp"),
+    policyNp: text("policy_np"),
+    policyPct: integer("policy_pct"),
+    policyFo: text("policy_fo"),
+    policyTesting: text("policy_testing"),
+    policyDiscoveryMethod: text("policy_discovery_method"),
+    /** JSON array of the reporter's <error> texts */
+    reporterErrors: text("reporter_errors"),
+    recordCount: integer("record_count").notNull(),
+    messageCount: integer("message_count").notNull(),
+    /** messages with DMARC pass (aligned DKIM or aligned SPF) */
+    passCount: integer("pass_count").notNull(),
+    /** upload | cli | smtp | imap | demo */
+    source: text("source").notNull(),
+    fileName: text("file_name"),
+    processedAt: processedAt(),
+  },
+  (t) => [
+    uniqueIndex("aggregate_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain),
+    index("aggregate_reports_org_processed_idx").on(t.orgId, t.processedAt),
+    index("aggregate_reports_org_date_idx").on(t.orgId, t.dateBegin),
+    index("aggregate_reports_domain_date_idx").on(t.domainId, t.dateBegin),
+  ],
+);
+
+export const aggregateRecords = sqliteTable(
+  "aggregate_records",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    reportId: text("report_id").notNull().references(() => aggregateReports.id, { onDelete: "cascade" }),
+    /** denormalised from the report so dashboard queries by org, IP and date need no join */
+    orgId: text("org_id").notNull(),
+    dateBegin: timestamp("date_begin").notNull(),
+    sourceIp: text("source_ip").notNull(),
+    messageCount: integer("message_count").notNull(),
+    disposition: text("disposition").notNull(),
+    dkimAligned: text("dkim_aligned"),
+    spfAligned: text("spf_aligned"),
+    dmarcPass: integer("dmarc_pass", { mode: "boolean" }).notNull(),
+    headerFrom: text("header_from"),
+    envelopeFrom: text("envelope_from"),
+    envelopeTo: text("envelope_to"),
+    /** JSON array of {type, comment} policy override reasons */
+    reasons: text("reasons"),
+    /** ISO 3166-1 alpha-2, from the embedded IP database */
+    country: text("country"),
+    city: text("city"),
+    /** reverse DNS name, filled in after the write */
+    ptr: text("ptr"),
+    baseDomain: text("base_domain"),
+    /** sending service (e.g. "Google"), from the PTR's base domain */
+    service: text("service"),
+    serviceType: text("service_type"),
+  },
+  (t) => [
+    index("aggregate_records_report_idx").on(t.reportId),
+    index("aggregate_records_org_ip_idx").on(t.orgId, t.sourceIp),
+    index("aggregate_records_org_date_idx").on(t.orgId, t.dateBegin),
+  ],
+);
+
+export const aggregateAuthResults = sqliteTable(
+  "aggregate_auth_results",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    recordId: integer("record_id").notNull().references(() => aggregateRecords.id, { onDelete: "cascade" }),
+    /** dkim | spf */
+    method: text("method").notNull(),
+    domain: text("domain").notNull(),
+    selector: text("selector"),
+    scope: text("scope"),
+    result: text("result").notNull(),
+    humanResult: text("human_result"),
+  },
+  (t) => [index("aggregate_auth_results_record_idx").on(t.recordId)],
+);
+
+export const failureReports = sqliteTable(
+  "failure_reports",
+  {
+    id: id(),
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    domain: text("domain").notNull(),
+    reporterOrg: text("reporter_org").notNull(),
+    reportId: text("report_id").notNull(),
+    feedbackType: text("feedback_type"),
+    authFailure: text("auth_failure"),
+    sourceIp: text("source_ip"),
+    country: text("country"),
+    ptr: text("ptr"),
+    arrivalDate: timestamp("arrival_date"),
+    authenticationResults: text("authentication_results"),
+    identityAlignment: text("identity_alignment"),
+    deliveryResult: text("delivery_result"),
+    dkimDomain: text("dkim_domain"),
+    dkimSelector: text("dkim_selector"),
+    spfDns: text("spf_dns"),
+    originalMailFrom: text("original_mail_from"),
+    originalRcptTo: text("original_rcpt_to"),
+    originalFrom: text("original_from"),
+    originalSubject: text("original_subject"),
+    originalMessageId: text("original_message_id"),
+    originalHeaders: text("original_headers"),
+    plainText: integer("plain_text", { mode: "boolean" }).notNull().default(false),
+    source: text("source").notNull(),
+    fileName: text("file_name"),
+    processedAt: processedAt(),
+  },
+  (t) => [
+    uniqueIndex("failure_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.domain),
+    index("failure_reports_org_arrival_idx").on(t.orgId, t.arrivalDate),
+    index("failure_reports_org_ip_idx").on(t.orgId, t.sourceIp),
+  ],
+);
+
+export const tlsReports = sqliteTable(
+  "tls_reports",
+  {
+    id: id(),
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    policyDomain: text("policy_domain").notNull(),
+    reporterOrg: text("reporter_org").notNull(),
+    reportId: text("report_id").notNull(),
+    contactInfo: text("contact_info"),
+    dateBegin: timestamp("date_begin").notNull(),
+    dateEnd: timestamp("date_end").notNull(),
+    successfulSessions: integer("successful_sessions").notNull(),
+    failedSessions: integer("failed_sessions").notNull(),
+    /** JSON array of this domain's policies with their failure details (RFC 8460 §4) */
+    policies: text("policies").notNull(),
+    source: text("source").notNull(),
+    fileName: text("file_name"),
+    processedAt: processedAt(),
+  },
+  (t) => [uniqueIndex("tls_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain), index("tls_reports_org_date_idx").on(t.orgId, t.dateBegin)],
+);

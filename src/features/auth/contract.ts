@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+/** Password rules, shared by the signup form and the server. */
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 128;
+
+export const passwordSchema = z
+  .string({ error: "Password is required" })
+  .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
+  .refine((p) => p.trim().length > 0 && new Set(p).size >= 4, "Password is too simple: use a longer mix of words, letters, numbers or symbols");
+
+export const emailSchema = z
+  .string({ error: "Please enter a valid email address" })
+  .trim()
+  .max(254, "Email address is too long")
+  .email("Please enter a valid email address")
+  .transform((e) => e.toLowerCase());
+
+export const signupSchema = z
+  .object({
+    name: z.string({ error: "Name must be at least 2 characters" }).trim().min(2, "Name must be at least 2 characters").max(100, "Name must be at most 100 characters"),
+    email: emailSchema,
+    password: passwordSchema,
+    organization: z
+      .string({ error: "Organization name must be at least 2 characters" })
+      .trim()
+      .min(2, "Organization name must be at least 2 characters")
+      .max(100, "Organization name must be at most 100 characters"),
+  })
+  .refine((v) => v.password.toLowerCase() !== v.email, { path: ["password"], message: "Password must not be your email address" });
+export type SignupInput = z.input<typeof signupSchema>;
+
+export const loginSchema = z.object({
+  email: emailSchema,
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(PASSWORD_MAX * 8, "Password is too long"),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+/** What GET /api/auth/me (and signup, login, switch) answer. */
+export interface OrgSummary {
+  id: string;
+  name: string;
+  slug: string;
+  parentId: string | null;
+  role: "owner" | "admin" | "member" | "viewer";
+}
+export interface MeResponse {
+  user: { id: string; name: string; email: string };
+  organizations: OrgSummary[];
+  currentOrg: OrgSummary | null;
+}

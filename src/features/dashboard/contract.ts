@@ -1,0 +1,57 @@
+/** Shapes of the dashboard, tasks and threats API (SPEC §3), shared with the UI. */
+import type { ThreatLevel } from "../../lib/threat-level";
+
+export type { Task, TaskPriority, TaskCategory } from "../../lib/tasks";
+export type { ThreatLevel } from "../../lib/threat-level";
+
+/** SPEC §3 Dashboard stats. Change values are strings beginning with + or -. */
+export interface DashboardStats {
+  totalDomains: number;
+  /** domains whose DMARC policy is enforced (quarantine or reject) */
+  dmarcProtected: number;
+  /** dmarcProtected / totalDomains, whole percent (0 without domains) */
+  protectionRate: number;
+  /** domains added in the last 30 days, e.g. "+2" */
+  domainGrowth: string;
+  /** open tasks (GET /api/tasks) */
+  activeIssues: number;
+  /** open tasks now minus open tasks 30 days ago, e.g. "-3" */
+  issueChange: string;
+  /** reports (aggregate, failure and TLS) processed in the last 30 days */
+  reportsProcessed: number;
+  /** reportsProcessed against the 30 days before, in percent, e.g. "+12%" */
+  reportGrowth: string;
+  /** messages covered by the aggregate reports of the last 30 days and the share passing DMARC */
+  messagesLast30Days: number;
+  passRateLast30Days: number | null;
+}
+
+/** SPEC §3 IP threat: one source IP that sent DMARC-failing mail as the organisation's domains in the last 24 h. */
+export interface IpThreat {
+  ipAddress: string;
+  /** English country name ("Unknown" when the IP could not be located) */
+  country: string;
+  /** ISO 3166-1 alpha-2 code, null when unknown */
+  countryCode: string | null;
+  /** city, "" when unknown (the embedded database is country-level) */
+  city: string;
+  /** failing messages (sum of record counts) */
+  attemptCount: number;
+  /** of which delivered anyway (disposition none) */
+  deliveredCount: number;
+  threatLevel: ThreatLevel;
+  lastSeenAt: string;
+  /** reverse DNS name and recognised sending service, when known */
+  ptr: string | null;
+  service: string | null;
+  /** the organisation's domains it claimed to send as */
+  domains: string[];
+}
+
+/** The window of the threat list. */
+export const THREAT_WINDOW_HOURS = 24;
+/** Reports arrive up to a day after their period: a report received in the window counts if it covers this many hours back. */
+export const THREAT_LATE_REPORT_HOURS = 72;
+export const MAX_THREATS = 500;
+/** Stats compare this many days with the same number before. */
+export const STATS_PERIOD_DAYS = 30;

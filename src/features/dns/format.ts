@@ -1,0 +1,41 @@
+/** The analysis as readable text, for `dmarcwarden check`. */
+import type { Finding } from "../../lib/dns/types";
+import type { SpfNode } from "../../lib/dns/spf-tree";
+import type { DnsAnalysis } from "./analyze";
+
+const MARK: Record<Finding["level"], string> = { error: "✗", warning: "!", info: "·" };
+
+function findingLines(findings: Finding[], indent = "    "): string[] {
+  return findings.flatMap((f) => [`${indent}${MARK[f.level]} ${f.message}`, ...(f.fix ? [`${indent}  → ${f.fix}`] : [])]);
+}
+
+function treeLines(node: SpfNode, depth = 0): string[] {
+  const label = depth === 0 ? node.domain : `${node.term}`;
+  const own = `${"  ".repeat(depth + 2)}${label}  (${node.totalLookups} lookup${node.totalLookups === 1 ? "" : "s"}${node.record ? "" : `, ${node.lookupStatus === "ok" ? "no SPF record" : node.lookupStatus}`})`;
+  return [own, ...node.children.flatMap((c) => treeLines(c, depth + 1))];
+}
+
+export function formatAnalysis(a: DnsAnalysis): string {
+  const out: string[] = [`${a.domain}: ${a.overallStatus.toUpperCase()}${a.incomplete ? " (some DNS lookups failed; try again)" : ""}`, ""];
+  out.push(`${"DMARC".padEnd(9)}${a.dmarc.status}${a.dmarc.details.inherited ? ` (inherited from ${a.dmarc.details.source})` : ""}`);
+  if (a.dmarc.recordValue) out.push(`    ${a.dmarc.recordValue}`);
+  out.push(...findingLines(a.dmarc.findings), "");
+  out.push(`${"SPF".padEnd(9)}${a.spf.status}  (${a.spf.details.lookupCount}/${a.spf.details.lookupLimit} DNS lookups, ${a.spf.details.voidLookups} void)`);
+  if (a.spf.recordValue) out.push(`    ${a.spf.recordValue}`);
+  if (a.spf.details.tree && a.spf.details.tree.children.length) out.push("    include tree:", ...treeLines(a.spf.details.tree));
+  out.push(...findingLines(a.spf.findings), "");
+  out.push(`${"DKIM".padEnd(9)}${a.dkim.status}  (${a.dkim.details.selectorsTried.length} selectors tried)`);
+  for (const k of a.dkim.details.keys) out.push(`    ${k.selector}: ${k.status}${k.keyType ? `, ${k.keyType}` : ""}${k.bits ? ` ${k.bits} bits` : ""}`);
+  out.push(...findingLines(a.dkim.findings), "");
+  const extras: [string, DnsAnalysis["extras"]["mx"]][] = [
+    ["MX", a.extras.mx],
+    ["MTA-STS", a.extras.mtaSts],
+    ["TLS-RPT", a.extras.tlsRpt],
+    ["BIMI", a.extras.bimi],
+  ];
+  for (const [name, e] of extras) {
+    out.push(`${name.padEnd(9)}${e.status}${e.recordValue ? `  ${e.recordValue}` : ""}`);
+    out.push(...findingLines(e.findings.filter((f) => f.level !== "info" || e.status === "missing")));
+  }
+  return out.join("\n");
+}

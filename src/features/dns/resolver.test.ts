@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { generateKeyPairSync } from "node:crypto";
+import { splitTxt, startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
+import { createResolver, parseDnsServer, reverseName } from "./resolver";
+
+const key2048 = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ type: "spki", format: "der" }).toString("base64");
+let dns: TestDnsServer;
+
+beforeAll(async () => {
+  dns = await startDnsServer({
+    "big._domainkey.example.test": { TXT: [["v=DKIM1; k=rsa; p=", ...splitTxt(key2048)]] },
+    "exists.example.test": { A: ["192.0.2.1"] },
+    "cached.example.test": { A: ["192.0.2.2"], ttl: 2 },
+    "a.b.example.test": { TXT: ["deep"] },
+    "broken.example.test": { servfail: true },
+    "slow.example.test": { drop: true },
+    "10.2.0.192.in-addr.arpa": { PTR: ["mail.example.test."] },
+  });
+});
+afterAll(() => dns.close());
+
+const resolverFor = (opts: Parameters<typeof createResolver>[0] = {}) => createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 300, ...opts });
+
+describe("resolver against a real DNS server", () => {
+  test("a TXT record over 255 bytes (a 2048-bit DKIM key, over TCP) comes back whole, strings kept", async () => {
+    const result = await resolverFor().txt("big._domainkey.example.test");
+    expect(result.status).toBe("ok");
+    expect(result.records[0]!.strings.length).toBeGreaterThan(1);
+    expect(result.records[0]!.text).toBe(`v=DKIM1; k=rsa; p=${key2048}`);
+  });
+
+  test("NXDOMAIN (no such name) and NODATA (name without that record) are told apart", async () => {
+    const r = resolverFor();
+    expect((await r.txt("nothing.example.test")).status).toBe("nxdomain");
+    expect((await r.txt("exists.example.test")).status).toBe("nodata");
+    // an empty non-terminal exists too
+    expect((await r.txt("b.example.test")).status).toBe("nodata");
+  });
+
+  test("SERVFAIL and a timeout are failures, with one retry", async () => {
+    const r = resolverFor();
+    expect((await r.txt("broken.example.test")).status).toBe("servfail");
+    const before = dns.questions.filter((q) => q === "TXT slow.example.test").length;
+    expect((await r.txt("slow.example.test")).status).toBe("timeout");
+    expect(dns.questions.filter((q) => q === "TXT slow.example.test").length - before).toBe(2);
+  });
+
+  test("answers are cached for their TTL (capped), negative answers too; failures are not", async () => {
+    let now = 1_000_000;
+    const r = resolverFor({ now: () => now, maxTtl: 3600 });
+    const asked = (name: string) => dns.questions.filter((q) => q.endsWith(` ${name}`)).length;
+    await r.a("cached.example.test");
+    await r.a("cached.example.test");
+    expect(asked("cached.example.test")).toBe(1);
+    now += 3000; // TTL is 2 s
+    await r.a("cached.example.test");
+    expect(asked("cached.example.test")).toBe(2);
+
+    await r.txt("gone.example.test");
+    await r.txt("gone.example.test");
+    expect(asked("gone.example.test")).toBe(1);
+
+    const failures = asked("broken.example.test");
+    await r.txt("broken.example.test");
+    expect(asked("broken.example.test")).toBeGreaterThan(failures);
+
+    // a cache switched off asks every time; a max TTL of 0 keeps nothing
+    const off = r.withPolicy({ cache: false });
+    await off.a("cached.example.test");
+    expect(asked("cached.example.test")).toBe(3);
+  });
+
+  test("identical questions at the same time share one query", async () => {
+    const r = resolverFor({ cache: false });
+    const before = dns.questions.filter((q) => q === "TXT a.b.example.test").length;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => r.txt("a.b.example.test")));
+    expect(answers.every((a) => a.records[0]?.text === "deep")).toBe(true);
+    expect(dns.questions.filter((q) => q === "TXT a.b.example.test").length - before).toBe(1);
+  });
+
+  test("reverse() reads PTR names", async () => {
+    expect(await resolverFor().reverse("192.0.2.10")).toEqual(["mail.example.test"]);
+    expect(await resolverFor().reverse("192.0.2.11")).toEqual([]);
+  });
+});
+
+test("server specs and reverse names", () => {
+  expect(parseDnsServer("127.0.0.1:5353")).toEqual({ host: "127.0.0.1", port: 5353 });
+  expect(parseDnsServer("dns.example")).toEqual({ host: "dns.example", port: 53 });
+  expect(parseDnsServer("[::1]:53")).toEqual({ host: "::1", port: 53 });
+  expect(parseDnsServer("2001:db8::1")).toEqual({ host: "2001:db8::1", port: 53 });
+  expect(reverseName("192.0.2.10")).toBe("10.2.0.192.in-addr.arpa");
+  expect(reverseName("2001:db8::1")).toBe(`1.0.0.0.${"0.".repeat(20)}8.b.d.0.1.0.0.2.ip6.arpa`);
+});

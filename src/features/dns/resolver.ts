@@ -1,0 +1,277 @@
+/**
+ * The one DNS resolver: dns2's UDP client (falling back to TCP when an answer is truncated)
+ * against the configured servers, with a per-query timeout and one retry, and a cache that
+ * honours each answer's TTL, capped by a maximum, with negative caching.
+ *
+ * Not node:dns: Bun's resolveTxt keeps only the first 255-byte string of a TXT record (every
+ * 2048-bit DKIM key is split into several) and reports NODATA as ENOTFOUND.
+ */
+import { readFileSync } from "node:fs";
+import { isIP } from "node:net";
+import DNS from "dns2";
+import type { LookupResult, LookupStatus, MxAnswer, TxtRecord } from "../../lib/dns/types";
+
+export type RecordType = "A" | "AAAA" | "MX" | "TXT" | "PTR" | "CNAME";
+
+export interface DnsServer {
+  host: string;
+  port: number;
+}
+
+/** Cache policy; per organisation later (Settings: DNS caching toggle and cache TTL). */
+export interface CachePolicy {
+  /** use and fill the cache (default true) */
+  cache?: boolean;
+  /** longest time any answer is kept, seconds (default 3600) */
+  maxTtl?: number;
+}
+
+export interface DnsResolver {
+  readonly servers: DnsServer[];
+  txt(name: string): Promise<LookupResult<TxtRecord>>;
+  mx(name: string): Promise<LookupResult<MxAnswer>>;
+  a(name: string): Promise<LookupResult<string>>;
+  aaaa(name: string): Promise<LookupResult<string>>;
+  /** PTR names for an IPv4 or IPv6 address ([] when none or on failure) */
+  reverse(ip: string): Promise<string[]>;
+  /** the same resolver and cache with another cache policy */
+  withPolicy(policy: CachePolicy): DnsResolver;
+  /** how many queries went to the network (for the benchmark and tests) */
+  readonly queryCount: number;
+  clearCache(): void;
+}
+
+export interface ResolverOptions extends CachePolicy {
+  servers?: DnsServer[];
+  /** per-attempt timeout in milliseconds (default 2500) */
+  timeoutMs?: number;
+  /** attempts after the first (default 1) */
+  retries?: number;
+  /** how long a negative answer is kept when the server sends no SOA (default 300 s) */
+  negativeTtl?: number;
+  now?: () => number;
+}
+
+export const DEFAULT_MAX_TTL = 3600;
+const MAX_CACHE_ENTRIES = 20_000;
+
+/** "HOST", "HOST:PORT", "[V6]:PORT" or a bare IPv6 address → server. */
+export function parseDnsServer(spec: string): DnsServer {
+  const s = spec.trim();
+  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(s);
+  if (bracket) return { host: bracket[1]!, port: bracket[2] ? Number(bracket[2]) : 53 };
+  if (isIP(s) === 6) return { host: s, port: 53 };
+  const m = /^([^:]+)(?::(\d+))?$/.exec(s);
+  if (!m) throw new Error(`"${spec}" is not HOST or HOST:PORT`);
+  const port = m[2] ? Number(m[2]) : 53;
+  if (port < 1 || port > 65535) throw new Error(`"${spec}": port must be 1 to 65535`);
+  return { host: m[1]!, port };
+}
+
+/** The system's resolvers from /etc/resolv.conf (127.0.0.1 when there is none). */
+export function systemDnsServers(path = "/etc/resolv.conf"): DnsServer[] {
+  try {
+    const servers = readFileSync(path, "utf8")
+      .split("\n")
+      .map((line) => /^\s*nameserver\s+(\S+)/.exec(line)?.[1])
+      .filter((h): h is string => !!h)
+      .map((h) => ({ host: h.replace(/%.*$/, ""), port: 53 }));
+    if (servers.length) return servers;
+  } catch {}
+  return [{ host: "127.0.0.1", port: 53 }];
+}
+
+/** The resolver's servers from the `dns-server` flag (list), or the system's. */
+export function dnsServersFromConfig(value: unknown): DnsServer[] {
+  const list = Array.isArray(value) ? (value as string[]) : [];
+  return list.length ? list.map(parseDnsServer) : systemDnsServers();
+}
+
+/** in-addr.arpa / ip6.arpa name for an address, or null */
+export function reverseName(ip: string): string | null {
+  const kind = isIP(ip);
+  if (kind === 4) return `${ip.split(".").reverse().join(".")}.in-addr.arpa`;
+  if (kind === 6) {
+    const [head, tail = ""] = ip.toLowerCase().split("::");
+    const h = head ? head.split(":") : [];
+    const t = tail ? tail.split(":") : [];
+    const groups = ip.includes("::") ? [...h, ...Array(8 - h.length - t.length).fill("0"), ...t] : h;
+    if (groups.length !== 8) return null;
+    const nibbles = groups.map((g) => g.padStart(4, "0")).join("");
+    return `${[...nibbles].reverse().join(".")}.ip6.arpa`;
+  }
+  return null;
+}
+
+const RCODE_STATUS: Record<number, LookupStatus> = { 2: "servfail", 3: "nxdomain", 5: "refused" };
+
+function validName(name: string): boolean {
+  if (!name || name.length > 253) return false;
+  return name.split(".").every((label) => label.length > 0 && label.length <= 63);
+}
+
+interface CacheEntry {
+  expires: number;
+  result: LookupResult<unknown>;
+}
+
+class ResolverCore {
+  readonly cache = new Map<string, CacheEntry>();
+  readonly inFlight = new Map<string, Promise<LookupResult<unknown>>>();
+  queries = 0;
+  constructor(
+    readonly servers: DnsServer[],
+    readonly timeoutMs: number,
+    readonly retries: number,
+    readonly negativeTtl: number,
+    readonly now: () => number,
+  ) {}
+
+  /** One question to one server; dns2 retries over TCP when the UDP answer is truncated. */
+  private async ask(server: DnsServer, name: string, type: RecordType): Promise<any> {
+    this.queries++;
+    const client = DNS.UDPClient({ dns: server.host, port: server.port, socketType: isIP(server.host) === 6 ? "udp6" : "udp4", timeout: this.timeoutMs, retryOverTCP: true });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // dns2's TCP fallback has no timeout of its own: bound the whole exchange.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { code: "ETIMEDOUT" })), this.timeoutMs + 50);
+    });
+    try {
+      return await Promise.race([client(name, type), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async query(name: string, type: RecordType): Promise<LookupResult<unknown>> {
+    let last: LookupResult<unknown> = { status: "error", records: [], ttl: 0, error: "no DNS server" };
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      const server = this.servers[attempt % this.servers.length]!;
+      try {
+        const packet = await this.ask(server, name, type);
+        last = this.interpret(packet, type);
+        if (last.status !== "servfail" && last.status !== "refused") return last;
+      } catch (error) {
+        const code = (error as { code?: string })?.code;
+        last = { status: code === "ETIMEDOUT" ? "timeout" : "error", records: [], ttl: 0, error: (error as Error)?.message ?? String(error) };
+      }
+    }
+    return last;
+  }
+
+  private interpret(packet: any, type: RecordType): LookupResult<unknown> {
+    const rcode: number = packet.header?.rcode ?? 0;
+    if (rcode !== 0) {
+      const status = RCODE_STATUS[rcode] ?? "error";
+      return { status, records: [], ttl: status === "nxdomain" ? this.negativeTtlOf(packet) : 0, error: status === "error" ? `rcode ${rcode}` : undefined };
+    }
+    const wanted = DNS.Packet.TYPE[type];
+    const answers = (packet.answers ?? []).filter((a: any) => a.type === wanted);
+    if (!answers.length) return { status: "nodata", records: [], ttl: this.negativeTtlOf(packet) };
+    const ttl = Math.min(...answers.map((a: any) => Number(a.ttl) || 0));
+    const records = answers.map((a: any) => {
+      switch (type) {
+        case "TXT": {
+          const strings: string[] = Array.isArray(a.data) ? a.data.map(String) : [String(a.data ?? "")];
+          return { strings, text: strings.join("") } satisfies TxtRecord;
+        }
+        case "MX":
+          return { exchange: String(a.exchange ?? "").replace(/\.$/, "").toLowerCase(), priority: Number(a.priority) } satisfies MxAnswer;
+        case "A":
+        case "AAAA":
+          return String(a.address);
+        default:
+          return String(a.domain ?? "").replace(/\.$/, "").toLowerCase();
+      }
+    });
+    return { status: "ok", records, ttl };
+  }
+
+  /** RFC 2308: a negative answer lives min(SOA TTL, SOA minimum); without SOA, the default. */
+  private negativeTtlOf(packet: any): number {
+    const soa = (packet.authorities ?? []).find((r: any) => r.type === DNS.Packet.TYPE.SOA);
+    if (soa && Number.isFinite(Number(soa.minimum))) return Math.min(Number(soa.ttl) || 0, Number(soa.minimum));
+    return this.negativeTtl;
+  }
+
+  store(key: string, result: LookupResult<unknown>, maxTtl: number) {
+    // failures say nothing about the records: never cached
+    if (result.status !== "ok" && result.status !== "nxdomain" && result.status !== "nodata") return;
+    const ttl = Math.min(result.ttl, maxTtl);
+    if (ttl <= 0) return;
+    if (this.cache.size >= MAX_CACHE_ENTRIES) {
+      const now = this.now();
+      for (const [k, v] of this.cache) if (v.expires <= now) this.cache.delete(k);
+      while (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+    }
+    this.cache.set(key, { expires: this.now() + ttl * 1000, result });
+  }
+}
+
+class PolicyResolver implements DnsResolver {
+  constructor(
+    private readonly core: ResolverCore,
+    private readonly policy: Required<CachePolicy>,
+  ) {}
+
+  get servers() {
+    return this.core.servers;
+  }
+  get queryCount() {
+    return this.core.queries;
+  }
+  clearCache() {
+    this.core.cache.clear();
+  }
+  withPolicy(policy: CachePolicy): DnsResolver {
+    return new PolicyResolver(this.core, { ...this.policy, ...policy });
+  }
+
+  async lookup<T>(rawName: string, type: RecordType): Promise<LookupResult<T>> {
+    const name = rawName.toLowerCase().replace(/\.$/, "");
+    if (!validName(name)) return { status: "error", records: [], ttl: 0, error: "not a valid DNS name" };
+    const key = `${type} ${name}`;
+    const core = this.core;
+    if (this.policy.cache) {
+      const hit = core.cache.get(key);
+      if (hit && hit.expires > core.now()) {
+        const left = Math.ceil((hit.expires - core.now()) / 1000);
+        return { ...(hit.result as LookupResult<T>), ttl: left };
+      }
+    }
+    // identical questions asked at the same time share one query
+    let pending = core.inFlight.get(key);
+    if (!pending) {
+      pending = core.query(name, type).finally(() => core.inFlight.delete(key));
+      core.inFlight.set(key, pending);
+    }
+    const result = await pending;
+    if (this.policy.cache) core.store(key, result, this.policy.maxTtl);
+    return { ...result, ttl: Math.min(result.ttl, this.policy.maxTtl) } as LookupResult<T>;
+  }
+
+  txt(name: string) {
+    return this.lookup<TxtRecord>(name, "TXT");
+  }
+  mx(name: string) {
+    return this.lookup<MxAnswer>(name, "MX");
+  }
+  a(name: string) {
+    return this.lookup<string>(name, "A");
+  }
+  aaaa(name: string) {
+    return this.lookup<string>(name, "AAAA");
+  }
+  async reverse(ip: string): Promise<string[]> {
+    const name = reverseName(ip);
+    if (!name) return [];
+    const result = await this.lookup<string>(name, "PTR");
+    return result.status === "ok" ? result.records : [];
+  }
+}
+
+export function createResolver(options: ResolverOptions = {}): DnsResolver {
+  const servers = options.servers?.length ? options.servers : systemDnsServers();
+  const core = new ResolverCore(servers, options.timeoutMs ?? 2500, options.retries ?? 1, options.negativeTtl ?? 300, options.now ?? Date.now);
+  return new PolicyResolver(core, { cache: options.cache ?? true, maxTtl: options.maxTtl ?? DEFAULT_MAX_TTL });
+}

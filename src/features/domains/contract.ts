@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { DOMAIN_REQUIRED_MESSAGE, normalizeDomainInput } from "../../lib/domain-name";
+
+/** POST /api/domains: the SPEC §5 domain-name rule (trimmed, lower-cased). */
+export const addDomainSchema = z.object({
+  name: z
+    .string({ error: DOMAIN_REQUIRED_MESSAGE })
+    .max(300, "Please enter a valid domain name (e.g., example.com)")
+    .transform((value, ctx) => {
+      const result = normalizeDomainInput(value);
+      if (!result.ok) {
+        ctx.addIssue({ code: "custom", message: result.message });
+        return z.NEVER;
+      }
+      return result.domain;
+    }),
+});
+export type AddDomainInput = z.input<typeof addDomainSchema>;
+
+/** SPEC §3 Domain. */
+export interface DomainView {
+  id: string;
+  name: string;
+  dmarcPolicy: string | null;
+  spfStatus: string | null;
+  dkimStatus: string | null;
+  overallStatus: string;
+  lastReportAt: string | null;
+  lastCheckedAt: string | null;
+  createdAt: string;
+}

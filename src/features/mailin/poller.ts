@@ -1,0 +1,38 @@
+/**
+ * The scheduler's mailbox job: polls every configured report mailbox once at start, then
+ * every `intervalMinutes`. Rounds never overlap; stop() waits for a running round to end.
+ */
+import type { AppDeps } from "../../deps";
+import { pollAllMailboxes, type IngestFn } from "./service";
+
+export interface MailboxPoller {
+  /** runs one round now (or waits for the running one) */
+  runNow(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startMailboxPoller(deps: AppDeps, ingest: IngestFn, intervalMinutes: number): MailboxPoller {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const round = () => {
+    if (stopped) return Promise.resolve();
+    running ??= pollAllMailboxes(deps, ingest)
+      .catch((error) => deps.log.error("imap_round_failed", { error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => {
+        running = null;
+      });
+    return running;
+  };
+  const first = setTimeout(round, 1_000);
+  const timer = setInterval(round, intervalMinutes * 60_000);
+  deps.log.info("imap_poller_started", { intervalMinutes });
+  return {
+    runNow: round,
+    async stop() {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

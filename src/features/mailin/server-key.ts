@@ -1,0 +1,50 @@
+/**
+ * The server key that encrypts stored secrets. From `--secret-key` / SECRET_KEY when given;
+ * otherwise read from `<db>.key` beside the database, which is created (32 random bytes,
+ * base64, mode 0600) on first start. An in-memory database gets a key for the process only.
+ */
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import type { Config } from "../../config";
+import type { AppDeps } from "../../deps";
+import { generateSecretKey, parseSecretKey, SecretKeyError } from "./secret-box";
+
+export function keyFilePath(dbPath: string): string {
+  return `${dbPath}.key`;
+}
+
+export function loadServerKey(config: Config): { key: Uint8Array; source: "flag" | "file" | "generated" | "memory" } {
+  const given = config.raw["secret-key"];
+  if (typeof given === "string" && given) return { key: parseSecretKey(given), source: "flag" };
+  if (config.db === ":memory:") return { key: generateSecretKey(), source: "memory" };
+  const path = keyFilePath(config.db);
+  if (existsSync(path)) {
+    try {
+      return { key: parseSecretKey(readFileSync(path, "utf8")), source: "file" };
+    } catch (error) {
+      throw new SecretKeyError(`${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  const key = generateSecretKey();
+  // "wx": never overwrite a key another process wrote a moment ago.
+  try {
+    writeFileSync(path, Buffer.from(key).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return { key: parseSecretKey(readFileSync(path, "utf8")), source: "file" };
+    throw error;
+  }
+  chmodSync(path, 0o600);
+  return { key, source: "generated" };
+}
+
+const lazyKeys = new WeakMap<AppDeps, Uint8Array>();
+
+/** deps.secretKey when the CLI set it; otherwise loaded once for these deps. */
+export function serverKey(deps: AppDeps): Uint8Array {
+  if (deps.secretKey) return deps.secretKey;
+  let key = lazyKeys.get(deps);
+  if (!key) {
+    key = loadServerKey(deps.config).key;
+    lazyKeys.set(deps, key);
+  }
+  return key;
+}

@@ -1,0 +1,64 @@
+/**
+ * Starts what `serve` runs for report mail: the server key for stored mailbox passwords,
+ * the SMTP receiver (when --smtp-port is set) and the mailbox poller (every
+ * --imap-poll-interval minutes). A bad setting stops start-up with one ConfigError line.
+ */
+import { readFileSync } from "node:fs";
+import { ConfigError } from "../../config";
+import type { AppDeps } from "../../deps";
+import { ingestFile } from "../reports/ingest";
+import { startMailboxPoller, type MailboxPoller } from "./poller";
+import { SecretKeyError } from "./secret-box";
+import { keyFilePath, loadServerKey } from "./server-key";
+import { maxMessageBytes, type IngestFn } from "./service";
+import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver";
+
+function readPem(flag: string, path: string): string {
+  try {
+    const text = readFileSync(path, "utf8");
+    if (!text.includes("-----BEGIN")) throw new Error("not a PEM file");
+    return text;
+  } catch (error) {
+    throw new ConfigError(`--${flag} ${path}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+export async function startMailIn(deps: AppDeps, ingest: IngestFn = ingestFile): Promise<{ smtp: SmtpReceiver | null; stop(): Promise<void> }> {
+  const raw = deps.config.raw;
+  try {
+    const { key, source } = loadServerKey(deps.config);
+    deps.secretKey = key;
+    if (source === "generated") deps.log.info("server_key_created", { file: keyFilePath(deps.config.db), hint: "back this file up with the database: it decrypts stored mailbox passwords" });
+  } catch (error) {
+    if (error instanceof SecretKeyError)
+      throw new ConfigError(raw["secret-key"] ? `--secret-key (SECRET_KEY): ${error.message}` : `server key ${error.message} — restore the key file from your backup, or give the key with --secret-key`);
+    throw error;
+  }
+
+  const port = Number(raw["smtp-port"] ?? 0);
+  const domain = String(raw["smtp-domain"] ?? "");
+  const certFile = String(raw["smtp-tls-cert"] ?? "");
+  const keyFile = String(raw["smtp-tls-key"] ?? "");
+  let smtp: SmtpReceiver | null = null;
+  if (port) {
+    if (!domain) throw new ConfigError("--smtp-port needs --smtp-domain (SMTP_DOMAIN): the domain of the report addresses, whose MX points at this server");
+    if (!certFile !== !keyFile) throw new ConfigError("--smtp-tls-cert and --smtp-tls-key go together: give both for STARTTLS, or neither");
+    const tls = certFile ? { cert: readPem("smtp-tls-cert", certFile), key: readPem("smtp-tls-key", keyFile) } : null;
+    try {
+      smtp = await startSmtpReceiver(deps, ingest, { port, host: String(raw["smtp-host"] || "0.0.0.0"), domain, maxBytes: maxMessageBytes(deps), tls });
+    } catch (error) {
+      throw new ConfigError(`--smtp-port ${port}: cannot listen (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+
+  const interval = Number(raw["imap-poll-interval"] ?? 5);
+  const poller: MailboxPoller | null = interval > 0 ? startMailboxPoller(deps, ingest, interval) : null;
+
+  return {
+    smtp,
+    async stop() {
+      await poller?.stop();
+      await smtp?.stop();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/** Shapes of the reports API, shared with the UI. */
+import type { IngestResult } from "./ingest";
+
+export type { IngestResult } from "./ingest";
+
+/** SPEC §3 DMARC report, plus the fields the reports screen shows. */
+export interface DmarcReportSummary {
+  id: string;
+  /** the reporting organisation (e.g. "google.com") */
+  orgName: string;
+  totalMessages: number;
+  /** share of messages with DMARC pass, 0–100, one decimal */
+  passRate: number;
+  processedAt: string;
+  domain: string;
+  reportId: string;
+  recordCount: number;
+  dateBegin: string;
+  dateEnd: string;
+  source: string;
+}
+
+export interface AuthResultView {
+  domain: string;
+  selector?: string | null;
+  scope?: string | null;
+  result: string;
+  humanResult: string | null;
+}
+
+export interface DmarcRecordView {
+  sourceIp: string;
+  country: string | null;
+  city: string | null;
+  ptr: string | null;
+  baseDomain: string | null;
+  service: string | null;
+  serviceType: string | null;
+  count: number;
+  disposition: string;
+  dkimAligned: string | null;
+  spfAligned: string | null;
+  dmarcPass: boolean;
+  headerFrom: string | null;
+  envelopeFrom: string | null;
+  envelopeTo: string | null;
+  reasons: { type: string; comment: string | null }[];
+  dkimResults: AuthResultView[];
+  spfResults: AuthResultView[];
+}
+
+export interface DmarcReportDetail extends DmarcReportSummary {
+  reporterEmail: string | null;
+  reporterContact: string | null;
+  generator: string | null;
+  version: string | null;
+  reporterErrors: string[];
+  policy: {
+    domain: string;
+    p: string | null;
+    sp: string | null;
+    np: string | null;
+    adkim: string | null;
+    aspf: string | null;
+    pct: number | null;
+    fo: string | null;
+    testing: string | null;
+    discoveryMethod: string | null;
+  };
+  records: DmarcRecordView[];
+  /** true when only the largest MAX_DETAIL_RECORDS records are included */
+  recordsTruncated: boolean;
+}
+
+export interface UploadResponse {
+  results: IngestResult[];
+}
+
+export const MAX_DETAIL_RECORDS = 2000;
+export const MAX_UPLOAD_FILES = 50;
+
+/** Share of messages with DMARC pass, 0–100, one decimal. */
+export function passRateOf(passCount: number, messageCount: number): number {
+  if (messageCount <= 0) return 0;
+  return Math.round((passCount / messageCount) * 1000) / 10;
+}

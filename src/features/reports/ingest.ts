@@ -1,0 +1,146 @@
+/**
+ * The one ingestion entry point every path in uses (upload, CLI, SMTP, IMAP, seed-demo).
+ * Stable contract: the mail receiver and the IMAP poller code against `ingestFile`.
+ *
+ * parse (pure, bounded) → route every report to one of the organisation's domains →
+ * write the whole file in one transaction → start reverse-DNS enrichment in the background.
+ * A refused file leaves the database exactly as it was.
+ */
+import type { AppDeps } from "../../deps";
+import { DEFAULT_LIMITS, ReportRefusedError, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
+import { parseReportFile } from "../../lib/reports/parse";
+import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
+import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
+import { inTransaction, writeAggregate, writeFailure, writeTls, type StoredReport, type WriteContext } from "./store";
+
+export type IngestSource = "upload" | "cli" | "smtp" | "imap" | "demo";
+export type IngestStatus = "ingested" | "duplicate" | "rejected";
+export type ReportKind = "aggregate" | "failure" | "tls";
+
+export interface IngestInput {
+  /** the organisation the file is ingested for (from the session, CLI --org, or the mail address) */
+  orgId: string;
+  fileName: string;
+  /** raw bytes: XML, JSON, gzip, zip or a whole e-mail message — detected by content */
+  bytes: Uint8Array;
+  source: IngestSource;
+}
+
+export interface IngestedReportSummary {
+  id: string;
+  domain: string;
+  /** the reporting organisation (report_metadata org_name) */
+  orgName: string;
+  reportId: string;
+  recordCount: number;
+  messageCount: number;
+}
+
+export interface IngestResult {
+  fileName: string;
+  status: IngestStatus;
+  kind: ReportKind | null;
+  reports: IngestedReportSummary[];
+  /** why the file was refused (status "rejected"), in words a user can act on */
+  error?: string;
+  /** machine-readable reason when rejected: "too_large" means HTTP 413 applies */
+  code?: "too_large" | "invalid" | "unknown_format" | "foreign_domain" | "empty";
+}
+
+/** Report size bounds, from config when set there (flags in src/config.ts). */
+export function reportLimits(deps: AppDeps): ReportLimits {
+  const mb = Number(deps.config.raw["max-report-mb"]);
+  if (!Number.isFinite(mb) || mb <= 0) return DEFAULT_LIMITS;
+  return { ...DEFAULT_LIMITS, maxInputBytes: mb * 1024 * 1024 };
+}
+
+function ownedDomains(deps: AppDeps, orgId: string): OwnedDomain[] {
+  return deps.store.sqlite.query("SELECT id, name FROM domains WHERE org_id = ?").all(orgId) as OwnedDomain[];
+}
+
+interface Planned {
+  report: ParsedReport;
+  domain: OwnedDomain;
+  policyDomain: string;
+  tlsPolicies?: TlsPolicyResult[];
+}
+
+const domainsOf = (report: ParsedReport): string[] =>
+  report.kind === "aggregate" ? [report.policy.domain] : report.kind === "failure" ? [report.domain] : [...new Set(report.policies.map((p) => p.policyDomain))];
+
+export async function ingestFile(deps: AppDeps, input: IngestInput): Promise<IngestResult> {
+  const rejected = (error: string, code: IngestResult["code"], kind: ReportKind | null = null): IngestResult => {
+    deps.log.info("reports.rejected", { fileName: input.fileName, source: input.source, code, reason: error });
+    return { fileName: input.fileName, status: "rejected", kind, reports: [], error, code };
+  };
+
+  let reports: ParsedReport[];
+  try {
+    reports = (await parseReportFile(input.bytes, reportLimits(deps))).reports;
+  } catch (error) {
+    if (error instanceof ReportRefusedError) return rejected(error.message, error.code);
+    deps.log.error("reports.parse_crashed", { fileName: input.fileName, error });
+    return rejected("The file could not be read as a report.", "invalid");
+  }
+  const kind = reports[0]!.kind;
+
+  // Route every report before writing anything: one foreign report refuses the whole file.
+  const owned = ownedDomains(deps, input.orgId);
+  const plan: Planned[] = [];
+  for (const report of reports) {
+    for (const policyDomain of domainsOf(report)) {
+      const domain = matchOwnedDomain(policyDomain, owned);
+      if (!domain) {
+        return rejected(
+          owned.length === 0
+            ? `The report is for ${policyDomain}, but this organisation has no domains yet. Add ${policyDomain} under Domains, then upload the report again.`
+            : `The report is for ${policyDomain}, which is not one of this organisation's domains. Add it under Domains, or upload the report in the organisation that owns it.`,
+          "foreign_domain",
+          kind,
+        );
+      }
+      plan.push({ report, domain, policyDomain, tlsPolicies: report.kind === "tls" ? report.policies.filter((p) => p.policyDomain === policyDomain) : undefined });
+    }
+  }
+
+  const now = deps.now();
+  let stored: { planned: Planned; row: StoredReport }[];
+  try {
+    stored = inTransaction(deps.store.sqlite, () =>
+      plan.map((planned) => {
+        const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now };
+        const r = planned.report;
+        const row = r.kind === "aggregate" ? writeAggregate(deps.store.sqlite, ctx, r) : r.kind === "failure" ? writeFailure(deps.store.sqlite, ctx, r) : writeTls(deps.store.sqlite, ctx, r, planned.policyDomain, planned.tlsPolicies!);
+        return { planned, row };
+      }),
+    );
+  } catch (error) {
+    deps.log.error("reports.write_failed", { fileName: input.fileName, error });
+    return rejected("The report could not be stored; nothing was saved. Please try again.", "invalid", kind);
+  }
+
+  const targets: EnrichmentTarget[] = [];
+  for (const { planned, row } of stored) {
+    if (row.duplicate) continue;
+    const r = planned.report;
+    if (r.kind === "aggregate") targets.push({ table: "aggregate", reportRowId: row.id, ips: [...new Set(r.records.map((x) => x.sourceIp))] });
+    else if (r.kind === "failure" && r.sourceIp) targets.push({ table: "failure", reportRowId: row.id, ips: [r.sourceIp] });
+  }
+  scheduleReverseDns(deps, targets);
+
+  const status: IngestStatus = stored.some((s) => !s.row.duplicate) ? "ingested" : "duplicate";
+  deps.log.info("reports.ingested", { fileName: input.fileName, source: input.source, status, kind, reports: stored.length });
+  return {
+    fileName: input.fileName,
+    status,
+    kind,
+    reports: stored.map(({ planned, row }) => ({
+      id: row.id,
+      domain: planned.policyDomain,
+      orgName: planned.report.reporterOrg,
+      reportId: planned.report.reportId,
+      recordCount: row.recordCount,
+      messageCount: row.messageCount,
+    })),
+  };
+}

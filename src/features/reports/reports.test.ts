@@ -1,0 +1,251 @@
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { domains } from "../../db/schema";
+import { createResolver } from "../dns/resolver";
+import { makeTestApp, type TestApp } from "../../../tests/support/app";
+import { startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
+import { addMember, createUser, signedInMember, signIn } from "../../../tests/support/fixtures";
+import { fixture, gzip, mbox, reportMail, sampleAggregate, tlsReportJson, xmlBytes, zip } from "../../../tests/support/report-fixtures";
+import { seedDemo } from "./demo";
+import { reverseDnsSettled } from "./reverse-dns";
+
+let t: TestApp;
+beforeEach(() => {
+  t = makeTestApp();
+});
+afterEach(async () => {
+  await reverseDnsSettled();
+  t.close();
+});
+
+function addDomain(orgId: string, name: string) {
+  t.deps.store.db.insert(domains).values({ orgId, name }).run();
+}
+
+function upload(cookie: string, files: { name: string; bytes: Uint8Array }[]) {
+  const form = new FormData();
+  for (const f of files) form.append("files", new File([f.bytes], f.name));
+  return t.json("POST", "/api/reports/upload", { body: form, cookie });
+}
+
+const TABLES = ["aggregate_reports", "aggregate_records", "aggregate_auth_results", "failure_reports", "tls_reports"];
+const counts = () => TABLES.map((name) => (t.deps.store.sqlite.query(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n);
+
+describe("POST /api/reports/upload", () => {
+  test("one file in each shape ingests and says what it found", async () => {
+    const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+    addDomain(orgId, "example.com");
+    const res = await upload(cookie, [
+      { name: "google.xml.gz", bytes: gzip(xmlBytes(sampleAggregate("example.com", { reportId: "u-1" }))) },
+      { name: "outlook.zip", bytes: zip({ "r.xml": xmlBytes(sampleAggregate("mail.example.com", { reportId: "u-2", orgName: "Enterprise Outlook" })) }) },
+      { name: "ruf.eml", bytes: fixture("arf-auth-failure.eml") },
+      { name: "tls.json", bytes: tlsReportJson("example.com", "tls-u") },
+    ]);
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: any) => [r.fileName, r.status, r.kind])).toEqual([
+      ["google.xml.gz", "ingested", "aggregate"],
+      ["outlook.zip", "ingested", "aggregate"],
+      ["ruf.eml", "ingested", "failure"],
+      ["tls.json", "ingested", "tls"],
+    ]);
+    expect(res.body.results[0].reports[0]).toMatchObject({ domain: "example.com", orgName: "google.com", reportId: "u-1", recordCount: 2, messageCount: 10 });
+    expect(res.body.results[1].reports[0]).toMatchObject({ domain: "mail.example.com", orgName: "Enterprise Outlook" });
+    const domain = t.deps.store.sqlite.query("SELECT last_report_at FROM domains WHERE org_id = ?").get(orgId) as { last_report_at: number };
+    expect(domain.last_report_at).toBeGreaterThan(0);
+  });
+
+  test("the same report twice is stored once and said to be a duplicate", async () => {
+    const { orgId, cookie } = signedInMember(t.deps.store.db, "owner");
+    addDomain(orgId, "example.com");
+    const bytes = xmlBytes(sampleAggregate("example.com", { reportId: "dup-1" }));
+    const first = await upload(cookie, [{ name: "a.xml", bytes }]);
+    const before = counts();
+    const second = await upload(cookie, [{ name: "again.xml.gz", bytes: gzip(bytes) }]);
+    expect(second.body.results[0]).toMatchObject({ status: "duplicate", kind: "aggregate" });
+    expect(second.body.results[0].reports[0].id).toBe(first.body.results[0].reports[0].id);
+    expect(counts()).toEqual(before);
+  });
+
+  test.each([
+    ["malformed XML", () => fixture("truncated.xml"), /incomplete or malformed/],
+    ["a DOCTYPE", () => fixture("doctype-entities.xml"), /DOCTYPE/],
+    ["not a report", () => new TextEncoder().encode("hello"), /not a report/],
+    ["a mail with one broken report among good ones", () => reportMail([{ fileName: "ok.xml", contentType: "text/xml", data: xmlBytes(sampleAggregate("example.com")) }, { fileName: "bad.xml", contentType: "text/xml", data: fixture("truncated.xml") }]), /malformed/],
+    ["a zip with a report for a foreign domain next to a good one", () => zip({ "a.xml": xmlBytes(sampleAggregate("example.com")), "b.xml": xmlBytes(sampleAggregate("other.org")) }), /other\.org, which is not one of this organisation's domains/],
+  ])("a refused file (%s) says why and leaves the database as it was", async (_, bytes, reason) => {
+    const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+    addDomain(orgId, "example.com");
+    await upload(cookie, [{ name: "seed.xml", bytes: xmlBytes(sampleAggregate("example.com")) }]);
+    const before = counts();
+    const lastReport = t.deps.store.sqlite.query("SELECT last_report_at FROM domains").all();
+    const res = await upload(cookie, [{ name: "bad", bytes: bytes() }]);
+    expect(res.status).toBe(200);
+    expect(res.body.results[0].status).toBe("rejected");
+    expect(res.body.results[0].error).toMatch(reason);
+    expect(res.body.results[0].reports).toEqual([]);
+    expect(counts()).toEqual(before);
+    expect(t.deps.store.sqlite.query("SELECT last_report_at FROM domains").all()).toEqual(lastReport);
+  });
+
+  test("a report for a domain of another organisation is refused (tenant routing)", async () => {
+    const a = signedInMember(t.deps.store.db, "owner");
+    const b = signedInMember(t.deps.store.db, "owner");
+    addDomain(a.orgId, "a-corp.com");
+    addDomain(b.orgId, "b-corp.com");
+    const res = await upload(a.cookie, [{ name: "b.xml", bytes: xmlBytes(sampleAggregate("b-corp.com")) }]);
+    expect(res.body.results[0]).toMatchObject({ status: "rejected", error: expect.stringContaining("b-corp.com, which is not one of this organisation's domains") });
+    expect(counts()).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  test("a viewer may not upload (403); signed out is 401", async () => {
+    const { orgId, cookie } = signedInMember(t.deps.store.db, "viewer");
+    addDomain(orgId, "example.com");
+    expect((await upload(cookie, [{ name: "a.xml", bytes: xmlBytes(sampleAggregate()) }])).status).toBe(403);
+    expect((await upload("", [{ name: "a.xml", bytes: xmlBytes(sampleAggregate()) }])).status).toBe(401);
+    expect(counts()).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  test("no file is a 400; a file over the size bound is a 413 with the reason", async () => {
+    const small = makeTestApp({ config: { raw: { ...t.deps.config.raw, "max-report-mb": 1 } } as any });
+    try {
+      const { orgId, cookie } = signedInMember(small.deps.store.db, "member");
+      small.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
+      expect((await small.json("POST", "/api/reports/upload", { body: new FormData(), cookie })).status).toBe(400);
+      const form = new FormData();
+      form.append("files", new File([new Uint8Array(1024 * 1024 + 10)], "huge.xml"));
+      const res = await small.json("POST", "/api/reports/upload", { body: form, cookie });
+      expect(res.status).toBe(413);
+      expect(res.body.error.message).toMatch(/the most one report file may be is 1 MB/);
+    } finally {
+      small.close();
+    }
+  });
+
+  test("a gzip bomb is refused as too large", async () => {
+    const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+    addDomain(orgId, "example.com");
+    const res = await upload(cookie, [{ name: "bomb.xml.gz", bytes: gzip(new Uint8Array(30 * 1024 * 1024)) }]);
+    expect(res.status).toBe(413);
+    expect(res.body.error.message).toMatch(/compression bomb/);
+  });
+});
+
+describe("reading reports back", () => {
+  test("list (SPEC §3 shape, newest first, own organisation only) and detail with records", async () => {
+    const a = signedInMember(t.deps.store.db, "member");
+    const b = signedInMember(t.deps.store.db, "member");
+    addDomain(a.orgId, "example.com");
+    addDomain(b.orgId, "example.com");
+    const report = sampleAggregate("example.com", { reportId: "read-1" });
+    await upload(a.cookie, [{ name: "1.xml", bytes: xmlBytes(report) }]);
+    const list = await t.json("GET", "/api/dmarc-reports", { cookie: a.cookie });
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toMatchObject({ orgName: "google.com", totalMessages: 10, passRate: 80, domain: "example.com" });
+    expect(new Date(list.body[0].processedAt).getTime()).toBeGreaterThan(0);
+
+    const detail = await t.json("GET", `/api/dmarc-reports/${list.body[0].id}`, { cookie: a.cookie });
+    expect(detail.status).toBe(200);
+    expect(detail.body.records).toHaveLength(2);
+    expect(detail.body.records[0]).toMatchObject({ sourceIp: "209.85.220.41", country: "US", count: 8, disposition: "none", dkimAligned: "pass", spfAligned: "pass", dmarcPass: true });
+    expect(detail.body.records[0].dkimResults).toEqual([{ domain: "example.com", selector: "s1", result: "pass", humanResult: null }]);
+    expect(detail.body.records[1]).toMatchObject({ dmarcPass: false, spfResults: [{ domain: "spoof.example", scope: null, result: "fail", humanResult: null }] });
+
+    // organisation B sees nothing of A's, and cannot open A's report
+    expect((await t.json("GET", "/api/dmarc-reports", { cookie: b.cookie })).body).toEqual([]);
+    expect((await t.json("GET", `/api/dmarc-reports/${list.body[0].id}`, { cookie: b.cookie })).status).toBe(404);
+    // the same report uploaded to B is B's own copy, not a duplicate of A's
+    expect((await upload(b.cookie, [{ name: "1.xml", bytes: xmlBytes(report) }])).body.results[0].status).toBe("ingested");
+  });
+
+  test("pass rate has one decimal and the list is newest first", async () => {
+    const { orgId, cookie } = signedInMember(t.deps.store.db, "viewer");
+    addDomain(orgId, "example.com");
+    const uploader = createUser(t.deps.store.db);
+    addMember(t.deps.store.db, orgId, uploader, "member");
+    const upCookie = signIn(t.deps.store.db, uploader, orgId);
+    let clock = new Date("2024-02-01T00:00:00Z").getTime();
+    t.deps.now = () => new Date((clock += 60_000));
+    await upload(upCookie, [{ name: "old.xml", bytes: xmlBytes(sampleAggregate("example.com", { reportId: "old", records: [{ sourceIp: "192.0.2.1", count: 2, dkim: "pass" }, { sourceIp: "192.0.2.2", count: 1, dkim: "fail", spf: "fail" }] })) }]);
+    await upload(upCookie, [{ name: "new.xml", bytes: xmlBytes(sampleAggregate("example.com", { reportId: "new" })) }]);
+    const list = (await t.json("GET", "/api/dmarc-reports", { cookie })).body;
+    expect(list.map((r: any) => [r.reportId, r.passRate])).toEqual([
+      ["new", 80],
+      ["old", 66.7],
+    ]);
+  });
+
+  test("signed out → 401", async () => {
+    expect((await t.json("GET", "/api/dmarc-reports")).status).toBe(401);
+  });
+});
+
+describe("reverse DNS enrichment", () => {
+  let dns: TestDnsServer;
+  afterAll(async () => dns?.close());
+
+  test("PTR, base domain and sending service are filled in after the write", async () => {
+    dns = await startDnsServer({ "41.220.85.209.in-addr.arpa": { PTR: ["mail-sor-f41.google.com."] } });
+    t.deps.resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 500, retries: 0 });
+    const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+    addDomain(orgId, "example.com");
+    const res = await upload(cookie, [{ name: "a.xml", bytes: xmlBytes(sampleAggregate("example.com")) }]);
+    await reverseDnsSettled();
+    const detail = (await t.json("GET", `/api/dmarc-reports/${res.body.results[0].reports[0].id}`, { cookie })).body;
+    expect(detail.records[0]).toMatchObject({ ptr: "mail-sor-f41.google.com", baseDomain: "google.com", service: "Google (Including Gmail and Google Workspace)", serviceType: "Email Provider" });
+    expect(detail.records[1]).toMatchObject({ ptr: null, service: null });
+  });
+});
+
+describe("seed-demo", () => {
+  test("creates the demo organisation with weeks of reports, idempotently", async () => {
+    const first = await seedDemo(t.deps);
+    expect(first.password).toMatch(/^\w{16}$/);
+    expect(first.ingested).toBeGreaterThan(200);
+    const before = counts();
+    const second = await seedDemo(t.deps);
+    expect(second).toMatchObject({ password: null, ingested: 0, orgId: first.orgId });
+    expect(counts()).toEqual(before);
+    const login = await t.json("POST", "/api/auth/login", { body: { email: first.email, password: first.password } });
+    expect(login.status).toBe(200);
+  });
+});
+
+describe("dmarcwarden ingest (CLI)", () => {
+  test("files, folders and mbox; summary; non-zero exit when a file is refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dw-ingest-"));
+    try {
+      const db = join(dir, "dw.db");
+      const app = makeTestApp({ dbPath: db });
+      const { orgId } = signedInMember(app.deps.store.db, "owner", "Cli Org");
+      app.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
+      const slug = (app.deps.store.sqlite.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as { slug: string }).slug;
+      app.close();
+      mkdirSync(join(dir, "in/nested"), { recursive: true });
+      writeFileSync(join(dir, "in/a.xml"), xmlBytes(sampleAggregate("example.com", { reportId: "cli-a" })));
+      writeFileSync(join(dir, "in/nested/b.xml.gz"), gzip(xmlBytes(sampleAggregate("example.com", { reportId: "cli-b" }))));
+      const mails = [1, 2].map((n) => reportMail([{ fileName: `${n}.xml.gz`, contentType: "application/gzip", data: gzip(xmlBytes(sampleAggregate("example.com", { reportId: `cli-mbox-${n}` }))) }]));
+      writeFileSync(join(dir, "in/reports.mbox"), mbox(mails));
+      const run = (paths: string[]) =>
+        Bun.spawnSync([process.execPath, join(import.meta.dir, "../../main.ts"), "ingest", "--org", slug, "--db", db, "--dns-server", "127.0.0.1:9", "--dns-timeout", "100", ...paths], { stdout: "pipe", stderr: "pipe" });
+
+      const ok = run([join(dir, "in")]);
+      expect(ok.stdout.toString()).toContain("4 file(s) read — 4 ingested, 0 duplicate(s), 0 refused; 4 report(s).");
+      expect(ok.exitCode).toBe(0);
+
+      writeFileSync(join(dir, "bad.xml"), fixture("truncated.xml"));
+      const bad = run([join(dir, "in/a.xml"), join(dir, "bad.xml")]);
+      expect(bad.stdout.toString()).toContain("2 file(s) read — 0 ingested, 1 duplicate(s), 1 refused");
+      expect(bad.stderr.toString()).toContain("refused");
+      expect(bad.exitCode).toBe(1);
+
+      const unknown = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../main.ts"), "ingest", "--org", "nope", "--db", db, join(dir, "in")], { stdout: "pipe", stderr: "pipe" });
+      expect(unknown.stderr.toString()).toContain('no organisation with slug "nope"');
+      expect(unknown.exitCode).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,71 @@
+/** SMTP TLS reports (RFC 8460 §4) JSON → TlsReport. */
+import { ReportRefusedError, type TlsFailureDetail, type TlsPolicyResult, type TlsReport } from "./model";
+
+type Json = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : null);
+const num = (v: unknown): number => {
+  const n = typeof v === "number" ? v : typeof v === "string" ? Number.parseInt(v, 10) : Number.NaN;
+  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+};
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter((s): s is string => s !== null) : str(v) ? [str(v)!] : []);
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Quick content check on a JSON text's start. */
+export function looksLikeTlsJson(head: string): boolean {
+  return /"(organization-name|policies|report-id|date-range)"/.test(head);
+}
+
+export function parseTlsReport(json: string): TlsReport {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(json);
+  } catch (error) {
+    throw new ReportRefusedError(`The SMTP TLS report is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!isObject(doc)) throw new ReportRefusedError("The SMTP TLS report must be a JSON object (RFC 8460).");
+  const reportId = str(doc["report-id"]);
+  if (!reportId) throw new ReportRefusedError('The SMTP TLS report has no "report-id".');
+  const range = isObject(doc["date-range"]) ? doc["date-range"] : {};
+  const begin = Date.parse(str(range["start-datetime"]) ?? "");
+  const end = Date.parse(str(range["end-datetime"]) ?? "");
+  if (Number.isNaN(begin) || Number.isNaN(end)) throw new ReportRefusedError('The SMTP TLS report has no readable "date-range" (start-datetime, end-datetime).');
+  if (!Array.isArray(doc.policies) || doc.policies.length === 0) throw new ReportRefusedError('The SMTP TLS report has no "policies".');
+
+  const policies: TlsPolicyResult[] = [];
+  for (const entry of doc.policies) {
+    if (!isObject(entry)) continue;
+    const policy = isObject(entry.policy) ? entry.policy : {};
+    const summary = isObject(entry.summary) ? entry.summary : {};
+    const policyDomain = (str(policy["policy-domain"]) ?? "").toLowerCase().replace(/\.$/, "");
+    if (!policyDomain) throw new ReportRefusedError('An SMTP TLS report policy has no "policy-domain".');
+    const failureDetails: TlsFailureDetail[] = (Array.isArray(entry["failure-details"]) ? entry["failure-details"] : []).filter(isObject).map((d) => ({
+      resultType: str(d["result-type"]) ?? "unknown",
+      sendingMtaIp: str(d["sending-mta-ip"]),
+      receivingMxHostname: str(d["receiving-mx-hostname"]),
+      receivingMxHelo: str(d["receiving-mx-helo"]),
+      receivingIp: str(d["receiving-ip"]),
+      failedSessionCount: num(d["failed-session-count"]),
+      additionalInformation: str(d["additional-information"]),
+      failureReasonCode: str(d["failure-reason-code"]),
+    }));
+    policies.push({
+      policyType: str(policy["policy-type"]) ?? "no-policy-found",
+      policyString: strings(policy["policy-string"]),
+      policyDomain,
+      mxHost: strings(policy["mx-host"]),
+      successfulSessions: num(summary["total-successful-session-count"]),
+      failedSessions: num(summary["total-failure-session-count"]),
+      failureDetails,
+    });
+  }
+  if (policies.length === 0) throw new ReportRefusedError('The SMTP TLS report has no readable "policies".');
+  return {
+    kind: "tls",
+    reporterOrg: str(doc["organization-name"]) ?? "Unknown reporter",
+    contactInfo: str(doc["contact-info"]),
+    reportId,
+    dateBegin: new Date(begin),
+    dateEnd: new Date(end),
+    policies,
+  };
+}

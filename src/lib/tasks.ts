@@ -1,0 +1,234 @@
+/**
+ * Tasks & Issues (SPEC §3 Task): what an organisation should fix next, derived from the state
+ * of its domains' DNS records and from what its DMARC reports say — never stored, so a task
+ * disappears the moment its cause is fixed. Each task names one domain and says, in plain
+ * words, what is wrong and what to change.
+ *
+ * Priorities: high = mail is unprotected or broken now (no DMARC, broken SPF/DKIM, your own
+ * service's mail being quarantined or rejected, spoofed mail reaching inboxes); medium = a gap
+ * to close before enforcing (p=none, no DKIM, no reports arriving); low = fine-tuning
+ * (quarantine → reject, pct below 100, unrecognised senders to review).
+ */
+import { parseDmarcRecord } from "./dns/dmarc";
+
+export type TaskPriority = "high" | "medium" | "low";
+export type TaskCategory = "dmarc" | "spf" | "dkim" | "reports" | "senders";
+
+/** SPEC §3 Task, plus the domain it is about and where to act. */
+export interface Task {
+  id: string;
+  title: string;
+  description: string;
+  priority: TaskPriority;
+  /** when the cause was first seen (ISO) */
+  createdAt: string;
+  domain: string;
+  category: TaskCategory;
+  /** the app screen where the user acts on it */
+  link: string;
+}
+
+/** One domain as the DNS checks last saw it (at the moment the tasks are derived for). */
+export interface DomainState {
+  id: string;
+  name: string;
+  /** reject | quarantine | none | missing | invalid; null until first checked */
+  dmarcPolicy: string | null;
+  spfStatus: string | null;
+  dkimStatus: string | null;
+  /** the DMARC record text last found (null when none) */
+  dmarcRecord: string | null;
+  createdAt: Date;
+  lastReportAt: Date | null;
+  /** when each status took its current value (falls back to createdAt) */
+  since?: Partial<Record<"dmarc" | "spf" | "dkim", Date>>;
+}
+
+/** DMARC-failing mail for one domain from one sender (a named service, or unrecognised), in the report window. */
+export interface FailingSender {
+  domainId: string;
+  /** the sending service (e.g. "SendGrid") when recognised from reverse DNS; null = unrecognised */
+  service: string | null;
+  /** distinct source IPs */
+  sources: number;
+  messages: number;
+  /** failing messages receivers delivered anyway (disposition none) */
+  delivered: number;
+  firstSeenAt: Date;
+}
+
+/** All mail reported for one domain in the report window. */
+export interface DomainTraffic {
+  domainId: string;
+  messages: number;
+  passing: number;
+}
+
+export interface TaskInput {
+  now: Date;
+  domains: DomainState[];
+  failing?: FailingSender[];
+  traffic?: DomainTraffic[];
+  /** the organisation's report address (Settings → DMARC rua) for the suggested records */
+  ruaAddress?: string | null;
+}
+
+/** Reports are looked at over this many days. */
+export const REPORT_WINDOW_DAYS = 7;
+/** A domain with a report address that received nothing for this many days gets a task. */
+export const NO_REPORTS_DAYS = 7;
+/** A newly added domain gets this long before "no reports yet" (reports come once a day). */
+export const NEW_DOMAIN_GRACE_HOURS = 48;
+/** Unrecognised senders get a review task from this many failing messages in the window. */
+export const REVIEW_SENDERS_MIN = 10;
+/** Spoofed messages delivered in the window that make p=none urgent. */
+export const SPOOFING_URGENT = 20;
+/** Named services listed per domain at most. */
+export const SERVICES_PER_DOMAIN = 3;
+
+const DAY_MS = 86_400_000;
+const PRIORITY_RANK: Record<TaskPriority, number> = { high: 0, medium: 1, low: 2 };
+const n = (count: number) => count.toLocaleString("en-US");
+const plural = (count: number, one: string, many = `${one}s`) => `${n(count)} ${count === 1 ? one : many}`;
+
+function slug(value: string): string {
+  return value.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "x";
+}
+
+/** Tasks for the organisation, most urgent first, newest first within a priority. */
+export function deriveTasks(input: TaskInput): Task[] {
+  const tasks: Task[] = [];
+  const failing = input.failing ?? [];
+  const traffic = new Map((input.traffic ?? []).map((t) => [t.domainId, t]));
+  for (const domain of input.domains) {
+    tasks.push(...domainTasks(domain, input, failing.filter((f) => f.domainId === domain.id), traffic.get(domain.id)));
+  }
+  return tasks.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+}
+
+function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[], traffic: DomainTraffic | undefined): Task[] {
+  const out: Task[] = [];
+  const since = (area: "dmarc" | "spf" | "dkim") => (d.since?.[area] ?? d.createdAt).toISOString();
+  const add = (code: string, category: TaskCategory, priority: TaskPriority, createdAt: string, title: string, description: string, link = "/app/domains") =>
+    out.push({ id: `${code}:${d.id}`, title, description, priority, createdAt, domain: d.name, category, link });
+  const rua = input.ruaAddress || `dmarc@${d.name}`;
+  const policy = d.dmarcPolicy;
+  const enforced = policy === "quarantine" || policy === "reject";
+  const parsed = d.dmarcRecord && (enforced || policy === "none") ? parseDmarcRecord(d.dmarcRecord, d.name) : null;
+  const window = `in the last ${REPORT_WINDOW_DAYS} days`;
+
+  const unrecognised = failing.filter((f) => !f.service);
+  const spoofed = unrecognised.reduce((s, f) => s + f.messages, 0);
+  const spoofedDelivered = unrecognised.reduce((s, f) => s + f.delivered, 0);
+  const spoofSources = unrecognised.reduce((s, f) => s + f.sources, 0);
+
+  // DMARC
+  if (policy === "missing") {
+    add("dmarc-missing", "dmarc", "high", since("dmarc"), `Publish a DMARC record for ${d.name}`,
+      `${d.name} has no DMARC record, so anyone can send mail that claims to come from it and you get no reports about it. Add a TXT record named _dmarc.${d.name} with the value "v=DMARC1; p=none; rua=mailto:${rua}" to start monitoring.`);
+  } else if (policy === "invalid") {
+    add("dmarc-invalid", "dmarc", "high", since("dmarc"), `Fix the DMARC record for ${d.name}`,
+      `The DMARC record at _dmarc.${d.name} has an error, so receivers ignore it and your domain is unprotected. Run a DNS Lookup for ${d.name} to see the exact problem, then correct the TXT record.`, "/app/dns");
+  } else if (policy === "none") {
+    const rate = traffic && traffic.messages > 0 ? (traffic.passing / traffic.messages) * 100 : null;
+    const parts = [`${d.name} is at p=none: mail that fails DMARC is still delivered, so your domain can still be spoofed.`];
+    if (spoofedDelivered > 0) parts.push(`${plural(spoofedDelivered, "message")} from ${plural(spoofSources, "unrecognised source")} failed DMARC and reached inboxes ${window}.`);
+    if (rate !== null && rate >= 95) parts.push(`${Math.round(rate * 10) / 10}% of its mail passed DMARC ${window}, so it is ready: change p=none to p=quarantine in the record at _dmarc.${d.name}.`);
+    else parts.push(`Once your reports show that every service you send with passes, change p=none to p=quarantine, then to p=reject.`);
+    add("dmarc-none", "dmarc", spoofedDelivered >= SPOOFING_URGENT ? "high" : "medium", since("dmarc"), `Move ${d.name} from p=none to quarantine`, parts.join(" "));
+  } else if (policy === "quarantine") {
+    add("dmarc-quarantine", "dmarc", "low", since("dmarc"), `Move ${d.name} from quarantine to reject`,
+      `${d.name} is at p=quarantine: failing mail goes to the spam folder instead of being refused. When your reports show no legitimate mail failing, change p=quarantine to p=reject at _dmarc.${d.name}.`);
+  }
+  if (parsed) {
+    if (parsed.rua.length === 0) {
+      add("dmarc-no-rua", "reports", "medium", since("dmarc"), `Receive DMARC reports for ${d.name}`,
+        `The DMARC record of ${d.name} has no report address (rua=), so no receiver tells you who sends mail in its name. Add "rua=mailto:${rua}" to the record at _dmarc.${d.name}.`);
+    }
+    if (enforced && parsed.pct !== undefined && parsed.pct < 100) {
+      add("dmarc-pct", "dmarc", "low", since("dmarc"), `Apply ${d.name}'s DMARC policy to all mail`,
+        `Only ${parsed.pct}% of the failing mail for ${d.name} gets the ${policy} policy; the rest is delivered normally. Raise pct to 100 (or remove pct=) in the record at _dmarc.${d.name}.`);
+    }
+  }
+
+  // SPF
+  if (d.spfStatus === "missing") {
+    add("spf-missing", "spf", "high", since("spf"), `Publish an SPF record for ${d.name}`,
+      `${d.name} has no SPF record, so receivers cannot tell which servers may send its mail. Add a TXT record on ${d.name} that lists your mail services, for example "v=spf1 include:_spf.google.com ~all" for Google Workspace.`);
+  } else if (d.spfStatus === "invalid") {
+    add("spf-invalid", "spf", "high", since("spf"), `Fix the SPF record for ${d.name}`,
+      `The SPF record of ${d.name} has an error, so receivers treat it as a permanent error and SPF fails for all of its mail. Run a DNS Lookup for ${d.name} to see the problem, then correct the TXT record (keep only one record starting with v=spf1).`, "/app/dns");
+  } else if (d.spfStatus === "too many lookups") {
+    add("spf-lookups", "spf", "high", since("spf"), `Cut the SPF DNS lookups of ${d.name} to 10 or fewer`,
+      `The SPF record of ${d.name} needs more than 10 DNS lookups, the most receivers allow; past that SPF fails for all of its mail. Remove include: entries for services you no longer use, or replace some with the services' ip4:/ip6: ranges.`, "/app/dns");
+  }
+
+  // DKIM
+  if (d.dkimStatus === "missing") {
+    add("dkim-missing", "dkim", "medium", since("dkim"), `Set up DKIM for ${d.name}`,
+      `No DKIM key was found for ${d.name}. Turn on DKIM signing in each service that sends its mail (Google Workspace, Microsoft 365, your newsletter tool…) and publish the key each one gives you; DKIM keeps your mail passing DMARC even when it is forwarded.`);
+  } else if (d.dkimStatus === "weak key") {
+    add("dkim-weak", "dkim", "medium", since("dkim"), `Replace the weak DKIM key of ${d.name}`,
+      `${d.name} publishes a DKIM key that is too short; receivers ignore signatures made with it. Create a new 2048-bit key in your mail service, publish it under a new selector, then remove the old one.`, "/app/dns");
+  } else if (d.dkimStatus === "invalid") {
+    add("dkim-invalid", "dkim", "high", since("dkim"), `Fix the DKIM record of ${d.name}`,
+      `A DKIM record of ${d.name} cannot be read, so signatures made with it fail. Run a DNS Lookup for ${d.name} to see which selector is broken, then publish the key exactly as your mail service gives it.`, "/app/dns");
+  }
+
+  // Named services failing DMARC: likely your own mail, not yet authenticated.
+  const services = failing.filter((f) => f.service).sort((a, b) => b.messages - a.messages).slice(0, SERVICES_PER_DOMAIN);
+  for (const f of services) {
+    const outcome = enforced
+      ? `Receivers are ${policy === "reject" ? "refusing" : "sending to spam"} this mail now under your p=${policy} policy.`
+      : "It will be quarantined or refused once you enforce DMARC.";
+    add(`sender-${slug(f.service!)}`, "senders", enforced ? "high" : "medium", f.firstSeenAt.toISOString(), `Authenticate ${f.service} for ${d.name}`,
+      `${f.service} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} If you use ${f.service}, turn on DKIM signing for ${d.name} in it, or add its include to your SPF record.`, "/app/reports");
+  }
+
+  // Unrecognised senders to review (spoofing, or a server of yours with no reverse DNS)
+  if (spoofed >= REVIEW_SENDERS_MIN && !(policy === "none" && spoofedDelivered > 0)) {
+    const first = unrecognised.reduce((m, f) => (f.firstSeenAt < m ? f.firstSeenAt : m), unrecognised[0]!.firstSeenAt);
+    add("senders-review", "senders", "low", first.toISOString(), `Review unrecognised senders for ${d.name}`,
+      `${plural(spoofSources, "unrecognised source")} sent ${plural(spoofed, "message")} as ${d.name} ${window} that failed DMARC. If any of them is your own server, authorise it in SPF or sign its mail with DKIM; otherwise your policy is doing its job.`, "/app/threats");
+  }
+
+  // Reports not arriving
+  if (parsed && parsed.rua.length > 0) {
+    const graceEnds = d.createdAt.getTime() + NEW_DOMAIN_GRACE_HOURS * 3_600_000;
+    if (!d.lastReportAt && input.now.getTime() >= graceEnds) {
+      add("reports-none", "reports", "medium", new Date(graceEnds).toISOString(), `No DMARC reports received yet for ${d.name}`,
+        `${d.name} was added ${plural(Math.floor((input.now.getTime() - d.createdAt.getTime()) / DAY_MS), "day")} ago and no report has arrived. Check that rua= in the record at _dmarc.${d.name} points to this organisation's report address (see Settings), e.g. "rua=mailto:${rua}".`, "/app/settings");
+    } else if (d.lastReportAt && input.now.getTime() - d.lastReportAt.getTime() >= NO_REPORTS_DAYS * DAY_MS) {
+      add("reports-stale", "reports", "medium", new Date(d.lastReportAt.getTime() + NO_REPORTS_DAYS * DAY_MS).toISOString(), `No DMARC reports for ${d.name} in ${NO_REPORTS_DAYS} days`,
+        `The last report for ${d.name} arrived ${plural(Math.floor((input.now.getTime() - d.lastReportAt.getTime()) / DAY_MS), "day")} ago. Check that rua= in the record at _dmarc.${d.name} still points to this organisation's report address and that the report mailbox is being read (see Settings).`, "/app/settings");
+    }
+  }
+  return out;
+}
+
+/** A history row of the DNS checks (domain_record_history), oldest first per domain. */
+export interface StatusHistoryRow {
+  domainId: string;
+  checkedAt: Date;
+  dmarcPolicy: string;
+  spfStatus: string;
+  dkimStatus: string;
+  dmarcRecord: string | null;
+}
+
+/**
+ * When each of a domain's statuses took the value it has at the end of `rows` (one domain's
+ * history, oldest first): the start of the last unbroken run of that value.
+ */
+export function statusSince(rows: StatusHistoryRow[]): Partial<Record<"dmarc" | "spf" | "dkim", Date>> {
+  const out: Partial<Record<"dmarc" | "spf" | "dkim", Date>> = {};
+  const fields = { dmarc: "dmarcPolicy", spf: "spfStatus", dkim: "dkimStatus" } as const;
+  for (const [area, field] of Object.entries(fields) as [keyof typeof fields, (typeof fields)[keyof typeof fields]][]) {
+    const last = rows.at(-1);
+    if (!last) continue;
+    let start = last.checkedAt;
+    for (let i = rows.length - 1; i >= 0 && rows[i]![field] === last[field]; i--) start = rows[i]!.checkedAt;
+    out[area] = start;
+  }
+  return out;
+}

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { billingAccounts, domains, organizations, type Role } from "../../src/db/schema";
+import type { DB } from "../../src/db";
+import { assertCanAddDomain, assertCanAddMember, limitMessage } from "../../src/features/billing/limits";
+import type { TestApp } from "../support/app";
+import { addMember, createOrg, createUser, signedInMember, signIn } from "../support/fixtures";
+import { startStripeServer, type StripeStandIn } from "../support/stripe-server";
+import { billingApp } from "./billing-helpers";
+
+let stripe: StripeStandIn;
+beforeAll(() => {
+  stripe = startStripeServer();
+});
+afterAll(() => stripe.close());
+
+function setPlan(db: DB, orgId: string, plan: string, planStatus = "active", trialEndsAt: Date | null = null) {
+  db.update(organizations).set({ plan, planStatus, trialEndsAt }).where(eq(organizations.id, orgId)).run();
+}
+function fillDomains(db: DB, orgId: string, n: number) {
+  for (let i = 0; i < n; i++) db.insert(domains).values({ orgId, name: `d${i}-${crypto.randomUUID().slice(0, 6)}.example` }).run();
+}
+
+describe("limit messages name the limit and the plan that lifts it", () => {
+  test.each([
+    ["essentials", "domains", "Your Essentials plan includes up to 10 domains. Upgrade to Growth for up to 50."],
+    ["growth", "domains", "Your Growth plan includes up to 50 domains. Upgrade to Scale / Enterprise for unlimited domains."],
+    ["essentials", "team members", "Your Essentials plan includes up to 5 team members. Upgrade to Growth for up to 25."],
+    ["growth", "team members", "Your Growth plan includes up to 25 team members. Upgrade to Scale / Enterprise for unlimited team members."],
+  ] as const)("%s / %s", (plan, resource, message) => {
+    expect(limitMessage(plan, resource)).toBe(message);
+  });
+});
+
+describe("domain limit, through POST /api/domains", () => {
+  test("Essentials allows 10 domains; the 11th answers 403 with the upgrade message", async () => {
+    const t = billingApp(null);
+    const db = t.deps.store.db;
+    const admin = signedInMember(db, "admin");
+    setPlan(db, admin.orgId, "essentials", "none");
+    fillDomains(db, admin.orgId, 9);
+    const tenth = await t.json("POST", "/api/domains", { cookie: admin.cookie, body: { name: "tenth.example" } });
+    expect(tenth.status).toBe(201);
+    const eleventh = await t.json("POST", "/api/domains", { cookie: admin.cookie, body: { name: "eleventh.example" } });
+    expect(eleventh.status).toBe(403);
+    expect(eleventh.body.error).toEqual({ code: "plan_limit_reached", message: "Your Essentials plan includes up to 10 domains. Upgrade to Growth for up to 50." });
+    t.close();
+  });
+
+  test("Scale has no domain limit; --no-plan-limits lifts every limit", async () => {
+    const scale = billingApp(null);
+    const a = signedInMember(scale.deps.store.db, "owner");
+    setPlan(scale.deps.store.db, a.orgId, "scale", "none");
+    fillDomains(scale.deps.store.db, a.orgId, 120);
+    expect((await scale.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "more.example" } })).status).toBe(201);
+    scale.close();
+
+    const unlimited = billingApp(null, { raw: { "plan-limits": false } });
+    const b = signedInMember(unlimited.deps.store.db, "owner");
+    setPlan(unlimited.deps.store.db, b.orgId, "essentials", "none");
+    fillDomains(unlimited.deps.store.db, b.orgId, 10);
+    expect((await unlimited.json("POST", "/api/domains", { cookie: b.cookie, body: { name: "more.example" } })).status).toBe(201);
+    expect((await unlimited.json("GET", "/api/billing/status", { cookie: b.cookie })).body.limits).toEqual({ domains: null, members: null, enforced: false });
+    unlimited.close();
+  });
+
+  test("an MSP's client organisations share the MSP's plan: their domains count together", async () => {
+    const t = billingApp(null);
+    const db = t.deps.store.db;
+    const msp = signedInMember(db, "owner");
+    setPlan(db, msp.orgId, "essentials", "none");
+    const client = createOrg(db, "Client", msp.orgId);
+    fillDomains(db, msp.orgId, 6);
+    fillDomains(db, client, 4);
+    expect(() => assertCanAddDomain(db, client)).toThrow("Your Essentials plan includes up to 10 domains");
+    t.close();
+  });
+});
+
+describe("member limit, through POST /api/members/invitations", () => {
+  test("Essentials allows 5 team members, pending invitations included", async () => {
+    const t = billingApp(null);
+    const db = t.deps.store.db;
+    const owner = signedInMember(db, "owner");
+    setPlan(db, owner.orgId, "essentials", "none");
+    for (let i = 0; i < 3; i++) addMember(db, owner.orgId, createUser(db), "member");
+    // 4 members: one invitation fits, the next does not
+    expect((await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: "fifth@example.test", role: "member" } })).status).toBe(201);
+    const sixth = await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: "sixth@example.test", role: "member" } });
+    expect(sixth.status).toBe(403);
+    expect(sixth.body.error.message).toBe("Your Essentials plan includes up to 5 team members. Upgrade to Growth for up to 25.");
+    t.close();
+  });
+
+  test("accepting an invitation that was within the limit still works", () => {
+    const t = billingApp(null);
+    const db = t.deps.store.db;
+    const owner = signedInMember(db, "owner");
+    setPlan(db, owner.orgId, "essentials", "none");
+    for (let i = 0; i < 4; i++) addMember(db, owner.orgId, createUser(db), "member");
+    expect(() => assertCanAddMember(db, owner.orgId)).toThrow("5 team members");
+    expect(() => assertCanAddMember(db, owner.orgId, { acceptingInvitation: true })).not.toThrow();
+    t.close();
+  });
+});
+
+describe("read-only state (billing on)", () => {
+  let t: TestApp;
+  beforeAll(() => {
+    t = billingApp(stripe.url);
+  });
+  afterAll(() => t.close());
+
+  /** An organisation in `state` with a member of each role, and a domain. */
+  function orgIn(state: "canceled" | "trial_ended" | "trial_ended_with_card" | "past_due" | "trialing") {
+    const db = t.deps.store.db;
+    const owner = signedInMember(db, "owner");
+    const past = new Date(Date.now() - 86400_000);
+    const future = new Date(Date.now() + 3 * 86400_000);
+    if (state === "canceled") setPlan(db, owner.orgId, "growth", "canceled");
+    if (state === "past_due") setPlan(db, owner.orgId, "growth", "past_due");
+    if (state === "trialing") setPlan(db, owner.orgId, "growth", "trialing", future);
+    if (state.startsWith("trial_ended")) setPlan(db, owner.orgId, "growth", "trialing", past);
+    db.insert(billingAccounts)
+      .values({ orgId: owner.orgId, stripeCustomerId: `cus_${owner.orgId}`, stripeSubscriptionId: state === "trial_ended" ? null : `sub_${owner.orgId}` })
+      .run();
+    fillDomains(db, owner.orgId, 1);
+    const cookies: Record<Role, string> = { owner: owner.cookie } as Record<Role, string>;
+    for (const role of ["admin", "member", "viewer"] as const) {
+      const userId = createUser(db);
+      addMember(db, owner.orgId, userId, role);
+      cookies[role] = signIn(db, userId, owner.orgId);
+    }
+    return { orgId: owner.orgId, cookies };
+  }
+
+  for (const state of ["canceled", "trial_ended"] as const) {
+    describe(state, () => {
+      for (const role of ["owner", "admin", "member", "viewer"] as const) {
+        test(`${role}: reads work; writes their role allows answer 402; the data stays`, async () => {
+          const { orgId, cookies } = orgIn(state);
+          const list = await t.json("GET", "/api/domains", { cookie: cookies[role] });
+          expect(list.status).toBe(200);
+          expect(list.body).toHaveLength(1);
+          const status = await t.json("GET", "/api/billing/status", { cookie: cookies[role] });
+          expect(status.body.readOnly).toBe(true);
+
+          const add = await t.json("POST", "/api/domains", { cookie: cookies[role], body: { name: "new.example" } });
+          // a role without the permission is still told 403 first; the others get the 402
+          expect(add.status).toBe(role === "owner" || role === "admin" ? 402 : 403);
+          if (add.status === 402) {
+            expect(add.body.error.code).toBe("payment_required");
+            expect(add.body.error.message).toContain(state === "canceled" ? "subscription was canceled" : "trial ended without a payment card");
+            expect(add.body.error.message).toContain("data is kept");
+          }
+          expect(t.deps.store.db.select().from(domains).where(eq(domains.orgId, orgId)).all()).toHaveLength(1);
+        });
+      }
+    });
+  }
+
+  for (const state of ["trialing", "past_due", "trial_ended_with_card"] as const) {
+    test(`${state}: writes still work`, async () => {
+      const { cookies } = orgIn(state);
+      expect((await t.json("POST", "/api/domains", { cookie: cookies.admin, body: { name: "new.example" } })).status).toBe(201);
+    });
+  }
+
+  test("with billing off, a canceled organisation is not read-only (nobody could pay)", async () => {
+    const off = billingApp(null);
+    const owner = signedInMember(off.deps.store.db, "owner");
+    setPlan(off.deps.store.db, owner.orgId, "growth", "canceled");
+    expect((await off.json("POST", "/api/domains", { cookie: owner.cookie, body: { name: "new.example" } })).status).toBe(201);
+    off.close();
+  });
+});

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { billingAccounts, memberships, organizations, users } from "../../src/db/schema";
+import { cookieFrom } from "../support/app";
+import { startStripeServer, TEST_PUBLISHABLE_KEY, type StripeStandIn } from "../support/stripe-server";
+import { billingApp, trialBody } from "./billing-helpers";
+
+let stripe: StripeStandIn;
+beforeAll(() => {
+  stripe = startStripeServer();
+});
+afterAll(() => stripe.close());
+
+describe("POST /api/create-trial-setup with billing on", () => {
+  test("creates the account, signs in, and returns the SetupIntent's client secret", async () => {
+    const t = billingApp(stripe.url);
+    const before = stripe.requests.length;
+    const body = trialBody({ email: "Owner@Acme.TEST", selectedPlan: "essentials", domains: 7 });
+    const res = await t.json("POST", "/api/create-trial-setup", { body });
+    expect(res.status).toBe(200);
+    expect(res.body.clientSecret).toMatch(/^seti_.+_secret_/);
+
+    // what the product sent to Stripe: a customer, then an off-session SetupIntent for it
+    const sent = stripe.requests.slice(before);
+    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v1/customers", "POST /v1/setup_intents"]);
+    const [customerReq, intentReq] = sent;
+    expect(customerReq!.params.email).toBe("owner@acme.test");
+    expect(customerReq!.params.name).toBe("Acme Dental");
+    expect(customerReq!.params["metadata[expected_domains]"]).toBe("7");
+    expect(customerReq!.authorization).toBe("Bearer sk_test_dmarcwarden");
+    const customerId = [...stripe.objects.values()].find((o) => o.object === "customer" && o.email === "owner@acme.test")!.id as string;
+    expect(intentReq!.params.customer).toBe(customerId);
+    expect(intentReq!.params.usage).toBe("off_session");
+    expect(intentReq!.params["metadata[plan]"]).toBe("essentials");
+    expect(intentReq!.idempotencyKey).toBeTruthy();
+
+    // the account: a user without a password, an organisation on the chosen plan in trial, owner membership
+    const db = t.deps.store.db;
+    const user = db.select().from(users).where(eq(users.email, "owner@acme.test")).get()!;
+    expect(user.name).toBe("Ada Lovelace");
+    expect(user.passwordHash).toBeNull();
+    const membership = db.select().from(memberships).where(eq(memberships.userId, user.id)).get()!;
+    expect(membership.role).toBe("owner");
+    const org = db.select().from(organizations).where(eq(organizations.id, membership.orgId)).get()!;
+    expect(org).toMatchObject({ name: "Acme Dental", plan: "essentials", planStatus: "trialing" });
+    const days = (org.trialEndsAt!.getTime() - Date.now()) / 86400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7.001);
+    const account = db.select().from(billingAccounts).where(eq(billingAccounts.orgId, org.id)).get()!;
+    expect(account.stripeCustomerId).toBe(customerId);
+    expect(account.setupIntentId).toBe(res.body.clientSecret.split("_secret_")[0]);
+
+    // signed in: the cookie is the session, scoped to the new organisation
+    const setCookie = res.headers.get("set-cookie")!;
+    expect(setCookie).toContain("HttpOnly");
+    expect(setCookie).toContain("SameSite=Lax");
+    expect(setCookie).toContain("Path=/");
+    expect(setCookie).toContain(`Max-Age=${30 * 86400}`);
+    const cookie = cookieFrom(res, "dw_session")!;
+    const status = await t.json("GET", "/api/billing/status", { cookie });
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ plan: "essentials", planName: "Essentials", status: "trialing", readOnly: false, hasPassword: false, limits: { domains: 10, members: 5 } });
+    t.close();
+  });
+
+  test("a second company with the same name gets its own unique slug", async () => {
+    const t = billingApp(stripe.url);
+    await t.json("POST", "/api/create-trial-setup", { body: trialBody({ company: "Same Name" }) });
+    await t.json("POST", "/api/create-trial-setup", { body: trialBody({ company: "Same Name" }) });
+    const slugs = t.deps.store.db.select({ slug: organizations.slug }).from(organizations).where(eq(organizations.name, "Same Name")).all().map((r) => r.slug);
+    expect(new Set(slugs).size).toBe(2);
+    t.close();
+  });
+
+  test("an email already registered gets 409 offering sign-in, and nothing is sent to Stripe", async () => {
+    const t = billingApp(stripe.url);
+    const body = trialBody();
+    expect((await t.json("POST", "/api/create-trial-setup", { body })).status).toBe(200);
+    const before = stripe.requests.length;
+    const again = await t.json("POST", "/api/create-trial-setup", { body: { ...body, email: body.email.toUpperCase(), company: "Other" } });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toContain("Sign in");
+    expect(again.body.error.fields.email).toContain("already exists");
+    expect(again.headers.get("set-cookie")).toBeNull();
+    expect(stripe.requests.length).toBe(before);
+    t.close();
+  });
+
+  test("Back from payment and details sent again: the same signed-in visitor gets the same SetupIntent on the new plan", async () => {
+    const t = billingApp(stripe.url);
+    const body = trialBody({ selectedPlan: "growth" });
+    const first = await t.request("POST", "/api/create-trial-setup", { body });
+    const { clientSecret } = (await first.json()) as { clientSecret: string };
+    const cookie = cookieFrom(first, "dw_session")!;
+    const again = await t.json("POST", "/api/create-trial-setup", { cookie, body: { ...body, selectedPlan: "scale", company: "Acme Dental Group" } });
+    expect(again.status).toBe(200);
+    expect(again.body.clientSecret).toBe(clientSecret);
+    expect(t.deps.store.db.select().from(organizations).all().map((o) => [o.name, o.plan])).toEqual([["Acme Dental Group", "scale"]]);
+    expect(t.deps.store.db.select().from(users).all()).toHaveLength(1);
+    // someone else (no session) with that email is still refused
+    expect((await t.json("POST", "/api/create-trial-setup", { body })).status).toBe(409);
+    t.close();
+  });
+
+  test("when Stripe fails nothing is left half-made: no account, no session, the customer is deleted again", async () => {
+    const t = billingApp(stripe.url);
+    stripe.failNext("/v1/setup_intents", 400, "Invalid request");
+    const before = stripe.requests.length;
+    const body = trialBody();
+    const res = await t.json("POST", "/api/create-trial-setup", { body });
+    expect(res.status).toBe(502);
+    expect(res.body.error.message).toContain("payment provider");
+    expect(res.headers.get("set-cookie")).toBeNull();
+    const db = t.deps.store.db;
+    expect(db.select().from(users).where(eq(users.email, body.email)).get()).toBeUndefined();
+    expect(db.select().from(organizations).all()).toHaveLength(0);
+    const sent = stripe.requests.slice(before).map((r) => `${r.method} ${r.path.replace(/cus_\w+/, "cus_x")}`);
+    expect(sent).toEqual(["POST /v1/customers", "POST /v1/setup_intents", "DELETE /v1/customers/cus_x"]);
+    // and the visitor can simply try again
+    expect((await t.json("POST", "/api/create-trial-setup", { body })).status).toBe(200);
+    t.close();
+  });
+
+  test("GET /api/billing/config serves the publishable key at run time", async () => {
+    const t = billingApp(stripe.url);
+    const res = await t.json("GET", "/api/billing/config");
+    expect(res.body).toEqual({ enabled: true, publishableKey: TEST_PUBLISHABLE_KEY });
+    t.close();
+  });
+});
+
+describe("POST /api/create-trial-setup validation", () => {
+  const cases: [string, Record<string, unknown>, string, string][] = [
+    ["company missing", { company: "" }, "company", "Company name is required"],
+    ["email not an email", { email: "not-an-email" }, "email", "Please enter a valid email address"],
+    ["email missing", { email: "" }, "email", "Email is required"],
+    ["domains zero", { domains: 0 }, "domains", "Number of domains must be a whole number from 1 to 100"],
+    ["domains over 100", { domains: 101 }, "domains", "Number of domains must be a whole number from 1 to 100"],
+    ["domains not whole", { domains: 2.5 }, "domains", "Number of domains must be a whole number from 1 to 100"],
+    ["domains as text", { domains: "3" }, "domains", "Number of domains must be a whole number from 1 to 100"],
+    ["first name missing", { firstName: " " }, "firstName", "First name is required"],
+    ["last name missing", { lastName: undefined }, "lastName", "Last name is required"],
+    ["unknown plan", { selectedPlan: "platinum" }, "selectedPlan", "Choose a plan: essentials, growth or scale"],
+  ];
+  test.each(cases)("%s → 400 with the field's message", async (_name, overrides, field, message) => {
+    const t = billingApp(null);
+    const res = await t.json("POST", "/api/create-trial-setup", { body: trialBody(overrides) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields[field]).toBe(message);
+    expect(t.deps.store.db.select().from(users).all()).toHaveLength(0);
+    t.close();
+  });
+});
+
+describe("billing off (self-hosted mode)", () => {
+  test("the details call creates the account on the chosen plan, signs in, and answers clientSecret null", async () => {
+    const t = billingApp(null);
+    const body = trialBody({ selectedPlan: "scale" });
+    const res = await t.json("POST", "/api/create-trial-setup", { body });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ clientSecret: null });
+    const org = t.deps.store.db.select().from(organizations).get()!;
+    expect(org).toMatchObject({ plan: "scale", planStatus: "none", trialEndsAt: null });
+    expect(t.deps.store.db.select().from(billingAccounts).all()).toHaveLength(0);
+    const cookie = cookieFrom(res, "dw_session")!;
+    const status = await t.json("GET", "/api/billing/status", { cookie });
+    expect(status.body).toMatchObject({ plan: "scale", status: "none", readOnly: false, limits: { domains: null, members: null, enforced: true } });
+    expect((await t.json("GET", "/api/billing/config")).body).toEqual({ enabled: false, publishableKey: null });
+    t.close();
+  });
+
+  test("the webhook endpoint does not exist without billing", async () => {
+    const t = billingApp(null);
+    const res = await t.json("POST", "/api/stripe/webhook", { body: "{}", headers: { "stripe-signature": "t=1,v1=abc" } });
+    expect(res.status).toBe(404);
+    t.close();
+  });
+});
+
+describe("POST /api/auth/set-password (the trial account's first password)", () => {
+  test("sets it once; the owner can then sign in from /login", async () => {
+    const t = billingApp(null);
+    const body = trialBody();
+    const cookie = cookieFrom(await t.request("POST", "/api/create-trial-setup", { body }), "dw_session")!;
+    const weak = await t.json("POST", "/api/auth/set-password", { cookie, body: { password: "short" } });
+    expect(weak.status).toBe(400);
+    expect(weak.body.error.fields.password).toBe("Password must be at least 10 characters");
+    const ok = await t.json("POST", "/api/auth/set-password", { cookie, body: { password: "correct horse battery" } });
+    expect(ok.status).toBe(200);
+    expect((await t.json("GET", "/api/billing/status", { cookie })).body.hasPassword).toBe(true);
+    const again = await t.json("POST", "/api/auth/set-password", { cookie, body: { password: "another long password" } });
+    expect(again.status).toBe(409);
+    const login = await t.json("POST", "/api/auth/login", { body: { email: body.email, password: "correct horse battery" } });
+    expect(login.status).toBe(200);
+    t.close();
+  });
+
+  test("needs a signed-in user", async () => {
+    const t = billingApp(null);
+    expect((await t.json("POST", "/api/auth/set-password", { body: { password: "correct horse battery" } })).status).toBe(401);
+    t.close();
+  });
+});

@@ -1,0 +1,202 @@
+/**
+ * Tenant isolation: every tenant-scoped endpoint, run as each role of the organisation that
+ * owns the rows ("home") and as each role of another organisation ("foreign"), and signed out.
+ * A foreign actor never gets the home organisation's rows (404 by id, only their own data in
+ * lists) and never changes them; viewers (and members, for admin actions) get 403 on writes.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { domains, invitations, memberships, organizations, sessions, type Role } from "../../src/db/schema";
+import { hashToken } from "../../src/lib/tokens";
+import { makeTestApp, type TestApp } from "../support/app";
+import { addMember, createOrg, createUser, signIn } from "../support/fixtures";
+
+const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
+
+interface World {
+  t: TestApp;
+  home: { orgId: string; domainId: string; memberIds: Record<Role, string>; invitationId: string; cookies: Record<Role, string> };
+  foreign: { orgId: string; cookies: Record<Role, string> };
+  /** strings that must never appear in an answer to a foreign actor */
+  secrets: string[];
+}
+
+let world: World | null = null;
+afterEach(() => world?.t.close());
+
+function orgWithEveryRole(t: TestApp, name: string, emailPrefix: string) {
+  const db = t.deps.store.db;
+  const orgId = createOrg(db, name);
+  const cookies = {} as Record<Role, string>;
+  const memberIds = {} as Record<Role, string>;
+  for (const role of ROLES) {
+    const userId = createUser(db, `${emailPrefix}-${role}@example.test`, `${emailPrefix} ${role}`);
+    addMember(db, orgId, userId, role);
+    memberIds[role] = db.select().from(memberships).where(eq(memberships.userId, userId)).get()!.id;
+    cookies[role] = signIn(db, userId, orgId);
+  }
+  return { orgId, cookies, memberIds };
+}
+
+function build(): World {
+  const t = makeTestApp();
+  const db = t.deps.store.db;
+  const home = orgWithEveryRole(t, "Homestead Clinic", "homer");
+  const foreign = orgWithEveryRole(t, "Faraway Agency", "farah");
+  const domainId = db.insert(domains).values({ orgId: home.orgId, name: "homestead-secret.example" }).returning().get().id;
+  const invitationId = db
+    .insert(invitations)
+    .values({ orgId: home.orgId, email: "pending-homer@example.test", role: "member", tokenHash: hashToken("tok-home"), expiresAt: new Date(Date.now() + 86400_000) })
+    .returning()
+    .get().id;
+  world = {
+    t,
+    home: { ...home, domainId, invitationId },
+    foreign,
+    secrets: ["homestead-secret.example", "Homestead Clinic", "homer-", "pending-homer", home.orgId, domainId, invitationId, ...Object.values(home.memberIds)],
+  };
+  return world;
+}
+
+type Who = { side: "home" | "foreign"; role: Role } | "signed out";
+
+interface Case {
+  name: string;
+  run(w: World, cookie: string | undefined): Promise<{ status: number; body: any }>;
+  /** status by role when acting in the home organisation */
+  home: Record<Role, number>;
+  /** status by role when acting from the foreign organisation */
+  foreign: Record<Role, number>;
+  /** after a foreign attempt: the home organisation's rows are untouched */
+  unchanged?(w: World): void;
+}
+
+const all = (status: number): Record<Role, number> => ({ owner: status, admin: status, member: status, viewer: status });
+const adminsOnly = (ok: number): Record<Role, number> => ({ owner: ok, admin: ok, member: 403, viewer: 403 });
+
+const homeDomainStillThere = (w: World) => expect(w.t.deps.store.db.select().from(domains).where(eq(domains.id, w.home.domainId)).get()).toBeTruthy();
+const homeMembersUnchanged = (w: World) => {
+  const rows = w.t.deps.store.db.select().from(memberships).where(eq(memberships.orgId, w.home.orgId)).all();
+  expect(rows.map((r) => r.role).sort()).toEqual([...ROLES].sort());
+};
+
+const CASES: Case[] = [
+  { name: "GET /api/domains", run: (w, c) => w.t.json("GET", "/api/domains", { cookie: c }), home: all(200), foreign: all(200) },
+  {
+    name: "POST /api/domains",
+    run: (w, c) => w.t.json("POST", "/api/domains", { cookie: c, body: { name: "brand-new.example" } }),
+    home: adminsOnly(201),
+    foreign: adminsOnly(201),
+    unchanged: (w) => expect(w.t.deps.store.db.select().from(domains).where(eq(domains.orgId, w.home.orgId)).all().map((d) => d.name)).toEqual(["homestead-secret.example"]),
+  },
+  {
+    name: "DELETE /api/domains/:id",
+    run: (w, c) => w.t.json("DELETE", `/api/domains/${w.home.domainId}`, { cookie: c }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: homeDomainStillThere,
+  },
+  { name: "GET /api/members", run: (w, c) => w.t.json("GET", "/api/members", { cookie: c }), home: all(200), foreign: all(200) },
+  {
+    name: "POST /api/members/invitations",
+    run: (w, c) => w.t.json("POST", "/api/members/invitations", { cookie: c, body: { email: "someone-new@example.test", role: "viewer" } }),
+    home: adminsOnly(201),
+    foreign: adminsOnly(201),
+    unchanged: (w) => expect(w.t.deps.store.db.select().from(invitations).where(eq(invitations.orgId, w.home.orgId)).all()).toHaveLength(1),
+  },
+  {
+    name: "DELETE /api/members/invitations/:id",
+    run: (w, c) => w.t.json("DELETE", `/api/members/invitations/${w.home.invitationId}`, { cookie: c }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: (w) => expect(w.t.deps.store.db.select().from(invitations).where(eq(invitations.id, w.home.invitationId)).get()).toBeTruthy(),
+  },
+  {
+    name: "PATCH /api/members/:id (the home viewer's membership → member)",
+    run: (w, c) => w.t.json("PATCH", `/api/members/${w.home.memberIds.viewer}`, { cookie: c, body: { role: "member" } }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: homeMembersUnchanged,
+  },
+  {
+    name: "DELETE /api/members/:id (the home member's membership)",
+    run: (w, c) => w.t.json("DELETE", `/api/members/${w.home.memberIds.member}`, { cookie: c }),
+    // a member may remove themselves; viewers may not remove others
+    home: { owner: 200, admin: 200, member: 200, viewer: 403 },
+    foreign: all(404),
+    unchanged: homeMembersUnchanged,
+  },
+  {
+    name: "POST /api/orgs/:id/switch (to the home organisation)",
+    run: (w, c) => w.t.json("POST", `/api/orgs/${w.home.orgId}/switch`, { cookie: c }),
+    home: all(200),
+    foreign: all(404),
+    unchanged: (w) => {
+      const current = w.t.deps.store.db.select().from(sessions).all().filter((s) => s.currentOrgId === w.home.orgId);
+      expect(current).toHaveLength(ROLES.length);
+    },
+  },
+  {
+    name: "POST /api/orgs/clients",
+    run: (w, c) => w.t.json("POST", "/api/orgs/clients", { cookie: c, body: { name: "New Client Co" } }),
+    home: adminsOnly(201),
+    foreign: adminsOnly(201),
+    unchanged: (w) => expect(w.t.deps.store.db.select().from(organizations).where(eq(organizations.parentId, w.home.orgId)).all()).toHaveLength(0),
+  },
+  { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200) },
+  { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200) },
+];
+
+describe("tenant isolation", () => {
+  for (const c of CASES) {
+    describe(c.name, () => {
+      test("signed out → 401", async () => {
+        const w = build();
+        const res = await c.run(w, undefined);
+        expect(res.status).toBe(401);
+        expect(JSON.stringify(res.body)).not.toContain("homestead");
+      });
+
+      for (const role of ROLES) {
+        test(`as ${role} of another organisation → ${c.foreign[role]}, never the home organisation's data`, async () => {
+          const w = build();
+          const res = await c.run(w, w.foreign.cookies[role]);
+          expect(res.status).toBe(c.foreign[role]);
+          const text = JSON.stringify(res.body);
+          for (const secret of w.secrets) expect(text).not.toContain(secret);
+          c.unchanged?.(w);
+        });
+
+        test(`as ${role} of the organisation → ${c.home[role]}`, async () => {
+          const w = build();
+          const res = await c.run(w, w.home.cookies[role]);
+          expect(res.status).toBe(c.home[role]);
+          if (res.status === 403) expect(res.body.error.code).toBe("forbidden");
+        });
+      }
+    });
+  }
+
+  test("home members see their own organisation's domain and members", async () => {
+    const w = build();
+    const list = await w.t.json("GET", "/api/domains", { cookie: w.home.cookies.viewer });
+    expect(list.body.map((d: any) => d.name)).toEqual(["homestead-secret.example"]);
+    const members = await w.t.json("GET", "/api/members", { cookie: w.home.cookies.viewer });
+    expect(members.body.members).toHaveLength(4);
+  });
+
+  test("a session whose membership was removed can no longer act in that organisation", async () => {
+    const w = build();
+    w.t.deps.store.db.delete(memberships).where(eq(memberships.id, w.home.memberIds.admin)).run();
+    const res = await w.t.json("GET", "/api/domains", { cookie: w.home.cookies.admin });
+    expect(res.status).toBe(401);
+    expect(JSON.stringify(res.body)).not.toContain("homestead-secret");
+  });
+
+  test("state changes from a foreign Origin are refused even with a valid session", async () => {
+    const w = build();
+    const res = await w.t.json("POST", "/api/domains", { cookie: w.home.cookies.owner, body: { name: "csrf.example" }, headers: { origin: "https://evil.example" } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("cross_origin_refused");
+  });
+});

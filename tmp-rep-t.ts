@@ -1,0 +1,15 @@
+import { gzipSync, strToU8, gunzipSync } from "fflate";
+import { aggregateXml } from "./src/lib/reports/generate";
+import { parseAggregateXml } from "./src/lib/reports/aggregate";
+import { Budget, gunzipBounded } from "./src/lib/reports/container";
+import { DEFAULT_LIMITS } from "./src/lib/reports/model";
+import { decodeText } from "./src/lib/reports/text";
+const records = Array.from({ length: 100 }, (_, j) => ({ sourceIp: `10.1.${j}.1`, count: 3, dkimAuth: [{ domain: "example.com", selector: "s1", result: "pass" }], spfAuth: [{ domain: "example.com", scope: "mfrom", result: "pass" }] }));
+const xml = aggregateXml({ orgName: "b", reportId: "x", begin: new Date(0), end: new Date(1000), domain: "example.com", records });
+const gz = gzipSync(strToU8(xml));
+const N = 200;
+let t = performance.now(); for (let i = 0; i < N; i++) gunzipBounded(gz, new Budget(DEFAULT_LIMITS, gz.length)); console.log("gunzipBounded", ((performance.now() - t) / N).toFixed(3), "ms");
+t = performance.now(); for (let i = 0; i < N; i++) gunzipSync(gz); console.log("gunzipSync", ((performance.now() - t) / N).toFixed(3), "ms");
+const bytes = strToU8(xml);
+t = performance.now(); for (let i = 0; i < N; i++) decodeText(bytes); console.log("decode", ((performance.now() - t) / N).toFixed(3), "ms");
+t = performance.now(); for (let i = 0; i < N; i++) parseAggregateXml(xml); console.log("parse", ((performance.now() - t) / N).toFixed(3), "ms", xml.length);

@@ -1,0 +1,123 @@
+import * as Dropdown from "@radix-ui/react-dropdown-menu";
+import * as Dialog from "@radix-ui/react-dialog";
+import { Building2, Check, ChevronsUpDown, Plus, X } from "lucide-react";
+import { useState } from "react";
+import { errorMessage } from "../lib/api";
+import { groupOrganizations, ROLE_LABELS, useCreateClient, useSwitchOrg, type MeResponse, type OrgSummary } from "../lib/auth";
+import { toast } from "../lib/toast";
+
+/**
+ * The organisation switcher at the top of the sidebar: every organisation the user may act
+ * in, MSP clients grouped under their managing organisation, and "New client organisation"
+ * for owners and admins of a top-level organisation.
+ */
+export function OrgSwitcher({ me }: { me: MeResponse }) {
+  const switchOrg = useSwitchOrg();
+  const [creating, setCreating] = useState(false);
+  const current = me.currentOrg;
+  const canCreateClient = Boolean(current && !current.parentId && (current.role === "owner" || current.role === "admin"));
+
+  const choose = (org: OrgSummary) => {
+    if (org.id === current?.id) return;
+    switchOrg.mutate(org.id, {
+      onSuccess: () => toast({ title: "Organisation switched", description: `You are now working in ${org.name}.` }),
+      onError: (e) => toast({ title: "Could not switch organisation", description: errorMessage(e), variant: "destructive" }),
+    });
+  };
+
+  const item = (org: OrgSummary, indent: boolean) => (
+    <Dropdown.Item
+      key={org.id}
+      onSelect={() => choose(org)}
+      className={`flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-base-200 ${indent ? "pl-6" : ""}`}
+    >
+      <span className="min-w-0 flex-1 truncate">{org.name}</span>
+      <span className="text-xs opacity-60">{ROLE_LABELS[org.role]}</span>
+      {org.id === current?.id ? <Check className="h-4 w-4 text-primary" aria-label="current" /> : <span className="w-4" />}
+    </Dropdown.Item>
+  );
+
+  return (
+    <div className="px-3 pb-2">
+      <Dropdown.Root>
+        <Dropdown.Trigger className="btn btn-ghost btn-sm h-auto w-full justify-between border border-base-300 px-3 py-2 font-normal" aria-label="Switch organisation">
+          <span className="flex min-w-0 items-center gap-2">
+            <Building2 className="h-4 w-4 shrink-0 opacity-70" aria-hidden />
+            <span className="truncate text-left text-sm font-medium">{current?.name ?? "Choose an organisation"}</span>
+          </span>
+          <ChevronsUpDown className="h-4 w-4 shrink-0 opacity-60" aria-hidden />
+        </Dropdown.Trigger>
+        <Dropdown.Portal>
+          <Dropdown.Content align="start" sideOffset={4} className="z-50 w-64 rounded-box border border-base-300 bg-base-100 p-1 shadow-lg">
+            <Dropdown.Label className="px-2 py-1 text-xs font-semibold uppercase opacity-60">Organisations</Dropdown.Label>
+            {groupOrganizations(me.organizations).map(({ org, clients }) => (
+              <Dropdown.Group key={org.id} aria-label={org.name}>
+                {item(org, false)}
+                {clients.length > 0 && <div className="px-6 pt-1 text-[11px] uppercase tracking-wide opacity-50">Clients</div>}
+                {clients.map((c) => item(c, true))}
+              </Dropdown.Group>
+            ))}
+            {canCreateClient && (
+              <>
+                <Dropdown.Separator className="my-1 h-px bg-base-300" />
+                <Dropdown.Item onSelect={() => setCreating(true)} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-base-200">
+                  <Plus className="h-4 w-4" aria-hidden />
+                  New client organisation
+                </Dropdown.Item>
+              </>
+            )}
+          </Dropdown.Content>
+        </Dropdown.Portal>
+      </Dropdown.Root>
+      <NewClientDialog open={creating} onOpenChange={setCreating} parentName={current?.name ?? ""} />
+    </div>
+  );
+}
+
+function NewClientDialog({ open, onOpenChange, parentName }: { open: boolean; onOpenChange: (open: boolean) => void; parentName: string }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const create = useCreateClient();
+  const close = (next: boolean) => {
+    if (!next) {
+      setName("");
+      setError(null);
+    }
+    onOpenChange(next);
+  };
+  const submit = (e: React.FormEvent) => {
+    e.preventDefault();
+    if (name.trim().length < 2) return setError("Organization name must be at least 2 characters");
+    create.mutate(name.trim(), {
+      onSuccess: (org) => {
+        toast({ title: "Client organisation created", description: `${org.name} is managed by ${parentName}. Switch to it from this menu.` });
+        close(false);
+      },
+      onError: (err) => setError(errorMessage(err)),
+    });
+  };
+  return (
+    <Dialog.Root open={open} onOpenChange={close}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 bg-neutral/60" />
+        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-box bg-base-100 p-6 shadow-2xl">
+          <Dialog.Title className="text-lg font-bold">New client organisation</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm opacity-70">Owners and admins of {parentName} manage it with their own role.</Dialog.Description>
+          <form onSubmit={submit} className="mt-4 flex flex-col gap-3" noValidate>
+            <label className="w-full">
+              <span className="mb-1 block text-sm font-medium">Organisation name</span>
+              <input className={`input input-bordered w-full ${error ? "input-error" : ""}`} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+            </label>
+            {error && <p className="text-sm text-error" role="alert">{error}</p>}
+            <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+              {create.isPending ? "Creating..." : "Create client"}
+            </button>
+          </form>
+          <Dialog.Close className="btn btn-ghost btn-sm btn-square absolute right-3 top-3" aria-label="Close">
+            <X className="h-4 w-4" />
+          </Dialog.Close>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

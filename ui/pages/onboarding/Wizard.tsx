@@ -1,0 +1,300 @@
+import { ArrowLeft, ArrowRight, Check, CheckCircle2, Clock, Copy, LifeBuoy, Rocket, type LucideIcon } from "lucide-react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { Link } from "react-router";
+import { BrandLink } from "../../components/SiteHeader";
+import { Tooltip } from "../../components/TooltipProvider";
+import { toast } from "../../lib/toast";
+import { recordDomain, type WizardKind } from "./records";
+
+/** SPEC §9: the wizard has 4 steps. */
+export const WIZARD_STEPS = 4;
+
+export interface WizardDetails {
+  name: string;
+  domain: string;
+  email: string;
+}
+
+export interface WizardContext {
+  details: WizardDetails;
+  /** the entered domain, or the sample domain while none is entered */
+  domain: string;
+}
+
+export interface WizardConfig {
+  kind: WizardKind;
+  heading: string;
+  intro: string;
+  icon: LucideIcon;
+  banner: ReactNode;
+  /** step 1's wording */
+  details: {
+    title: string;
+    description: string;
+    nameLabel: string;
+    namePlaceholder: string;
+    domainLabel: string;
+    emailLabel: string;
+    emailPlaceholder: string;
+  };
+  /** titles of steps 1-4, shown in the progress bar and as each step's heading */
+  stepTitles: [string, string, string, string];
+  /** the content of steps 2-4 */
+  renderStep: (step: 2 | 3 | 4, context: WizardContext) => ReactNode;
+  /** buttons in the help card; they do nothing yet (SPEC: inert) */
+  helpButtons: string[];
+}
+
+/** SPEC §4/§5: Next at step 1 needs name, domain and email filled in (no format check). */
+export function detailsComplete(details: WizardDetails): boolean {
+  return [details.name, details.domain, details.email].every((v) => v.trim() !== "");
+}
+
+/** The step engine shared by the three setup wizards. */
+export function Wizard({ config }: { config: WizardConfig }) {
+  const [step, setStep] = useState(1);
+  const [details, setDetails] = useState<WizardDetails>({ name: "", domain: "", email: "" });
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+  const uid = useId();
+  const Icon = config.icon;
+  const context: WizardContext = { details, domain: recordDomain(config.kind, details.domain) };
+  const canGoNext = step > 1 || detailsComplete(details);
+
+  // After a step change, move focus to the new step's heading for keyboard and screen-reader users.
+  useEffect(() => {
+    if (moved.current) headingRef.current?.focus();
+    moved.current = true;
+  }, [step]);
+
+  const field = (key: keyof WizardDetails, label: string, placeholder: string, type = "text", autoComplete?: string) => (
+    <div className="grid gap-1.5">
+      <label htmlFor={`${uid}-${key}`} className="text-sm font-medium">
+        {label} <span className="text-error" aria-hidden>*</span>
+      </label>
+      <input
+        id={`${uid}-${key}`}
+        type={type}
+        className="input w-full"
+        value={details[key]}
+        placeholder={placeholder}
+        autoComplete={autoComplete}
+        required
+        maxLength={254}
+        onChange={(e) => setDetails((d) => ({ ...d, [key]: e.target.value }))}
+      />
+    </div>
+  );
+
+  return (
+    <div className="min-h-screen bg-base-200">
+      <header className="sticky top-0 z-30 border-b border-base-300 bg-base-100/90 backdrop-blur">
+        <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:px-6">
+          <BrandLink />
+          <Link to="/demo" className="btn btn-ghost btn-sm">
+            <ArrowLeft className="h-4 w-4" aria-hidden /> Back to Demo
+          </Link>
+        </div>
+      </header>
+
+      <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
+        <div className="mb-6 flex items-start gap-4">
+          <span className="hidden h-14 w-14 shrink-0 items-center justify-center rounded-box bg-primary/10 text-primary sm:flex">
+            <Icon className="h-7 w-7" aria-hidden />
+          </span>
+          <div>
+            <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{config.heading}</h1>
+            <p className="mt-1 opacity-70">{config.intro}</p>
+          </div>
+        </div>
+
+        {config.banner}
+
+        <ol className="steps steps-horizontal my-8 w-full text-xs sm:text-sm" aria-label="Setup progress">
+          {config.stepTitles.map((title, i) => (
+            <li key={title} className={`step ${i + 1 <= step ? "step-primary" : ""}`} aria-current={i + 1 === step ? "step" : undefined}>
+              <span className="hidden sm:inline">{title}</span>
+              <span className="sm:hidden">Step {i + 1}</span>
+            </li>
+          ))}
+        </ol>
+
+        <div className="grid gap-6 lg:grid-cols-[1fr_18rem]">
+          <section className="card border border-base-300 bg-base-100 shadow-sm" aria-labelledby={`${uid}-step-title`}>
+            <div className="card-body gap-5 p-5 sm:p-8">
+              <div>
+                <p className="text-sm font-medium text-primary">
+                  Step {step} of {WIZARD_STEPS}
+                </p>
+                <h2 id={`${uid}-step-title`} ref={headingRef} tabIndex={-1} className="mt-1 scroll-mt-24 text-xl font-bold outline-none sm:text-2xl">
+                  {config.stepTitles[step - 1]}
+                </h2>
+              </div>
+
+              {step === 1 ? (
+                <div className="grid gap-4">
+                  <p className="opacity-70">{config.details.description}</p>
+                  {field("name", config.details.nameLabel, config.details.namePlaceholder, "text", "organization")}
+                  {field("domain", config.details.domainLabel, recordDomainPlaceholder(config.kind), "text")}
+                  {field("email", config.details.emailLabel, config.details.emailPlaceholder, "email", "email")}
+                </div>
+              ) : (
+                config.renderStep(step as 2 | 3 | 4, context)
+              )}
+
+              <div className="flex items-center justify-between gap-2 border-t border-base-300 pt-5">
+                <button type="button" className="btn btn-ghost" disabled={step === 1} onClick={() => setStep((s) => Math.max(1, s - 1))}>
+                  <ArrowLeft className="h-4 w-4" aria-hidden /> Previous
+                </button>
+                {step < WIZARD_STEPS ? (
+                  <button type="button" className="btn btn-primary" disabled={!canGoNext} onClick={() => setStep((s) => Math.min(WIZARD_STEPS, s + 1))}>
+                    Next <ArrowRight className="h-4 w-4" aria-hidden />
+                  </button>
+                ) : (
+                  <Link to="/trial" className="btn btn-primary">
+                    <Rocket className="h-4 w-4" aria-hidden /> Start Monitoring
+                  </Link>
+                )}
+              </div>
+              {step === 1 && !canGoNext && <p className="-mt-2 text-right text-xs opacity-60">Fill in all three fields to continue.</p>}
+            </div>
+          </section>
+
+          <aside className="grid content-start gap-4">
+            <div className="card border border-base-300 bg-base-100">
+              <div className="card-body gap-3 p-5">
+                <h2 className="flex items-center gap-2 font-semibold">
+                  <LifeBuoy className="h-4 w-4 text-primary" aria-hidden /> Need help?
+                </h2>
+                <p className="text-sm opacity-70">Our team can walk you or your IT support through every step.</p>
+                {config.helpButtons.map((label) => (
+                  <button key={label} type="button" className="btn btn-outline btn-sm">
+                    {label}
+                  </button>
+                ))}
+              </div>
+            </div>
+            <div className="card border border-base-300 bg-base-100">
+              <div className="card-body gap-2 p-5 text-sm">
+                <h2 className="flex items-center gap-2 font-semibold">
+                  <Clock className="h-4 w-4 text-primary" aria-hidden /> About 5 minutes
+                </h2>
+                <p className="opacity-70">DNS changes take 24-48 hours to propagate. You can close this page and come back any time.</p>
+                <Link to="/demo" className="link link-primary">
+                  See what monitoring looks like
+                </Link>
+              </div>
+            </div>
+          </aside>
+        </div>
+      </main>
+    </div>
+  );
+}
+
+function recordDomainPlaceholder(kind: WizardKind) {
+  return `e.g. ${recordDomain(kind, "")}`;
+}
+
+/** A DNS value with a copy button; copying toasts SPEC §8's text. */
+export function CopyableRecord({ label, value, what }: { label: string; value: string; what: "SPF record" | "DMARC record" }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      if (!navigator.clipboard) throw new Error("clipboard unavailable");
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2000);
+      toast({ title: "Copied to clipboard", description: `${what} copied successfully` });
+    } catch {
+      toast({ title: "Copy failed", description: "Your browser blocked the clipboard. Select the value and copy it by hand.", variant: "destructive" });
+    }
+  };
+  return (
+    <div className="grid gap-1.5">
+      <p className="text-sm font-medium">{label}</p>
+      <div className="flex items-stretch gap-2">
+        <code className="min-w-0 flex-1 break-all rounded-field border border-base-300 bg-base-200 px-3 py-2.5 font-mono text-sm" data-testid={`${what.split(" ")[0]!.toLowerCase()}-value`}>
+          {value}
+        </code>
+        <Tooltip content={`Copy ${what}`}>
+          <button type="button" className="btn btn-square btn-outline" onClick={copy} aria-label={`Copy ${what}`}>
+            {copied ? <Check className="h-4 w-4 text-success" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
+          </button>
+        </Tooltip>
+      </div>
+    </div>
+  );
+}
+
+/** The DNS record to add, as a small table (type, name, value). */
+export function DnsRecordRow({ name, value, note }: { name: string; value: string; note?: string }) {
+  return (
+    <div className="overflow-x-auto rounded-field border border-base-300">
+      <table className="table table-sm">
+        <thead>
+          <tr>
+            <th>Type</th>
+            <th>Name / Host</th>
+            <th>Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td className="font-mono">TXT</td>
+            <td className="whitespace-nowrap font-mono">{name}</td>
+            <td className="break-all font-mono text-xs">{value}</td>
+          </tr>
+        </tbody>
+      </table>
+      {note && <p className="border-t border-base-300 px-3 py-2 text-xs opacity-70">{note}</p>}
+    </div>
+  );
+}
+
+/** Google Workspace and Microsoft 365 DKIM steps, shared by the three wizards' step 3. */
+export function DkimProviderSteps() {
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      <div className="rounded-box border border-base-300 p-4">
+        <h3 className="font-semibold">Google Workspace</h3>
+        <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm opacity-80">
+          <li>Open the Google Admin console and go to Apps → Google Workspace → Gmail → Authenticate email.</li>
+          <li>Select your domain and click Generate new record (2048-bit key, selector "google").</li>
+          <li>Add the TXT record it shows at google._domainkey in your DNS.</li>
+          <li>Return to the Admin console and click Start authentication.</li>
+        </ol>
+      </div>
+      <div className="rounded-box border border-base-300 p-4">
+        <h3 className="font-semibold">Microsoft 365</h3>
+        <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm opacity-80">
+          <li>Open Microsoft Defender → Email &amp; collaboration → Policies &amp; rules → Threat policies → Email authentication settings → DKIM.</li>
+          <li>Select your domain; Microsoft shows two CNAME records (selector1._domainkey and selector2._domainkey).</li>
+          <li>Add both CNAME records in your DNS.</li>
+          <li>Back in Defender, switch on Sign messages for this domain with DKIM signatures.</li>
+        </ol>
+      </div>
+    </div>
+  );
+}
+
+/** Step 4's closing notice. */
+export function SetupComplete({ children }: { children: ReactNode }) {
+  return (
+    <div className="alert alert-success alert-soft items-start" role="status">
+      <CheckCircle2 className="h-5 w-5" aria-hidden />
+      <div>
+        <h3 className="font-bold">Setup Complete</h3>
+        <div className="text-sm">{children}</div>
+      </div>
+    </div>
+  );
+}
+
+export function PropagationNote() {
+  return (
+    <p className="flex items-center gap-2 text-sm opacity-80">
+      <Clock className="h-4 w-4 shrink-0" aria-hidden /> DNS changes take 24-48 hours to propagate.
+    </p>
+  );
+}

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { cleanup, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { renderWithProviders, withFetch } from "../../../tests/support/ui";
+import { resetToasts } from "../../lib/toast";
+import { ReportMailboxSection } from "./ReportMailboxSection";
+
+let restore: (() => void) | undefined;
+afterEach(() => {
+  cleanup();
+  resetToasts();
+  restore?.();
+  restore = undefined;
+});
+
+const ADDRESS = "a1b2c3d4e5f60718@reports.example.net";
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+function server(options: { role?: string; address?: string | null; mailbox?: unknown; test?: unknown } = {}) {
+  const f = withFetch((url, init) => {
+    const method = init.method ?? "GET";
+    if (url === "/api/auth/me") return json({ user: { id: "u", name: "Ada", email: "a@x" }, organizations: [], currentOrg: { id: "o", name: "Org", slug: "org", parentId: null, role: options.role ?? "owner" } });
+    if (url === "/api/settings/report-address") return json(options.address === null ? { address: null } : { address: ADDRESS, rua: `mailto:${ADDRESS}`, ruf: `mailto:${ADDRESS}` });
+    if (url === "/api/settings/mailbox" && method === "GET") return json({ mailbox: options.mailbox ?? null });
+    if (url === "/api/settings/mailbox" && method === "PUT") {
+      const body = JSON.parse(String(init.body));
+      return json({ mailbox: { ...body, password: undefined, hasPassword: true, lastPolledAt: null, lastError: null, lastPollMessages: null } });
+    }
+    if (url === "/api/settings/mailbox/test") return json(options.test ?? { ok: true, folder: "INBOX", messages: 4, unseen: 1 });
+    return json({ error: { code: "not_found", message: "No such endpoint." } }, 404);
+  });
+  restore = f.restore;
+  return f.calls;
+}
+
+describe("ReportMailboxSection", () => {
+  test("shows the organisation's report address with what to publish", async () => {
+    server();
+    renderWithProviders(<ReportMailboxSection />);
+    expect((await screen.findByTestId("report-address")).textContent).toBe(ADDRESS);
+    expect(screen.getByText(`rua=mailto:${ADDRESS}`)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Copy report address" })).toBeTruthy();
+  });
+
+  test("says how to get an address when the SMTP receiver is off", async () => {
+    server({ address: null });
+    renderWithProviders(<ReportMailboxSection />);
+    expect(await screen.findByText(/its SMTP receiver is off/)).toBeTruthy();
+    expect(screen.queryByTestId("report-address")).toBeNull();
+  });
+
+  test("an admin saves a mailbox and tests the connection; the password field never shows the stored one", async () => {
+    const calls = server({ test: { ok: false, error: "The IMAP server refused the user name or password." } });
+    const user = userEvent.setup();
+    renderWithProviders(<ReportMailboxSection />);
+    await user.type(await screen.findByLabelText("IMAP server"), "imap.example.com");
+    await user.type(screen.getByLabelText("User name"), "dmarc@example.com");
+    await user.type(screen.getByLabelText("Password"), "s3cret");
+    await user.click(screen.getByRole("button", { name: /Test connection/ }));
+    expect(await screen.findByText("Connection failed: The IMAP server refused the user name or password.")).toBeTruthy();
+    const tested = calls.find((c) => c.url === "/api/settings/mailbox/test")!;
+    expect(JSON.parse(String(tested.init.body))).toEqual({ host: "imap.example.com", port: 993, tls: true, username: "dmarc@example.com", password: "s3cret", folder: "INBOX" });
+
+    await user.click(screen.getByRole("button", { name: "Save mailbox" }));
+    await waitFor(() => expect(calls.some((c) => c.url === "/api/settings/mailbox" && c.init.method === "PUT")).toBe(true));
+    expect(await screen.findByText(/Leave blank to keep it/)).toBeTruthy();
+    expect((screen.getByLabelText("Password") as HTMLInputElement).value).toBe("");
+  });
+
+  test("a field the schema refuses is explained before anything is sent", async () => {
+    const calls = server();
+    const user = userEvent.setup();
+    renderWithProviders(<ReportMailboxSection />);
+    await user.click(await screen.findByRole("button", { name: "Save mailbox" }));
+    expect(await screen.findByText("Enter the IMAP server's host name, e.g. imap.example.com")).toBeTruthy();
+    expect(calls.some((c) => c.init.method === "PUT")).toBe(false);
+  });
+
+  test("shows the last poll's error, and viewers cannot change the mailbox", async () => {
+    server({
+      role: "viewer",
+      mailbox: { host: "imap.example.com", port: 993, tls: true, username: "dmarc", folder: "INBOX", hasPassword: true, lastPolledAt: new Date().toISOString(), lastError: "The IMAP server refused the user name or password.", lastPollMessages: null },
+    });
+    renderWithProviders(<ReportMailboxSection />);
+    expect(await screen.findByText(/failed: The IMAP server refused the user name or password\./)).toBeTruthy();
+    expect(await screen.findByText("Only owners and admins of the organisation can change the mailbox.")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Save mailbox" })).toBeNull();
+    expect(screen.getByLabelText("IMAP server").closest("fieldset")!.disabled).toBe(true);
+  });
+});

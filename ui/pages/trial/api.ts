@@ -1,0 +1,19 @@
+/** The trial flow's calls: billing configuration (publishable key at run time) and the details call. */
+import { useQuery } from "@tanstack/react-query";
+import type { BillingConfig, TrialSetupInput, TrialSetupResponse } from "../../../src/features/billing/contract";
+import { apiRequest } from "../../lib/api";
+
+export const billingConfigKey = ["/api/billing/config"] as const;
+
+export function useBillingConfig() {
+  return useQuery<BillingConfig>({ queryKey: billingConfigKey });
+}
+
+/** SPEC §7 POST /api/create-trial-setup: signs the visitor in and answers the SetupIntent's client secret (null with billing off). */
+export async function createTrialSetup(input: TrialSetupInput): Promise<TrialSetupResponse> {
+  const res = await apiRequest("POST", "/api/create-trial-setup", input);
+  return (await res.json()) as TrialSetupResponse;
+}
+
+/** Where the payment provider sends the visitor after confirming the card (SPEC §2, §7). */
+export const TRIAL_RETURN_PATH = "/app/dashboard?trial=success";
