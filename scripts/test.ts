@@ -5,8 +5,8 @@
  * Pass a layer name (server, ui, e2e) to run only that layer.
  */
 const LAYERS: Record<string, string[]> = {
-  server: ["test", "./src", "./tests/server"],
-  ui: ["test", "--preload", "./tests/setup/happydom.ts", "./ui"],
+  server: ["test", "--timeout", "30000", "./src", "./tests/server"],
+  ui: ["test", "--timeout", "30000", "--preload", "./tests/setup/happydom.ts", "./ui"],
   e2e: ["test", "--timeout", "120000", "./tests/e2e"],
 };
 

@@ -31,6 +31,11 @@ describe("the executable serves the SPA and the API", () => {
 
   test("a deep link such as /app/dns returns the SPA and renders that screen in the sidebar layout", async () => {
     const { page, errors } = await newPage(browser);
+    // /app/* screens other than /app need a signed-in user (issue 4): sign up through the API first
+    const signup = await page.request.post(server.url + "/api/auth/signup", {
+      data: { name: "Deep Link", email: "deep-link@example.test", password: "deep link password 1", organization: "Deep Link Org" },
+    });
+    expect(signup.status()).toBe(201);
     const response = await page.goto(server.url + "/app/dns");
     expect(response?.status()).toBe(200);
     expect(response?.headers()["cache-control"]).toBe("no-cache");

@@ -71,6 +71,7 @@ export async function startDovecot(users: ImapUser[] = [{ user: "reports", passw
   const mailOwner = root ? (idOf("dovecot") ?? idOf("nobody")!) : { uid: process.getuid!(), gid: process.getgid!() };
   const internalUser = root ? (idOf("dovecot") ? "dovecot" : "nobody") : me;
   const loginUser = root ? (idOf("dovenull") ? "dovenull" : "nobody") : me;
+  const internalGroup = spawnSync(["id", "-gn", internalUser]).stdout.toString().trim() || internalUser;
   const mailDir = join(dir, "mail");
   for (const sub of ["run", "state", "mail"]) mkdirSync(join(dir, sub));
   if (root) chownSync(mailDir, mailOwner.uid, mailOwner.gid);
@@ -88,7 +89,7 @@ auth_mechanisms = plain login
 # answer a wrong password at once (the default waits 2 s)
 auth_failure_delay = 0
 default_internal_user = ${internalUser}
-default_internal_group = ${internalUser}
+default_internal_group = ${internalGroup}
 default_login_user = ${loginUser}
 first_valid_uid = ${mailOwner.uid}
 first_valid_gid = ${mailOwner.gid}

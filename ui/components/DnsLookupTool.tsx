@@ -69,7 +69,7 @@ export function DnsLookupTool({ compact = false }: { compact?: boolean }) {
         </div>
         {!compact ? (
           <div>
-            <label htmlFor={`${uid}-selectors`} className="text-sm opacity-70">
+            <label htmlFor={`${uid}-selectors`} className="block text-sm opacity-70">
               DKIM selectors (optional — we also try the common ones)
             </label>
             <input
@@ -100,7 +100,7 @@ function LookupResults({ result, compact }: { result: DnsAnalysis; compact: bool
         <StatusBadge status={result.overallStatus} />
         {result.incomplete ? <span className="text-sm text-warning">Some DNS lookups failed; results may be incomplete. Try again in a minute.</span> : null}
       </div>
-      <div className={compact ? "space-y-3" : "grid gap-3 lg:grid-cols-3"}>
+      <div className="space-y-3">
         <RecordResult
           kind="dmarc"
           check={result.dmarc}
@@ -121,9 +121,7 @@ function LookupResults({ result, compact }: { result: DnsAnalysis; compact: bool
             result.spf.details.tree && result.spf.details.tree.children.length ? (
               <div>
                 <p className="mb-1 text-sm font-medium">Include tree</p>
-                <ul>
-                  <SpfTree node={result.spf.details.tree} />
-                </ul>
+                <SpfTree root={result.spf.details.tree} />
               </div>
             ) : null
           }

@@ -100,7 +100,7 @@ export function ThreatList({ threats, title = "Threat Activity", now }: { threat
                   <div className="min-w-0">
                     <p className="truncate font-mono text-sm font-medium">{t.ipAddress}</p>
                     <p className="truncate text-xs opacity-60">
-                      {t.city}, {t.country} · {formatRelativeTime(t.lastSeenAt, now)}
+                      {[t.city, t.country].filter(Boolean).join(", ")} · {formatRelativeTime(t.lastSeenAt, now)}
                     </p>
                   </div>
                   <div className="flex shrink-0 items-center gap-2">

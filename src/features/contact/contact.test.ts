@@ -104,6 +104,16 @@ describe("POST /api/contact", () => {
     expect(stored()).toHaveLength(1);
   });
 
+  test("a body far larger than any contact message is refused with 413 before parsing", async () => {
+    t = makeTestApp({ config: { trustProxy: true } });
+    const body = JSON.stringify({ ...valid, message: "x".repeat(70 * 1024) });
+    // A real client sends Content-Length; a Request built in memory has none unless given.
+    const res = await t.json("POST", "/api/contact", { body, headers: { "content-type": "application/json", "content-length": String(body.length) } });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe("payload_too_large");
+    expect(stored()).toHaveLength(0);
+  });
+
   test("a body that is not JSON is refused with 400", async () => {
     t = makeTestApp({ config: { trustProxy: true } });
     const res = await t.json("POST", "/api/contact", { body: "name=Dana", headers: { "content-type": "text/plain" } });

@@ -120,24 +120,25 @@ function domainTraffic(sqlite: Database, orgId: string, at: Date): DomainTraffic
     .all(orgId, to - REPORT_WINDOW_DAYS * DAY, to, to) as DomainTraffic[];
 }
 
-function ruaAddress(sqlite: Database, orgId: string): string | null {
+/** Settings → DMARC rua when set, else this server's report address for the organisation (if it receives mail). */
+function ruaAddress(sqlite: Database, orgId: string, fallback: string | null): string | null {
   const row = sqlite.query(`SELECT dmarc_rua AS rua FROM organization_settings WHERE org_id = ?`).get(orgId) as { rua: string | null } | null;
-  return row?.rua?.replace(/^mailto:/i, "") || null;
+  return row?.rua?.replace(/^mailto:/i, "") || fallback;
 }
 
 /** The organisation's tasks as they stand at `at` (now, or a past moment for comparisons). */
-export function tasksAt(sqlite: Database, orgId: string, at: Date, current = true): Task[] {
+export function tasksAt(sqlite: Database, orgId: string, at: Date, current = true, fallbackRua: string | null = null): Task[] {
   return deriveTasks({
     now: at,
     domains: domainStatesAt(sqlite, orgId, at, current),
     failing: failingSenders(sqlite, orgId, at),
     traffic: domainTraffic(sqlite, orgId, at),
-    ruaAddress: ruaAddress(sqlite, orgId),
+    ruaAddress: ruaAddress(sqlite, orgId, fallbackRua),
   });
 }
 
-export function listTasks(sqlite: Database, orgId: string, now: Date): Task[] {
-  return tasksAt(sqlite, orgId, now, true);
+export function listTasks(sqlite: Database, orgId: string, now: Date, fallbackRua: string | null = null): Task[] {
+  return tasksAt(sqlite, orgId, now, true, fallbackRua);
 }
 
 /** "+3", "-2", "+0". */

@@ -25,6 +25,19 @@ function readPem(flag: string, path: string): string {
 
 export async function startMailIn(deps: AppDeps, ingest: IngestFn = ingestFile): Promise<{ smtp: SmtpReceiver | null; stop(): Promise<void> }> {
   const raw = deps.config.raw;
+  const port = Number(raw["smtp-port"] ?? 0);
+  const domain = String(raw["smtp-domain"] ?? "");
+  const certFile = String(raw["smtp-tls-cert"] ?? "");
+  const keyFile = String(raw["smtp-tls-key"] ?? "");
+  let smtp: SmtpReceiver | null = null;
+  let tls: { cert: string; key: string } | null = null;
+  // every setting is checked before anything is written or started
+  if (port) {
+    if (!domain) throw new ConfigError("--smtp-port needs --smtp-domain (SMTP_DOMAIN): the domain of the report addresses, whose MX points at this server");
+    if (!certFile !== !keyFile) throw new ConfigError("--smtp-tls-cert and --smtp-tls-key go together: give both for STARTTLS, or neither");
+    tls = certFile ? { cert: readPem("smtp-tls-cert", certFile), key: readPem("smtp-tls-key", keyFile) } : null;
+  }
+
   try {
     const { key, source } = loadServerKey(deps.config);
     deps.secretKey = key;
@@ -35,15 +48,7 @@ export async function startMailIn(deps: AppDeps, ingest: IngestFn = ingestFile):
     throw error;
   }
 
-  const port = Number(raw["smtp-port"] ?? 0);
-  const domain = String(raw["smtp-domain"] ?? "");
-  const certFile = String(raw["smtp-tls-cert"] ?? "");
-  const keyFile = String(raw["smtp-tls-key"] ?? "");
-  let smtp: SmtpReceiver | null = null;
   if (port) {
-    if (!domain) throw new ConfigError("--smtp-port needs --smtp-domain (SMTP_DOMAIN): the domain of the report addresses, whose MX points at this server");
-    if (!certFile !== !keyFile) throw new ConfigError("--smtp-tls-cert and --smtp-tls-key go together: give both for STARTTLS, or neither");
-    const tls = certFile ? { cert: readPem("smtp-tls-cert", certFile), key: readPem("smtp-tls-key", keyFile) } : null;
     try {
       smtp = await startSmtpReceiver(deps, ingest, { port, host: String(raw["smtp-host"] || "0.0.0.0"), domain, maxBytes: maxMessageBytes(deps), tls });
     } catch (error) {

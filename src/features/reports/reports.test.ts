@@ -26,7 +26,7 @@ function addDomain(orgId: string, name: string) {
 
 function upload(cookie: string, files: { name: string; bytes: Uint8Array }[]) {
   const form = new FormData();
-  for (const f of files) form.append("files", new File([f.bytes], f.name));
+  for (const f of files) form.append("files", new File([f.bytes as Uint8Array<ArrayBuffer>], f.name));
   return t.json("POST", "/api/reports/upload", { body: form, cookie });
 }
 

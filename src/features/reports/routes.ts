@@ -22,7 +22,7 @@ export function reportsRoutes(deps: AppDeps) {
         } catch {
           throw new ValidationError("Send the report files as multipart/form-data (field name \"files\").");
         }
-        const files = [...form.values()].filter((v): v is File => v instanceof File);
+        const files = ([...form.values()] as unknown[]).filter((v): v is File => v instanceof File);
         if (files.length === 0) throw new ValidationError("Choose at least one report file to upload.", { files: "Choose at least one report file" });
         if (files.length > MAX_UPLOAD_FILES) throw new PayloadTooLargeError(`Upload at most ${MAX_UPLOAD_FILES} files at a time.`);
         const results: IngestResult[] = [];

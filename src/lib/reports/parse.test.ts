@@ -125,8 +125,8 @@ describe("failure (RUF) reports", () => {
       reportId: "arf-1@reporter.example",
       plainText: false,
     });
-    expect(report!.kind === "failure" && report.arrivalDate?.toISOString()).toBe("2024-01-02T09:59:00.000Z");
-    expect(report!.kind === "failure" && report.authenticationResults).toContain("dmarc=fail");
+    expect(report!.kind === "failure" && report!.arrivalDate?.toISOString()).toBe("2024-01-02T09:59:00.000Z");
+    expect(report!.kind === "failure" && report!.authenticationResults).toContain("dmarc=fail");
   });
 
   test("an ARF report whose original message is attached as message/rfc822", async () => {
@@ -148,7 +148,7 @@ describe("SMTP TLS reports (RFC 8460)", () => {
     for (const bytes of [json, gzip(json), mail]) expect(await ids(bytes)).toEqual(["tls:tls-1"]);
     const [report] = (await parseReportFile(json)).reports;
     expect(report).toMatchObject({ kind: "tls", reporterOrg: "Google Inc.", contactInfo: "smtp-tls-reporting@google.com" });
-    expect(report!.kind === "tls" && report.policies[0]).toMatchObject({
+    expect(report!.kind === "tls" && report!.policies[0]).toMatchObject({
       policyType: "sts",
       policyDomain: "example.com",
       mxHost: ["mx1.example.com"],

@@ -1,24 +1,35 @@
 import type { SpfNode } from "../../../src/lib/dns/spf-tree";
 
-/** The include tree with the DNS lookups each branch costs. */
-export function SpfTree({ node, depth = 0 }: { node: SpfNode; depth?: number }) {
-  const broken = !node.record;
+interface Row {
+  node: SpfNode;
+  depth: number;
+}
+
+function flatten(node: SpfNode, depth = 0, out: Row[] = []): Row[] {
+  out.push({ node, depth });
+  for (const c of node.children) flatten(c, depth + 1, out);
+  return out;
+}
+
+/**
+ * The include tree with the DNS lookups each branch costs, as an indented list (indent capped
+ * so a deep chain stays readable in a narrow card).
+ */
+export function SpfTree({ root }: { root: SpfNode }) {
   return (
-    <li className={depth ? "ml-4 border-l border-base-300 pl-3" : ""}>
-      <div className="flex flex-wrap items-baseline gap-x-2 font-mono text-xs break-all">
-        <span>{depth ? node.term : node.domain}</span>
-        <span className="opacity-60">
-          {node.totalLookups} lookup{node.totalLookups === 1 ? "" : "s"}
-        </span>
-        {broken && depth ? <span className="text-error">{node.lookupStatus === "ok" ? "no SPF record" : "not found"}</span> : null}
-      </div>
-      {node.children.length ? (
-        <ul className="mt-1 space-y-1">
-          {node.children.map((c, i) => (
-            <SpfTree key={`${c.domain}-${i}`} node={c} depth={depth + 1} />
-          ))}
-        </ul>
-      ) : null}
-    </li>
+    <ul className="space-y-0.5 font-mono text-xs" aria-label="SPF include tree">
+      {flatten(root).map(({ node, depth }, i) => (
+        <li key={i} className="flex items-baseline justify-between gap-3" style={{ paddingLeft: `${Math.min(depth, 6) * 0.75}rem` }}>
+          <span className="min-w-0 break-all">
+            {depth ? <span className="opacity-40">↳ </span> : null}
+            {depth ? node.term : node.domain}
+            {!node.record && depth ? <span className="text-error"> — {node.lookupStatus === "ok" ? "no SPF record" : "not found"}</span> : null}
+          </span>
+          <span className="shrink-0 opacity-60">
+            {node.totalLookups} lookup{node.totalLookups === 1 ? "" : "s"}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { AccountBanners } from "../../components/AccountBanners";
-import { PagePlaceholder } from "../../components/PagePlaceholder";
 import { toast } from "../../lib/toast";
+import { DashboardView } from "./DashboardView";
 
 /** SPEC §8 trial success toast. */
 export const TRIAL_STARTED_TOAST = { title: "Trial Started Successfully!", description: "Welcome to the product. Your 7-day trial is now active." } as const;
@@ -28,7 +28,7 @@ export default function DashboardPage() {
   return (
     <>
       <AccountBanners />
-      <PagePlaceholder title="Dashboard" />
+      <DashboardView />
     </>
   );
 }

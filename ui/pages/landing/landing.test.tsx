@@ -19,6 +19,15 @@ describe("landing page (SPEC §2)", () => {
     expect(screen.getAllByRole("link", { name: /Live Demo/ })[0]!.getAttribute("href")).toBe("/demo");
   });
 
+  test("Sign In opens the master administrator login dialog", async () => {
+    const user = userEvent.setup();
+    renderApp("/");
+    await screen.findByRole("heading", { level: 1 });
+    expect(screen.queryByRole("dialog")).toBeNull();
+    await user.click(within(screen.getByRole("navigation", { name: "Site" })).getByRole("button", { name: "Sign In" }));
+    expect(await screen.findByRole("dialog")).toBeTruthy();
+  });
+
   test("stats tiles, dashboard preview and threat-location risk levels", async () => {
     renderApp("/");
     await screen.findByRole("heading", { level: 1 });

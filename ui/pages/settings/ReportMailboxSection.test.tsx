@@ -27,6 +27,8 @@ function server(options: { role?: string; address?: string | null; mailbox?: unk
       return json({ mailbox: { ...body, password: undefined, hasPassword: true, lastPolledAt: null, lastError: null, lastPollMessages: null } });
     }
     if (url === "/api/settings/mailbox/test") return json(options.test ?? { ok: true, folder: "INBOX", messages: 4, unseen: 1 });
+    if (url === "/api/settings/mailbox/poll")
+      return json({ ok: true, outcome: { processed: 2, invalid: 0, retried: 0 }, mailbox: { ...(options.mailbox as object), lastPolledAt: new Date().toISOString(), lastError: null, lastPollMessages: 2 } });
     return json({ error: { code: "not_found", message: "No such endpoint." } }, 404);
   });
   restore = f.restore;
@@ -86,5 +88,15 @@ describe("ReportMailboxSection", () => {
     expect(await screen.findByText("Only owners and admins of the organisation can change the mailbox.")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Save mailbox" })).toBeNull();
     expect(screen.getByLabelText("IMAP server").closest("fieldset")!.disabled).toBe(true);
+  });
+
+  test("Check now polls the saved mailbox and shows the outcome", async () => {
+    const calls = server({ mailbox: { host: "imap.example.com", port: 993, tls: true, username: "dmarc", folder: "INBOX", hasPassword: true, lastPolledAt: null, lastError: null, lastPollMessages: null } });
+    const user = userEvent.setup();
+    renderWithProviders(<ReportMailboxSection />);
+    expect(await screen.findByText(/The first check runs within a few minutes/)).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Check now" }));
+    expect(await screen.findByText(/Last checked just now: 2 messages read/)).toBeTruthy();
+    expect(calls.some((c) => c.url === "/api/settings/mailbox/poll" && c.init.method === "POST")).toBe(true);
   });
 });

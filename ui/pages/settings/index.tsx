@@ -5,7 +5,7 @@ import { ReportMailboxSection } from "./ReportMailboxSection";
 export default function SettingsPage() {
   return (
     <PagePlaceholder title="Settings">
-      <div className="mt-6 grid gap-6">
+      <div className="mt-6 grid grid-cols-1 gap-6">
         <ReportMailboxSection />
         <MembersSection />
       </div>

@@ -1,0 +1,56 @@
+/** Settings page (SPEC §2): the schema the server validates with and the form uses. */
+import { z } from "zod";
+
+export const MIN_CACHE_TTL_SECONDS = 60;
+export const MAX_CACHE_TTL_SECONDS = 86_400;
+export const DEFAULT_CACHE_TTL_SECONDS = 3600;
+
+const TTL_MESSAGE = `Enter a cache TTL from ${MIN_CACHE_TTL_SECONDS} to ${MAX_CACHE_TTL_SECONDS} seconds`;
+const EMAIL = /^[^\s@,;]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i;
+
+/** An optional report address: empty, or an email (a leading "mailto:" is accepted and dropped). */
+const reportAddress = (label: string) =>
+  z
+    .string()
+    .trim()
+    .max(254, `The ${label} address is too long`)
+    .transform((v) => v.replace(/^mailto:/i, ""))
+    .refine((v) => v === "" || EMAIL.test(v), `Enter the ${label} address as an email, e.g. dmarc@example.com`);
+
+export const settingsSchema = z.object({
+  organizationName: z.string().trim().min(2, "Organization name must be at least 2 characters").max(100, "Organization name must be at most 100 characters"),
+  contactEmail: z
+    .string()
+    .trim()
+    .max(254, "Please enter a valid email address")
+    .refine((v) => v === "" || EMAIL.test(v), "Please enter a valid email address"),
+  emailNotifications: z.boolean(),
+  dmarcRua: reportAddress("aggregate report (rua)"),
+  dmarcRuf: reportAddress("failure report (ruf)"),
+  autoProcessReports: z.boolean(),
+  dnsCaching: z.boolean(),
+  cacheTtlSeconds: z.number({ error: TTL_MESSAGE }).int(TTL_MESSAGE).min(MIN_CACHE_TTL_SECONDS, TTL_MESSAGE).max(MAX_CACHE_TTL_SECONDS, TTL_MESSAGE),
+  realtimeThreatMonitoring: z.boolean(),
+  complianceAlerts: z.boolean(),
+});
+
+export type SettingsInput = z.input<typeof settingsSchema>;
+export type Settings = z.output<typeof settingsSchema>;
+
+/** GET /api/settings: the settings, whether the signed-in user may change them, and when they last were. */
+export interface SettingsView extends Settings {
+  canEdit: boolean;
+  updatedAt: string | null;
+}
+
+/** The preference defaults "Reset to Defaults" restores (the organisation's name and contact stay). */
+export const DEFAULT_PREFERENCES = {
+  emailNotifications: true,
+  dmarcRua: "",
+  dmarcRuf: "",
+  autoProcessReports: true,
+  dnsCaching: true,
+  cacheTtlSeconds: DEFAULT_CACHE_TTL_SECONDS,
+  realtimeThreatMonitoring: true,
+  complianceAlerts: true,
+} satisfies Omit<Settings, "organizationName" | "contactEmail">;

@@ -1,0 +1,57 @@
+import { FileText } from "lucide-react";
+import { formatCount, formatRelativeTime, passRateClass } from "../../lib/format";
+import type { DmarcReportSummary } from "./api";
+
+export const formatPeriod = (begin: string, end: string) => {
+  const opts: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", timeZone: "UTC" };
+  const b = new Date(begin).toLocaleDateString("en-US", opts);
+  const e = new Date(end).toLocaleDateString("en-US", opts);
+  return b === e ? b : `${b} – ${e}`;
+};
+
+export function EmptyReports() {
+  return (
+    <div className="flex flex-col items-center gap-2 p-10 text-center">
+      <FileText className="h-10 w-10 opacity-40" aria-hidden />
+      <p className="font-medium">No reports available</p>
+      <p className="text-sm opacity-70">Upload a report above, or publish your report address in your domains' DMARC records.</p>
+    </div>
+  );
+}
+
+/** The organisation's aggregate reports, newest first; a row opens the report. */
+export function ReportList({ reports, onOpen }: { reports: DmarcReportSummary[]; onOpen: (id: string) => void }) {
+  return (
+    <div className="overflow-x-auto">
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Reporter</th>
+            <th className="hidden sm:table-cell">Domain</th>
+            <th className="hidden md:table-cell">Period</th>
+            <th className="hidden text-right sm:table-cell">Messages</th>
+            <th className="text-right">Pass Rate</th>
+            <th className="hidden sm:table-cell">Processed</th>
+          </tr>
+        </thead>
+        <tbody>
+          {reports.map((r) => (
+            <tr key={r.id} className="hover cursor-pointer" onClick={() => onOpen(r.id)}>
+              <td>
+                <button type="button" className="link link-hover text-left font-medium" onClick={() => onOpen(r.id)}>
+                  {r.orgName}
+                </button>
+                <div className="font-mono text-xs opacity-60 sm:hidden">{r.domain}</div>
+              </td>
+              <td className="hidden font-mono text-sm sm:table-cell">{r.domain}</td>
+              <td className="hidden md:table-cell">{formatPeriod(r.dateBegin, r.dateEnd)}</td>
+              <td className="hidden text-right tabular-nums sm:table-cell">{formatCount(r.totalMessages)}</td>
+              <td className={`text-right font-semibold tabular-nums ${passRateClass(r.passRate)}`}>{r.passRate.toFixed(1)}%</td>
+              <td className="hidden sm:table-cell opacity-70">{formatRelativeTime(r.processedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
