@@ -64,14 +64,14 @@ describe("admin login", () => {
     const res = await login(t);
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe("rate_limited");
-  });
+  }, 30_000);
 
   test("repeated failures from one address are refused with 429", async () => {
     await adminApp();
     let status = 0;
     for (let i = 0; i < 21; i++) status = (await login(t, `guess${i}`, "nope")).status;
     expect(status).toBe(429);
-  });
+  }, 30_000);
 });
 
 describe("admin sessions guard the contact submissions", () => {

@@ -102,14 +102,14 @@ describe("login, me, logout", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBeTruthy();
     expect(refused.body.error.message).toContain("Too many failed sign-in attempts");
-  });
+  }, 30_000);
 
   test("repeated failures from one address across many accounts are refused with 429", async () => {
     t = makeTestApp();
     let last = 0;
     for (let i = 0; i < 21; i++) last = (await t.json("POST", "/api/auth/login", { body: { email: `u${i}@example.com`, password: "wrong password" } })).status;
     expect(last).toBe(429);
-  });
+  }, 30_000);
 
   test("logout ends the session and clears the cookie; me is then 401", async () => {
     t = makeTestApp();
