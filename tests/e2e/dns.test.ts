@@ -79,7 +79,7 @@ describe("DNS Lookup in the built executable, against a local DNS server", () =>
     // validation toasts
     await page.getByPlaceholder("Enter domain (e.g., example.com)").fill("   ");
     await page.getByRole("button", { name: "Lookup" }).click();
-    await page.getByText("Domain Required").waitFor();
+    await page.getByText("Domain Required").first().waitFor();
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -92,7 +92,7 @@ describe("login, me, logout", () => {
     expect(res.body.error.fields.password).toBe("Password is required");
   });
 
-  test("repeated failures for one account are refused with 429; success clears the count", async () => {
+  test("repeated failures for one account are refused with 429, even with the right password", async () => {
     t = makeTestApp();
     await signupDana(t);
     for (let i = 0; i < FAILURES_PER_ACCOUNT; i++) {
