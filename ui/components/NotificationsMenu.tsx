@@ -109,7 +109,7 @@ export function NotificationsMenu({ notifications: source, now }: { notification
                           {n.title}
                           {!n.read && <span className="sr-only"> (unread)</span>}
                         </span>
-                        <span className="line-clamp-2 block text-xs opacity-70">{n.message}</span>
+                        <span className="line-clamp-2 text-xs opacity-70">{n.message}</span>
                         <span className="block text-[11px] opacity-50">{formatNotificationTime(n.timestamp, now)}</span>
                       </span>
                       {!n.read && <span className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-primary" aria-hidden />}

@@ -129,6 +129,9 @@ export function DashboardView({ now }: { now?: Date }) {
           <Section title="Recent Reports" action={<ViewAll to="/app/reports" />}>
             {reports.isPending ? <LoadingRows /> : reports.isError ? <ErrorCard onRetry={() => reports.refetch()} detail={errorMessage(reports.error)} /> : <RecentReports reports={reports.data} now={now} />}
           </Section>
+          <Section title="Quick DNS Lookup" action={<ViewAll to="/app/dns" label="Full lookup" />}>
+            <DnsLookupTool compact />
+          </Section>
         </div>
         <div className="grid min-w-0 content-start gap-4 sm:gap-6">
           <Section title="Tasks & Issues" action={tasks.data && tasks.data.length > 0 ? <ViewAll to="/app/tasks" label={`View all (${tasks.data.length})`} /> : undefined}>
@@ -148,9 +151,6 @@ export function DashboardView({ now }: { now?: Date }) {
         </div>
       </div>
 
-      <Section title="Quick DNS Lookup" action={<ViewAll to="/app/dns" label="Full lookup" />}>
-        <DnsLookupTool compact />
-      </Section>
     </div>
   );
 }

@@ -213,7 +213,7 @@ describe("quick actions (SPEC §2)", () => {
     for (const name of ["Add Domain", "DNS Lookup", "View Reports", "Check Issues"]) expect(screen.getByRole("menuitem", { name })).toBeTruthy();
     await user.click(screen.getByRole("menuitem", { name: "Add Domain" }));
     const dialog = await screen.findByRole("dialog", { name: "Add Domain" });
-    await user.click(within(dialog).getByRole("button", { name: "Close", exact: true } as never));
+    await user.click(within(dialog).getAllByRole("button", { name: "Close" })[0]!);
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(fetchStub.calls).toHaveLength(0);
   });

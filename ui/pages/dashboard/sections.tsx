@@ -78,35 +78,54 @@ export function DomainStatusTable({ domains, now }: { domains: DomainView[]; now
       </EmptyState>
     );
   }
+  const badge = (status: string | null) => (status ? <StatusBadge status={status} /> : <StatusBadge status="pending" label="Checking" />);
   return (
-    <div className="-mx-4 overflow-x-auto sm:mx-0">
-      <table className="table table-sm">
-        <thead>
-          <tr>
-            <th>Domain</th>
-            <th>DMARC</th>
-            <th>SPF</th>
-            <th>DKIM</th>
-            <th>Status</th>
-            <th className="hidden sm:table-cell">Last report</th>
-          </tr>
-        </thead>
-        <tbody>
-          {domains.map((d) => (
-            <tr key={d.id} data-domain={d.name}>
-              <td className="max-w-48 truncate font-medium">{d.name}</td>
-              <td>{d.dmarcPolicy ? <StatusBadge status={d.dmarcPolicy} /> : <StatusBadge status="pending" label="Checking" />}</td>
-              <td>{d.spfStatus ? <StatusBadge status={d.spfStatus} /> : <StatusBadge status="pending" label="Checking" />}</td>
-              <td>{d.dkimStatus ? <StatusBadge status={d.dkimStatus} /> : <StatusBadge status="pending" label="Checking" />}</td>
-              <td>
-                <StatusBadge status={d.overallStatus} />
-              </td>
-              <td className="hidden whitespace-nowrap text-xs opacity-70 sm:table-cell">{d.lastReportAt ? formatRelativeTime(d.lastReportAt, now) : "None yet"}</td>
+    <>
+      {/* phones: one stacked row a domain, so every status stays in view */}
+      <ul className="divide-y divide-base-300 sm:hidden" aria-label="Domains">
+        {domains.map((d) => (
+          <li key={d.id} className="grid gap-1.5 py-2.5" data-domain-row={d.name}>
+            <div className="flex items-center justify-between gap-2">
+              <span className="min-w-0 truncate font-medium">{d.name}</span>
+              <StatusBadge status={d.overallStatus} />
+            </div>
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
+              <span className="inline-flex items-center gap-1">DMARC {badge(d.dmarcPolicy)}</span>
+              <span className="inline-flex items-center gap-1">SPF {badge(d.spfStatus)}</span>
+              <span className="inline-flex items-center gap-1">DKIM {badge(d.dkimStatus)}</span>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden overflow-x-auto sm:block">
+        <table className="table table-sm">
+          <thead>
+            <tr>
+              <th>Domain</th>
+              <th>DMARC</th>
+              <th>SPF</th>
+              <th>DKIM</th>
+              <th>Status</th>
+              <th className="hidden sm:table-cell">Last report</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {domains.map((d) => (
+              <tr key={d.id} data-domain={d.name}>
+                <td className="max-w-48 truncate font-medium">{d.name}</td>
+                <td>{badge(d.dmarcPolicy)}</td>
+                <td>{badge(d.spfStatus)}</td>
+                <td>{badge(d.dkimStatus)}</td>
+                <td>
+                  <StatusBadge status={d.overallStatus} />
+                </td>
+                <td className="hidden whitespace-nowrap text-xs opacity-70 sm:table-cell">{d.lastReportAt ? formatRelativeTime(d.lastReportAt, now) : "None yet"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
 

@@ -1,0 +1,100 @@
+import { describe, expect, test } from "bun:test";
+import { deriveTasks, statusSince, type DomainState } from "./tasks";
+import { threatLevel } from "./threat-level";
+
+const now = new Date("2025-06-01T12:00:00Z");
+const days = (n: number) => new Date(now.getTime() - n * 86_400_000);
+const domain = (over: Partial<DomainState> = {}): DomainState => ({
+  id: "d1",
+  name: "acme.example",
+  dmarcPolicy: "reject",
+  spfStatus: "valid",
+  dkimStatus: "valid",
+  dmarcRecord: "v=DMARC1; p=reject; rua=mailto:dmarc@acme.example",
+  createdAt: days(30),
+  lastReportAt: days(1),
+  ...over,
+});
+const titles = (d: DomainState, extra = {}) => deriveTasks({ now, domains: [d], ...extra }).map((t) => `${t.priority}: ${t.title}`);
+
+describe("deriveTasks", () => {
+  test("a protected domain with reports flowing has no task", () => {
+    expect(titles(domain())).toEqual([]);
+  });
+
+  test("an unchecked domain (statuses null) has no task yet", () => {
+    expect(titles(domain({ dmarcPolicy: null, spfStatus: null, dkimStatus: null, dmarcRecord: null }))).toEqual([]);
+  });
+
+  test.each([
+    [{ dmarcPolicy: "missing", dmarcRecord: null }, "high: Publish a DMARC record for acme.example"],
+    [{ dmarcPolicy: "invalid", dmarcRecord: "v=DMARC1; p=maybe" }, "high: Fix the DMARC record for acme.example"],
+    [{ dmarcPolicy: "none", dmarcRecord: "v=DMARC1; p=none; rua=mailto:d@acme.example" }, "medium: Move acme.example from p=none to quarantine"],
+    [{ dmarcPolicy: "quarantine", dmarcRecord: "v=DMARC1; p=quarantine; rua=mailto:d@acme.example" }, "low: Move acme.example from quarantine to reject"],
+    [{ dmarcRecord: "v=DMARC1; p=reject" }, "medium: Receive DMARC reports for acme.example"],
+    [{ dmarcRecord: "v=DMARC1; p=reject; pct=25; rua=mailto:d@acme.example" }, "low: Apply acme.example's DMARC policy to all mail"],
+    [{ spfStatus: "missing" }, "high: Publish an SPF record for acme.example"],
+    [{ spfStatus: "invalid" }, "high: Fix the SPF record for acme.example"],
+    [{ spfStatus: "too many lookups" }, "high: Cut the SPF DNS lookups of acme.example to 10 or fewer"],
+    [{ dkimStatus: "missing" }, "medium: Set up DKIM for acme.example"],
+    [{ dkimStatus: "weak key" }, "medium: Replace the weak DKIM key of acme.example"],
+    [{ dkimStatus: "invalid" }, "high: Fix the DKIM record of acme.example"],
+    [{ lastReportAt: days(9) }, "medium: No DMARC reports for acme.example in 7 days"],
+    [{ lastReportAt: null, createdAt: days(3) }, "medium: No DMARC reports received yet for acme.example"],
+  ] as [Partial<DomainState>, string][])("%p → %s", (over, expected) => {
+    expect(titles(domain(over))).toEqual([expected]);
+  });
+
+  test("a new domain gets 48 hours before 'no reports yet'", () => {
+    expect(titles(domain({ lastReportAt: null, createdAt: new Date(now.getTime() - 47 * 3_600_000) }))).toEqual([]);
+  });
+
+  test("a named service failing DMARC is high once the policy is enforced, medium before", () => {
+    const failing = [{ domainId: "d1", service: "Twilio SendGrid", sources: 2, messages: 40, delivered: 0, firstSeenAt: days(2) }];
+    expect(titles(domain(), { failing })).toEqual(["high: Authenticate Twilio SendGrid for acme.example"]);
+    expect(titles(domain({ dmarcPolicy: "none", dmarcRecord: "v=DMARC1; p=none; rua=mailto:d@acme.example" }), { failing })).toContain("medium: Authenticate Twilio SendGrid for acme.example");
+  });
+
+  test("p=none becomes high when 20+ spoofed messages reached inboxes; says when it is ready to enforce", () => {
+    const none = domain({ dmarcPolicy: "none", dmarcRecord: "v=DMARC1; p=none; rua=mailto:d@acme.example" });
+    const spoof = [{ domainId: "d1", service: null, sources: 3, messages: 25, delivered: 25, firstSeenAt: days(1) }];
+    const [task] = deriveTasks({ now, domains: [none], failing: spoof, traffic: [{ domainId: "d1", messages: 10_000, passing: 9_975 }] });
+    expect(task!.priority).toBe("high");
+    expect(task!.description).toContain("25 messages from 3 unrecognised sources");
+    expect(task!.description).toContain("99.8% of its mail passed DMARC");
+  });
+
+  test("unrecognised senders under an enforced policy are a low review task", () => {
+    const failing = [{ domainId: "d1", service: null, sources: 4, messages: 12, delivered: 0, firstSeenAt: days(1) }];
+    expect(titles(domain(), { failing })).toEqual(["low: Review unrecognised senders for acme.example"]);
+  });
+
+  test("sorted high, medium, low; the suggested rua is the organisation's address", () => {
+    const tasks = deriveTasks({ now, domains: [domain({ dmarcPolicy: "missing", dmarcRecord: null, dkimStatus: "missing" }), domain({ id: "d2", name: "b.example", dmarcPolicy: "quarantine", dmarcRecord: "v=DMARC1; p=quarantine; rua=mailto:x@b.example" })], ruaAddress: "org@reports.test" });
+    expect(tasks.map((t) => t.priority)).toEqual(["high", "medium", "low"]);
+    expect(tasks[0]!.description).toContain("rua=mailto:org@reports.test");
+    expect(new Set(tasks.map((t) => t.id)).size).toBe(tasks.length);
+  });
+});
+
+test("statusSince: the start of the last unbroken run of each status", () => {
+  const row = (day: number, dmarcPolicy: string, spfStatus: string) => ({ domainId: "d1", checkedAt: days(day), dmarcPolicy, spfStatus, dkimStatus: "valid", dmarcRecord: null });
+  const since = statusSince([row(10, "none", "valid"), row(6, "quarantine", "valid"), row(3, "quarantine", "invalid"), row(1, "quarantine", "invalid")]);
+  expect(since).toEqual({ dmarc: days(6), spf: days(3), dkim: days(10) });
+  expect(statusSince([])).toEqual({});
+});
+
+describe("threatLevel", () => {
+  test.each([
+    [{ attempts: 100, delivered: 0 }, "high"],
+    [{ attempts: 20, delivered: 20 }, "high"],
+    [{ attempts: 99, delivered: 0 }, "medium"],
+    [{ attempts: 10, delivered: 0 }, "medium"],
+    [{ attempts: 2, delivered: 1 }, "medium"],
+    [{ attempts: 9, delivered: 0 }, "low"],
+    [{ attempts: 500, delivered: 0, knownService: "Google" }, "medium"],
+    [{ attempts: 3, delivered: 0, knownService: "Google" }, "low"],
+  ] as const)("%p → %s", (input, level) => {
+    expect(threatLevel(input)).toBe(level);
+  });
+});
