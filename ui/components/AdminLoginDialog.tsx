@@ -1,12 +1,12 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Lock, X } from "lucide-react";
+import { Lock } from "lucide-react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { adminLoginSchema, type AdminLoginInput, type AdminLoginResponse } from "../../src/features/admin/contract";
 import { storeAdminSession } from "../lib/adminSession";
 import { apiRequest } from "../lib/api";
 import { toast } from "../lib/toast";
+import { Modal, ModalHeader } from "./Modal";
 
 const EMPTY: AdminLoginInput = { username: "", password: "" };
 
@@ -50,53 +50,37 @@ export function AdminLoginDialog({ open, onOpenChange }: { open: boolean; onOpen
   };
 
   return (
-    <Dialog.Root open={open} onOpenChange={change}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-neutral/60 backdrop-blur-[1px]" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-box bg-base-100 p-6 shadow-2xl">
-          <div className="mb-5 flex items-start gap-3 pr-8">
-            <span className="rounded-full bg-primary/10 p-2 text-primary">
-              <Lock className="h-5 w-5" aria-hidden />
-            </span>
-            <div>
-              <Dialog.Title className="text-xl font-bold">Master Administrator Login</Dialog.Title>
-              <Dialog.Description className="mt-1 text-sm opacity-70">Sign in to read contact submissions.</Dialog.Description>
-            </div>
-          </div>
-          <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-            <label className="form-control w-full">
-              <span className="label-text mb-1 block text-sm font-medium">Username</span>
-              <input
-                {...register("username")}
-                type="text"
-                autoComplete="username"
-                required
-                className={`input input-bordered w-full ${formState.errors.username ? "input-error" : ""}`}
-                aria-invalid={formState.errors.username ? true : undefined}
-              />
-              {formState.errors.username && <span className="mt-1 block text-sm text-error">{formState.errors.username.message}</span>}
-            </label>
-            <label className="form-control w-full">
-              <span className="label-text mb-1 block text-sm font-medium">Password</span>
-              <input
-                {...register("password")}
-                type="password"
-                autoComplete="current-password"
-                required
-                className={`input input-bordered w-full ${formState.errors.password ? "input-error" : ""}`}
-                aria-invalid={formState.errors.password ? true : undefined}
-              />
-              {formState.errors.password && <span className="mt-1 block text-sm text-error">{formState.errors.password.message}</span>}
-            </label>
-            <button type="submit" className="btn btn-primary w-full" disabled={formState.isSubmitting}>
-              {formState.isSubmitting ? "Logging in..." : "Login"}
-            </button>
-          </form>
-          <Dialog.Close className="btn btn-ghost btn-sm btn-square absolute right-3 top-3" aria-label="Close">
-            <X className="h-4 w-4" />
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal open={open} onOpenChange={change}>
+      <ModalHeader icon={Lock} title="Master Administrator Login" description="Sign in to read contact submissions." />
+      <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        <label className="form-control w-full">
+          <span className="label-text mb-1 block text-sm font-medium">Username</span>
+          <input
+            {...register("username")}
+            type="text"
+            autoComplete="username"
+            required
+            className={`input input-bordered w-full ${formState.errors.username ? "input-error" : ""}`}
+            aria-invalid={formState.errors.username ? true : undefined}
+          />
+          {formState.errors.username && <span className="mt-1 block text-sm text-error">{formState.errors.username.message}</span>}
+        </label>
+        <label className="form-control w-full">
+          <span className="label-text mb-1 block text-sm font-medium">Password</span>
+          <input
+            {...register("password")}
+            type="password"
+            autoComplete="current-password"
+            required
+            className={`input input-bordered w-full ${formState.errors.password ? "input-error" : ""}`}
+            aria-invalid={formState.errors.password ? true : undefined}
+          />
+          {formState.errors.password && <span className="mt-1 block text-sm text-error">{formState.errors.password.message}</span>}
+        </label>
+        <button type="submit" className="btn btn-primary w-full" disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? "Logging in..." : "Login"}
+        </button>
+      </form>
+    </Modal>
   );
 }

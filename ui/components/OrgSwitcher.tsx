@@ -1,10 +1,10 @@
 import * as Dropdown from "@radix-ui/react-dropdown-menu";
-import * as Dialog from "@radix-ui/react-dialog";
-import { Building2, Check, ChevronsUpDown, Plus, X } from "lucide-react";
+import { Building2, Check, ChevronsUpDown, Plus } from "lucide-react";
 import { useState } from "react";
 import { errorMessage } from "../lib/api";
 import { groupOrganizations, ROLE_LABELS, useCreateClient, useSwitchOrg, type MeResponse, type OrgSummary } from "../lib/auth";
 import { toast } from "../lib/toast";
+import { Modal, ModalHeader } from "./Modal";
 
 /**
  * The organisation switcher at the top of the sidebar: every organisation the user may act
@@ -97,27 +97,22 @@ function NewClientDialog({ open, onOpenChange, parentName }: { open: boolean; on
     });
   };
   return (
-    <Dialog.Root open={open} onOpenChange={close}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-neutral/60" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-box bg-base-100 p-6 shadow-2xl">
-          <Dialog.Title className="text-lg font-bold">New client organisation</Dialog.Title>
-          <Dialog.Description className="mt-1 text-sm opacity-70">Owners and admins of {parentName} manage it with their own role.</Dialog.Description>
-          <form onSubmit={submit} className="mt-4 flex flex-col gap-3" noValidate>
-            <label className="w-full">
-              <span className="mb-1 block text-sm font-medium">Organisation name</span>
-              <input className={`input input-bordered w-full ${error ? "input-error" : ""}`} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
-            </label>
-            {error && <p className="text-sm text-error" role="alert">{error}</p>}
-            <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-              {create.isPending ? "Creating..." : "Create client"}
-            </button>
-          </form>
-          <Dialog.Close className="btn btn-ghost btn-sm btn-square absolute right-3 top-3" aria-label="Close">
-            <X className="h-4 w-4" />
-          </Dialog.Close>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal open={open} onOpenChange={close}>
+      <ModalHeader title="New client organisation" description={`Owners and admins of ${parentName} manage it with their own role.`} />
+      <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
+        <label className="w-full">
+          <span className="mb-1 block text-sm font-medium">Organisation name</span>
+          <input className={`input input-bordered w-full ${error ? "input-error" : ""}`} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
+        </label>
+        {error && (
+          <p className="text-sm text-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          {create.isPending ? "Creating..." : "Create client"}
+        </button>
+      </form>
+    </Modal>
   );
 }

@@ -11,7 +11,8 @@ import { formatCount, formatReportsProcessed } from "../../lib/format";
 import { useDomains } from "../domains/api";
 import { useDashboardStats, useReports, useTasks, useThreats, type DashboardStats } from "./api";
 import { notificationsFrom } from "./notifications";
-import { DomainStatusTable, ErrorCard, LoadingRows, RecentReports, RecentTasks, Section, ViewAll } from "./sections";
+import { Panel } from "../../components/Panel";
+import { DomainStatus, ErrorCard, LoadingRows, RecentReports, RecentTasks, ViewAll } from "./sections";
 
 /** The Refresh Data button: SPEC §2 reloads the page. */
 export function reloadPage() {
@@ -123,28 +124,28 @@ export function DashboardView({ now }: { now?: Date }) {
 
       <div className="grid gap-4 sm:gap-6 lg:grid-cols-3">
         <div className="grid min-w-0 content-start gap-4 sm:gap-6 lg:col-span-2">
-          <Section title="Domain Status" action={<ViewAll to="/app/domains" label="Manage" />}>
-            {domains.isPending ? <LoadingRows /> : domains.isError ? <ErrorCard onRetry={() => domains.refetch()} detail={errorMessage(domains.error)} /> : <DomainStatusTable domains={domains.data} now={now} />}
-          </Section>
-          <Section title="Recent Reports" action={<ViewAll to="/app/reports" />}>
+          <Panel title="Domain Status" action={<ViewAll to="/app/domains" label="Manage" />}>
+            {domains.isPending ? <LoadingRows /> : domains.isError ? <ErrorCard onRetry={() => domains.refetch()} detail={errorMessage(domains.error)} /> : <DomainStatus domains={domains.data} now={now} />}
+          </Panel>
+          <Panel title="Recent Reports" action={<ViewAll to="/app/reports" />}>
             {reports.isPending ? <LoadingRows /> : reports.isError ? <ErrorCard onRetry={() => reports.refetch()} detail={errorMessage(reports.error)} /> : <RecentReports reports={reports.data} now={now} />}
-          </Section>
-          <Section title="Quick DNS Lookup" action={<ViewAll to="/app/dns" label="Full lookup" />}>
+          </Panel>
+          <Panel title="Quick DNS Lookup" action={<ViewAll to="/app/dns" label="Full lookup" />}>
             <DnsLookupTool compact />
-          </Section>
+          </Panel>
         </div>
         <div className="grid min-w-0 content-start gap-4 sm:gap-6">
-          <Section title="Tasks & Issues" action={tasks.data && tasks.data.length > 0 ? <ViewAll to="/app/tasks" label={`View all (${tasks.data.length})`} /> : undefined}>
+          <Panel title="Tasks & Issues" action={tasks.data && tasks.data.length > 0 ? <ViewAll to="/app/tasks" label={`View all (${tasks.data.length})`} /> : undefined}>
             {tasks.isPending ? <LoadingRows /> : tasks.isError ? <ErrorCard onRetry={() => tasks.refetch()} detail={errorMessage(tasks.error)} /> : <RecentTasks tasks={tasks.data} now={now} />}
-          </Section>
+          </Panel>
           {threats.isPending ? (
-            <Section title="Threat Activity">
+            <Panel title="Threat Activity">
               <LoadingRows />
-            </Section>
+            </Panel>
           ) : threats.isError ? (
-            <Section title="Threat Activity">
+            <Panel title="Threat Activity">
               <ErrorCard onRetry={() => threats.refetch()} detail={errorMessage(threats.error)} />
-            </Section>
+            </Panel>
           ) : (
             <ThreatList threats={threats.data} now={now} />
           )}

@@ -1,28 +1,12 @@
 import { AlertCircle, ArrowRight, BarChart3, CheckCircle2, Globe, RefreshCw } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { StatusBadge } from "../../components/StatusBadge";
+import { DomainStatusTable } from "../../components/DomainStatusTable";
+import { DASHBOARD_LIST_LIMIT } from "../../lib/constants";
 import { formatCount, formatPercent, formatRelativeTime, passRateClass } from "../../lib/format";
 import type { DomainView } from "../domains/api";
 import { TaskItem } from "../tasks/TaskItem";
 import type { DmarcReportSummary, Task } from "./api";
-
-/** SPEC §9: dashboard lists show at most 3 tasks and 3 reports. */
-export const DASHBOARD_LIST_LIMIT = 3;
-
-export function Section({ title, action, children, className = "" }: { title: string; action?: ReactNode; children: ReactNode; className?: string }) {
-  return (
-    <section className={`card min-w-0 border border-base-300 bg-base-100 ${className}`} aria-label={title}>
-      <div className="card-body gap-3 p-4 sm:p-5">
-        <div className="flex flex-wrap items-center justify-between gap-2">
-          <h2 className="card-title text-base">{title}</h2>
-          {action}
-        </div>
-        {children}
-      </div>
-    </section>
-  );
-}
 
 export function ViewAll({ to, label = "View all" }: { to: string; label?: string }) {
   return (
@@ -66,66 +50,22 @@ export function LoadingRows({ rows = 3 }: { rows?: number }) {
   );
 }
 
-/** The domain status table: each domain's DMARC policy, SPF, DKIM and overall status. */
-export function DomainStatusTable({ domains, now }: { domains: DomainView[]; now?: Date }) {
-  if (domains.length === 0) {
-    return (
-      <EmptyState icon={Globe} title="No domains">
-        Add the domains you send mail from to see their protection here.{" "}
-        <Link to="/app/domains" className="link link-primary">
-          Add a domain
-        </Link>
-      </EmptyState>
-    );
-  }
-  const badge = (status: string | null) => (status ? <StatusBadge status={status} /> : <StatusBadge status="pending" label="Checking" />);
+/** The dashboard's domain status card body: the shared table, stacked on phones, with an empty state that leads to Domains. */
+export function DomainStatus({ domains, now }: { domains: DomainView[]; now?: Date }) {
   return (
-    <>
-      {/* phones: one stacked row a domain, so every status stays in view */}
-      <ul className="divide-y divide-base-300 sm:hidden" aria-label="Domains">
-        {domains.map((d) => (
-          <li key={d.id} className="grid gap-1.5 py-2.5" data-domain-row={d.name}>
-            <div className="flex items-center justify-between gap-2">
-              <span className="min-w-0 truncate font-medium">{d.name}</span>
-              <StatusBadge status={d.overallStatus} />
-            </div>
-            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
-              <span className="inline-flex items-center gap-1">DMARC {badge(d.dmarcPolicy)}</span>
-              <span className="inline-flex items-center gap-1">SPF {badge(d.spfStatus)}</span>
-              <span className="inline-flex items-center gap-1">DKIM {badge(d.dkimStatus)}</span>
-            </div>
-          </li>
-        ))}
-      </ul>
-      <div className="hidden overflow-x-auto sm:block">
-        <table className="table table-sm">
-          <thead>
-            <tr>
-              <th>Domain</th>
-              <th>DMARC</th>
-              <th>SPF</th>
-              <th>DKIM</th>
-              <th>Status</th>
-              <th className="hidden sm:table-cell">Last report</th>
-            </tr>
-          </thead>
-          <tbody>
-            {domains.map((d) => (
-              <tr key={d.id} data-domain={d.name}>
-                <td className="max-w-48 truncate font-medium">{d.name}</td>
-                <td>{badge(d.dmarcPolicy)}</td>
-                <td>{badge(d.spfStatus)}</td>
-                <td>{badge(d.dkimStatus)}</td>
-                <td>
-                  <StatusBadge status={d.overallStatus} />
-                </td>
-                <td className="hidden whitespace-nowrap text-xs opacity-70 sm:table-cell">{d.lastReportAt ? formatRelativeTime(d.lastReportAt, now) : "None yet"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+    <DomainStatusTable
+      domains={domains}
+      now={now}
+      compact
+      empty={
+        <EmptyState icon={Globe} title="No domains">
+          Add the domains you send mail from to see their protection here.{" "}
+          <Link to="/app/domains" className="link link-primary">
+            Add a domain
+          </Link>
+        </EmptyState>
+      }
+    />
   );
 }
 

@@ -2,7 +2,7 @@ import { CreditCard, RotateCcw, Save, Users } from "lucide-react";
 import { useId, useState } from "react";
 import { formatCount } from "../../lib/format";
 import { toast } from "../../lib/toast";
-import { Card } from "./panels";
+import { Panel } from "../../components/Panel";
 import type { DemoData, DemoSettings } from "./sample-data";
 
 /** The demo's Settings tab: SPEC §2 settings fields (static, no calls) and the Business Plan sample. */
@@ -42,26 +42,26 @@ export function SettingsPanel({ data }: { data: DemoData }) {
       }}
     >
       <div className="grid min-w-0 grid-cols-1 gap-5">
-        <Card title="Organization">
+        <Panel title="Organization">
           <div className="grid gap-4 sm:grid-cols-2">
             {text("organizationName", "Organization Name")}
             {text("contactEmail", "Contact Email", { type: "email" })}
           </div>
           {toggle("emailNotifications", "Email Notifications", "Send alerts about new issues and threats by email.")}
-        </Card>
-        <Card title="DMARC Reporting">
+        </Panel>
+        <Panel title="DMARC Reporting">
           <div className="grid gap-4 sm:grid-cols-2">
             {text("ruaAddress", "DMARC Aggregate Reports (rua)")}
             {text("rufAddress", "DMARC Forensic Reports (ruf)")}
           </div>
           {toggle("autoProcessReports", "Auto-process Reports", "Parse incoming DMARC reports as soon as they arrive.")}
-        </Card>
-        <Card title="DNS & Monitoring">
+        </Panel>
+        <Panel title="DNS & Monitoring">
           {toggle("dnsCaching", "DNS Caching", "Cache DNS answers to speed up repeated checks.")}
           <div className="max-w-xs">{text("cacheTtl", "Cache TTL (seconds)", { type: "number", placeholder: "3600", min: "60" })}</div>
           {toggle("threatMonitoring", "Real-time Threat Monitoring", "Watch for spoofing attempts as reports come in.")}
           {toggle("complianceAlerts", "Compliance Alerts", "Warn when a domain falls out of policy.")}
-        </Card>
+        </Panel>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <button type="button" className="btn btn-ghost" onClick={() => setSettings(data.settings)}>
             <RotateCcw className="h-4 w-4" aria-hidden /> Reset to Defaults
@@ -72,7 +72,7 @@ export function SettingsPanel({ data }: { data: DemoData }) {
         </div>
       </div>
       <div className="grid content-start gap-5">
-        <Card title="Subscription" action={<CreditCard className="h-4 w-4 opacity-60" aria-hidden />}>
+        <Panel title="Subscription" action={<CreditCard className="h-4 w-4 opacity-60" aria-hidden />}>
           <div className="rounded-field bg-primary/10 p-4">
             <p className="font-semibold text-primary">{plan.name}</p>
             <p className="text-2xl font-bold">{plan.priceLabel}</p>
@@ -82,8 +82,8 @@ export function SettingsPanel({ data }: { data: DemoData }) {
             <li>{plan.limits.users} users</li>
             <li>{formatCount(plan.limits.reportsPerMonth)} reports a month</li>
           </ul>
-        </Card>
-        <Card title="Team Members" action={<Users className="h-4 w-4 opacity-60" aria-hidden />}>
+        </Panel>
+        <Panel title="Team Members" action={<Users className="h-4 w-4 opacity-60" aria-hidden />}>
           <ul className="grid gap-3">
             {members.map((m) => (
               <li key={m.email} className="flex items-center justify-between gap-2">
@@ -95,7 +95,7 @@ export function SettingsPanel({ data }: { data: DemoData }) {
               </li>
             ))}
           </ul>
-        </Card>
+        </Panel>
       </div>
     </form>
   );

@@ -5,7 +5,10 @@ import { DnsLookupTool } from "../../components/DnsLookupTool";
 import { BrandLink } from "../../components/SiteHeader";
 import { usesSidebar } from "../../lib/layout";
 import { ThreatList } from "../../components/ThreatList";
-import { Card, DASHBOARD_LIST_LIMIT, DomainTable, ReportTable, StatCards, TaskList } from "./panels";
+import { DomainStatusTable } from "../../components/DomainStatusTable";
+import { Panel } from "../../components/Panel";
+import { DASHBOARD_LIST_LIMIT } from "../../lib/constants";
+import { ReportTable, StatCards, TaskList } from "./panels";
 import { demoData, type DemoData } from "./sample-data";
 import { SettingsPanel } from "./SettingsPanel";
 
@@ -158,46 +161,46 @@ function DemoPanel({ tab, data, now }: { tab: DemoTab; data: DemoData; now: Date
       return (
         <div className="grid grid-cols-1 gap-5">
           <StatCards stats={data.stats} />
-          <Card title="Domain Status">
-            <DomainTable domains={data.domains} now={now} />
-          </Card>
+          <Panel title="Domain Status">
+            <DomainStatusTable domains={data.domains} now={now} />
+          </Panel>
           <div className="grid grid-cols-1 gap-5 xl:grid-cols-2">
-            <Card title="Recent Tasks">
+            <Panel title="Recent Tasks">
               <TaskList tasks={data.tasks} now={now} limit={DASHBOARD_LIST_LIMIT} />
-            </Card>
+            </Panel>
             <ThreatList threats={data.threats} now={now} />
           </div>
-          <Card title="Recent Reports">
+          <Panel title="Recent Reports">
             <ReportTable reports={data.reports} now={now} limit={DASHBOARD_LIST_LIMIT} />
-          </Card>
+          </Panel>
         </div>
       );
     case "domains":
       return (
-        <Card title="All Domains" action={<span className="badge badge-ghost">{data.domains.length} domains</span>}>
-          <DomainTable domains={data.domains} now={now} />
-        </Card>
+        <Panel title="All Domains" action={<span className="badge badge-ghost">{data.domains.length} domains</span>}>
+          <DomainStatusTable domains={data.domains} now={now} />
+        </Panel>
       );
     case "reports":
       return (
-        <Card title="Recent DMARC Reports">
+        <Panel title="Recent DMARC Reports">
           <ReportTable reports={data.reports} now={now} />
           <p className="text-xs opacity-60">Pass rate: green at 95% or above, orange at 80% or above, red below 80%.</p>
-        </Card>
+        </Panel>
       );
     case "tasks":
       return (
-        <Card title="Open Tasks" action={<span className="badge badge-ghost">{data.tasks.length} open</span>}>
+        <Panel title="Open Tasks" action={<span className="badge badge-ghost">{data.tasks.length} open</span>}>
           <TaskList tasks={data.tasks} now={now} />
-        </Card>
+        </Panel>
       );
     case "threats":
       return <ThreatList threats={data.threats} title="IP Threats" now={now} />;
     case "dns":
       return (
-        <Card title="Quick DNS Lookup">
+        <Panel title="Quick DNS Lookup">
           <DnsLookupTool />
-        </Card>
+        </Panel>
       );
     case "settings":
       return <SettingsPanel data={data} />;

@@ -1,26 +1,7 @@
 import { AlertTriangle, CheckCircle2, FileText, Globe, ListChecks, TrendingDown, TrendingUp } from "lucide-react";
-import type { ReactNode } from "react";
-import { StatusBadge } from "../../components/StatusBadge";
 import { Tooltip } from "../../components/TooltipProvider";
 import { formatCount, formatPercent, formatRelativeTime, formatReportsProcessed, passRateClass } from "../../lib/format";
-import type { DemoDomain, DemoReport, DemoStats, DemoTask } from "./sample-data";
-
-/** SPEC §9: dashboard lists show at most 3 tasks and 3 reports. */
-export const DASHBOARD_LIST_LIMIT = 3;
-
-export function Card({ title, action, children, className = "" }: { title: string; action?: ReactNode; children: ReactNode; className?: string }) {
-  return (
-    <section className={`card min-w-0 border border-base-300 bg-base-100 ${className}`} aria-label={title}>
-      <div className="card-body gap-3 p-4 sm:p-5">
-        <div className="flex items-center justify-between gap-2">
-          <h2 className="card-title text-base">{title}</h2>
-          {action}
-        </div>
-        {children}
-      </div>
-    </section>
-  );
-}
+import type { DemoReport, DemoStats, DemoTask } from "./sample-data";
 
 function Change({ value, goodWhen }: { value: string; goodWhen: "up" | "down" }) {
   const up = value.startsWith("+");
@@ -82,46 +63,6 @@ export function StatCards({ stats }: { stats: DemoStats }) {
           </div>
         );
       })}
-    </div>
-  );
-}
-
-export function DomainTable({ domains, now }: { domains: DemoDomain[]; now: Date }) {
-  if (domains.length === 0) return <p className="py-6 text-center opacity-70">No domains</p>;
-  return (
-    <div className="overflow-x-auto">
-      <table className="table table-sm">
-        <thead>
-          <tr>
-            <th>Domain</th>
-            <th>DMARC Policy</th>
-            <th>SPF</th>
-            <th>DKIM</th>
-            <th>Status</th>
-            <th className="whitespace-nowrap">Last Report</th>
-          </tr>
-        </thead>
-        <tbody>
-          {domains.map((d) => (
-            <tr key={d.id}>
-              <td className="whitespace-nowrap font-medium">{d.name}</td>
-              <td>
-                <StatusBadge status={d.dmarcPolicy} />
-              </td>
-              <td>
-                <StatusBadge status={d.spfStatus} />
-              </td>
-              <td>
-                <StatusBadge status={d.dkimStatus} />
-              </td>
-              <td>
-                <StatusBadge status={d.overallStatus} />
-              </td>
-              <td className="whitespace-nowrap text-sm opacity-70">{d.lastReportAt ? formatRelativeTime(d.lastReportAt, now) : "No reports yet"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </div>
   );
 }

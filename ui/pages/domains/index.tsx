@@ -1,10 +1,9 @@
-import * as Dialog from "@radix-ui/react-dialog";
 import { Globe, Plus, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { normalizeDomainInput } from "../../../src/lib/domain-name";
-import { StatusBadge } from "../../components/StatusBadge";
+import { DomainStatusTable } from "../../components/DomainStatusTable";
+import { Modal, ModalClose, ModalHeader } from "../../components/Modal";
 import { errorMessage } from "../../lib/api";
-import { formatRelativeTime } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { useAddDomain, useDeleteDomain, useDomains, type DomainView } from "./api";
 
@@ -33,14 +32,22 @@ export default function DomainsPage() {
                 Try Again
               </button>
             </div>
-          ) : domains.data.length === 0 ? (
-            <div className="flex flex-col items-center gap-2 p-10 text-center">
-              <Globe className="h-10 w-10 opacity-40" aria-hidden />
-              <p className="font-medium">No domains</p>
-              <p className="text-sm opacity-70">Add your first domain above to start checking its DNS records.</p>
-            </div>
           ) : (
-            <DomainTable domains={domains.data} onRemove={setRemoving} />
+            <DomainStatusTable
+              domains={domains.data}
+              renderActions={(d) => (
+                <button type="button" className="btn btn-ghost btn-sm text-error" onClick={() => setRemoving(d)} aria-label={`Remove ${d.name}`}>
+                  <Trash2 className="h-4 w-4" aria-hidden />
+                </button>
+              )}
+              empty={
+                <div className="flex flex-col items-center gap-2 p-10 text-center">
+                  <Globe className="h-10 w-10 opacity-40" aria-hidden />
+                  <p className="font-medium">No domains</p>
+                  <p className="text-sm opacity-70">Add your first domain above to start checking its DNS records.</p>
+                </div>
+              }
+            />
           )}
         </div>
       </section>
@@ -99,53 +106,6 @@ function AddDomainForm() {
   );
 }
 
-function DomainTable({ domains, onRemove }: { domains: DomainView[]; onRemove: (d: DomainView) => void }) {
-  return (
-    <div className="overflow-x-auto">
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Domain</th>
-            <th>DMARC Policy</th>
-            <th>SPF</th>
-            <th>DKIM</th>
-            <th>Status</th>
-            <th>Last Report</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {domains.map((d) => (
-            <tr key={d.id}>
-              <td className="font-medium">{d.name}</td>
-              <td>
-                <StatusBadge status={d.dmarcPolicy} />
-              </td>
-              <td>
-                <StatusBadge status={d.spfStatus} />
-              </td>
-              <td>
-                <StatusBadge status={d.dkimStatus} />
-              </td>
-              <td>
-                <StatusBadge status={d.overallStatus} />
-              </td>
-              <td className="whitespace-nowrap text-sm opacity-70">{d.lastReportAt ? formatRelativeTime(d.lastReportAt) : "No reports yet"}</td>
-              <td className="text-right">
-                <button type="button" className="btn btn-ghost btn-sm text-error" onClick={() => onRemove(d)} aria-label={`Remove ${d.name}`}>
-                  <Trash2 className="h-4 w-4" aria-hidden />
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 function RemoveDomainDialog({ domain, onClose }: { domain: DomainView | null; onClose: () => void }) {
   const remove = useDeleteDomain();
   const close = () => {
@@ -161,25 +121,19 @@ function RemoveDomainDialog({ domain, onClose }: { domain: DomainView | null; on
       },
     });
   return (
-    <Dialog.Root open={domain !== null} onOpenChange={(open) => !open && close()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-neutral/60" />
-        <Dialog.Content className="fixed left-1/2 top-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-box bg-base-100 p-6 shadow-2xl">
-          <Dialog.Title className="text-lg font-bold">Remove {domain?.name}?</Dialog.Title>
-          <Dialog.Description className="mt-2 text-sm opacity-70">Its DNS checks and reports will no longer be shown for this organisation.</Dialog.Description>
-          {remove.isError && (
-            <p className="mt-3 text-sm text-error" role="alert">
-              {errorMessage(remove.error)}
-            </p>
-          )}
-          <div className="mt-5 flex justify-end gap-2">
-            <Dialog.Close className="btn btn-ghost">Cancel</Dialog.Close>
-            <button type="button" className="btn btn-error" onClick={confirm} disabled={remove.isPending}>
-              {remove.isPending ? "Removing..." : "Remove"}
-            </button>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal open={domain !== null} onOpenChange={(open) => !open && close()} closeButton={false}>
+      <ModalHeader title={`Remove ${domain?.name}?`} description="Its DNS checks and reports will no longer be shown for this organisation." />
+      {remove.isError && (
+        <p className="mb-3 text-sm text-error" role="alert">
+          {errorMessage(remove.error)}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <ModalClose className="btn btn-ghost">Cancel</ModalClose>
+        <button type="button" className="btn btn-error" onClick={confirm} disabled={remove.isPending}>
+          {remove.isPending ? "Removing..." : "Remove"}
+        </button>
+      </div>
+    </Modal>
   );
 }

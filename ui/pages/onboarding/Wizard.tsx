@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { BrandLink } from "../../components/SiteHeader";
 import { Tooltip } from "../../components/TooltipProvider";
 import { toast } from "../../lib/toast";
-import { recordDomain, type WizardKind } from "./records";
+import { dmarcRecord, recordDomain, spfRecord, type WizardKind } from "./records";
 
 /** SPEC §9: the wizard has 4 steps. */
 export const WIZARD_STEPS = 4;
@@ -37,12 +37,15 @@ export interface WizardConfig {
     emailLabel: string;
     emailPlaceholder: string;
   };
-  /** titles of steps 1-4, shown in the progress bar and as each step's heading */
-  stepTitles: [string, string, string, string];
-  /** the content of steps 2-4 */
+  /** the content of steps 2-4 (built from SpfStep, DkimStep and DmarcStep) */
   renderStep: (step: 2 | 3 | 4, context: WizardContext) => ReactNode;
   /** buttons in the help card; they do nothing yet (SPEC: inert) */
   helpButtons: string[];
+}
+
+/** Titles of steps 1-4, shown in the progress bar and as each step's heading: step 1 is the wizard's own details title. */
+export function wizardStepTitles(config: WizardConfig): [string, string, string, string] {
+  return [config.details.title, "Configure SPF Record", "Enable DKIM Authentication", "Set Up DMARC Policy"];
 }
 
 /** SPEC §4/§5: Next at step 1 needs name, domain and email filled in (no format check). */
@@ -60,6 +63,7 @@ export function Wizard({ config }: { config: WizardConfig }) {
   const Icon = config.icon;
   const context: WizardContext = { details, domain: recordDomain(config.kind, details.domain) };
   const canGoNext = step > 1 || detailsComplete(details);
+  const stepTitles = wizardStepTitles(config);
 
   // After a step change, move focus to the new step's heading for keyboard and screen-reader users.
   useEffect(() => {
@@ -111,7 +115,7 @@ export function Wizard({ config }: { config: WizardConfig }) {
         {config.banner}
 
         <ol className="steps steps-horizontal my-8 w-full text-xs sm:text-sm" aria-label="Setup progress">
-          {config.stepTitles.map((title, i) => (
+          {stepTitles.map((title, i) => (
             <li key={title} className={`step ${i + 1 <= step ? "step-primary" : ""}`} aria-current={i + 1 === step ? "step" : undefined}>
               <span className="hidden sm:inline">{title}</span>
               <span className="sm:hidden">Step {i + 1}</span>
@@ -127,7 +131,7 @@ export function Wizard({ config }: { config: WizardConfig }) {
                   Step {step} of {WIZARD_STEPS}
                 </p>
                 <h2 id={`${uid}-step-title`} ref={headingRef} tabIndex={-1} className="mt-1 scroll-mt-24 text-xl font-bold outline-none sm:text-2xl">
-                  {config.stepTitles[step - 1]}
+                  {stepTitles[step - 1]}
                 </h2>
               </div>
 
@@ -296,5 +300,91 @@ export function PropagationNote() {
     <p className="flex items-center gap-2 text-sm opacity-80">
       <Clock className="h-4 w-4 shrink-0" aria-hidden /> DNS changes take 24-48 hours to propagate.
     </p>
+  );
+}
+
+/** The banner under a wizard's heading (e.g. HIPAA Compliance, Wire Fraud Alert). */
+export function WizardBanner({ tone, icon: Icon, title, children }: { tone: "info" | "error"; icon: LucideIcon; title: string; children: ReactNode }) {
+  return (
+    <div className={`alert ${tone === "info" ? "alert-info" : "alert-error"} alert-soft items-start`} role="note">
+      <Icon className="h-5 w-5" aria-hidden />
+      <div>
+        <h2 className="font-bold">{title}</h2>
+        <p className="text-sm">{children}</p>
+      </div>
+    </div>
+  );
+}
+
+/** A highlighted note inside a step ("HIPAA note:", "CRM platforms:", "Tip:"). */
+export function StepNote({ tone, icon: Icon, label, children }: { tone: "info" | "warning"; icon?: LucideIcon; label: string; children: ReactNode }) {
+  return (
+    <div className={`alert ${tone === "info" ? "alert-info" : "alert-warning"} alert-soft text-sm`} role="note">
+      {Icon && <Icon className="h-4 w-4" aria-hidden />}
+      <span>
+        <strong>{label}</strong> {children}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * Step 2: the SPF value to copy, an optional note, who should add it and the TXT record row.
+ * `who` and `includes` tune the instructions' wording ("your IT support", "the include").
+ */
+export function SpfStep({
+  kind,
+  domain,
+  intro,
+  note,
+  who = "your IT support",
+  includes = "include",
+}: {
+  kind: WizardKind;
+  domain: string;
+  /** defaults to the plain explanation of SPF */
+  intro?: ReactNode;
+  note?: ReactNode;
+  who?: string;
+  includes?: "include" | "includes";
+}) {
+  const value = spfRecord(kind);
+  return (
+    <div className="grid gap-4">
+      <p className="opacity-80">{intro ?? <>SPF lists the services allowed to send email for {domain}. Receiving servers reject or flag mail from anywhere else.</>}</p>
+      <CopyableRecord label="SPF record value" value={value} what="SPF record" />
+      {note}
+      <p className="text-sm opacity-80">
+        Ask {who} to add a <strong>TXT record</strong> on the <strong>root domain</strong> (@) of {domain} with the value above. If an SPF record already exists,
+        merge the {includes} into it: a domain must have only one SPF record.
+      </p>
+      <DnsRecordRow name="@" value={value} />
+    </div>
+  );
+}
+
+/** Step 3: why DKIM matters for this audience, an optional note, then the provider steps. */
+export function DkimStep({ intro, note }: { intro: ReactNode; note?: ReactNode }) {
+  return (
+    <div className="grid gap-4">
+      <p className="opacity-80">{intro}</p>
+      <DkimProviderSteps />
+      {note}
+    </div>
+  );
+}
+
+/** Step 4: the DMARC value to copy, the _dmarc TXT row, the propagation note and the closing notice (`complete`), then `after`. */
+export function DmarcStep({ kind, domain, complete, after }: { kind: WizardKind; domain: string; complete: ReactNode; after?: ReactNode }) {
+  const value = dmarcRecord(kind, domain);
+  return (
+    <div className="grid gap-4">
+      <p className="opacity-80">DMARC tells receiving servers what to do with mail that fails SPF and DKIM, and sends you reports about who sends as {domain}.</p>
+      <CopyableRecord label="DMARC record value" value={value} what="DMARC record" />
+      <DnsRecordRow name="_dmarc" value={value} note={`Add a TXT record named _dmarc (that is, _dmarc.${domain}).`} />
+      <PropagationNote />
+      <SetupComplete>{complete}</SetupComplete>
+      {after}
+    </div>
   );
 }

@@ -4,7 +4,8 @@ import { ThreatList } from "../../components/ThreatList";
 import { errorMessage } from "../../lib/api";
 import { formatCount } from "../../lib/format";
 import { useThreats, type IpThreat } from "../dashboard/api";
-import { ErrorCard, LoadingRows, Section } from "../dashboard/sections";
+import { Panel } from "../../components/Panel";
+import { ErrorCard, LoadingRows } from "../dashboard/sections";
 import { byCountry, flagOf } from "./countries";
 
 function CountryBreakdown({ threats }: { threats: IpThreat[] }) {
@@ -72,9 +73,9 @@ export default function ThreatsPage() {
             <StatCard label="Countries" icon={Globe2} value={formatCount(countries)} footer={<span className="opacity-60">Last 24h</span>} />
           </div>
           <div className="grid gap-4 sm:gap-6 lg:grid-cols-5">
-            <Section title="By country" className="lg:col-span-2">
+            <Panel title="By country" className="lg:col-span-2">
               <CountryBreakdown threats={list} />
-            </Section>
+            </Panel>
             <div className="min-w-0 lg:col-span-3">
               <ThreatList threats={list} title="IP Threats" />
             </div>

@@ -1,0 +1,108 @@
+import type { ReactNode } from "react";
+import { formatRelativeTime } from "../lib/format";
+import { StatusBadge } from "./StatusBadge";
+
+/** What the table needs of a domain (SPEC §3 Domain): the signed-in API's view and the demo's sample data both fit. */
+export interface DomainStatusRow {
+  id: string;
+  name: string;
+  dmarcPolicy: string | null;
+  spfStatus: string | null;
+  dkimStatus: string | null;
+  overallStatus: string;
+  lastReportAt: Date | string | null;
+}
+
+/** A status not known yet (the domain has not been checked) shows the neutral "Pending" badge. */
+function Badge({ status }: { status: string | null }) {
+  return <StatusBadge status={status ?? "pending"} />;
+}
+
+function lastReport(d: DomainStatusRow, now?: Date) {
+  return d.lastReportAt ? formatRelativeTime(d.lastReportAt, now) : "No reports yet";
+}
+
+/**
+ * The domain status table: each domain's DMARC policy, SPF, DKIM, overall status and last report.
+ * `renderActions` adds a last column (e.g. a remove button). `compact` (dashboard cards) shows a
+ * stacked list on phones instead of a table that scrolls sideways.
+ */
+export function DomainStatusTable<D extends DomainStatusRow>({
+  domains,
+  now,
+  renderActions,
+  compact = false,
+  empty = <p className="py-6 text-center opacity-70">No domains</p>,
+}: {
+  domains: D[];
+  now?: Date;
+  renderActions?: (domain: D) => ReactNode;
+  compact?: boolean;
+  /** Shown instead of the table when there are no domains. */
+  empty?: ReactNode;
+}) {
+  if (domains.length === 0) return <>{empty}</>;
+  const table = (
+    <table className={`table ${compact ? "table-sm" : ""}`}>
+      <thead>
+        <tr>
+          <th>Domain</th>
+          <th>DMARC Policy</th>
+          <th>SPF</th>
+          <th>DKIM</th>
+          <th>Status</th>
+          <th className="whitespace-nowrap">Last Report</th>
+          {renderActions && (
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {domains.map((d) => (
+          <tr key={d.id} data-domain={d.name}>
+            <td className={`font-medium ${compact ? "max-w-48 truncate" : "whitespace-nowrap"}`}>{d.name}</td>
+            <td>
+              <Badge status={d.dmarcPolicy} />
+            </td>
+            <td>
+              <Badge status={d.spfStatus} />
+            </td>
+            <td>
+              <Badge status={d.dkimStatus} />
+            </td>
+            <td>
+              <StatusBadge status={d.overallStatus} />
+            </td>
+            <td className="whitespace-nowrap text-sm opacity-70">{lastReport(d, now)}</td>
+            {renderActions && <td className="text-right">{renderActions(d)}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+  if (!compact) return <div className="overflow-x-auto">{table}</div>;
+  return (
+    <>
+      {/* phones: one stacked row a domain, so every status stays in view */}
+      <ul className="divide-y divide-base-300 sm:hidden" aria-label="Domains">
+        {domains.map((d) => (
+          <li key={d.id} className="grid gap-1.5 py-2.5" data-domain-row={d.name}>
+            <div className="flex items-center justify-between gap-2">
+              <span className="min-w-0 truncate font-medium">{d.name}</span>
+              <StatusBadge status={d.overallStatus} />
+            </div>
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
+              <span className="inline-flex items-center gap-1">DMARC <Badge status={d.dmarcPolicy} /></span>
+              <span className="inline-flex items-center gap-1">SPF <Badge status={d.spfStatus} /></span>
+              <span className="inline-flex items-center gap-1">DKIM <Badge status={d.dkimStatus} /></span>
+            </div>
+            {renderActions && <div className="flex justify-end">{renderActions(d)}</div>}
+          </li>
+        ))}
+      </ul>
+      <div className="hidden overflow-x-auto sm:block">{table}</div>
+    </>
+  );
+}
