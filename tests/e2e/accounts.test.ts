@@ -3,27 +3,16 @@
  * in from the landing page, reads a message sent through /contact, marks it read and logs out;
  * a user signs up, adds a domain, signs out and is sent to /login from /app/domains.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newPage } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import { describe, expect, test } from "bun:test";
+import { newPage } from "../support/browser";
+import { useServerAndBrowser } from "../support/e2e";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer({ args: ["--seed-admin", "warden:e2e-admin-pass"] });
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const ctx = useServerAndBrowser({ args: ["--seed-admin", "warden:e2e-admin-pass"] });
 
 describe("accounts and the admin console", () => {
   test("admin: message via /contact → landing Sign In → console → Mark Read → Logout", async () => {
-    const { page, errors } = await newPage(browser);
-    await page.goto(server.url + "/contact");
+    const { page, errors } = await newPage(ctx.browser);
+    await page.goto(ctx.server.url + "/contact");
     await page.getByLabel(/^Full Name/).fill("Rita Hayworth");
     await page.getByLabel(/^Email Address/).fill("rita@hayworth-law.example");
     await page.getByLabel(/^Company/).fill("Hayworth Law");
@@ -34,13 +23,13 @@ describe("accounts and the admin console", () => {
     await page.getByRole("button", { name: "Send Message" }).click();
     await page.getByRole("heading", { name: "Message Sent" }).waitFor();
 
-    await page.goto(server.url + "/");
+    await page.goto(ctx.server.url + "/");
     await page.getByRole("button", { name: "Sign In" }).click();
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel("Username").fill("warden");
     await dialog.getByLabel("Password").fill("e2e-admin-pass");
     await dialog.getByRole("button", { name: "Login" }).click();
-    await page.waitForURL(server.url + "/admin/dashboard");
+    await page.waitForURL(ctx.server.url + "/admin/dashboard");
     await page.getByTestId("toast").getByText("Admin Login Successful", { exact: true }).waitFor();
     await page.getByRole("heading", { name: "Master Administrator Console" }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem("adminSessionId"))).toBeTruthy();
@@ -57,21 +46,21 @@ describe("accounts and the admin console", () => {
     expect(await page.getByTestId("count-Unread").textContent()).toBe("0");
 
     await page.getByRole("button", { name: "Logout" }).click();
-    await page.waitForURL(server.url + "/");
+    await page.waitForURL(ctx.server.url + "/");
     await page.getByTestId("toast").getByText("Logged Out", { exact: true }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem("adminSessionId"))).toBeNull();
 
     // the console is closed again without a stored session
-    await page.goto(server.url + "/admin/dashboard");
-    await page.waitForURL(server.url + "/");
+    await page.goto(ctx.server.url + "/admin/dashboard");
+    await page.waitForURL(ctx.server.url + "/");
     await page.getByTestId("toast").getByText("Access Denied", { exact: true }).waitFor();
     expect(errors).toEqual([]);
     await page.context().close();
   });
 
   test("wrong admin password: Login Failed, dialog closed", async () => {
-    const { page } = await newPage(browser);
-    await page.goto(server.url + "/");
+    const { page } = await newPage(ctx.browser);
+    await page.goto(ctx.server.url + "/");
     await page.getByRole("button", { name: "Sign In" }).click();
     await page.getByRole("dialog").getByLabel("Username").fill("warden");
     await page.getByRole("dialog").getByLabel("Password").fill("not-the-password");
@@ -82,8 +71,8 @@ describe("accounts and the admin console", () => {
   });
 
   test("user: sign up → add a domain → sign out → /app/domains sends to /login", async () => {
-    const { page, errors } = await newPage(browser);
-    await page.goto(server.url + "/app/domains");
+    const { page, errors } = await newPage(ctx.browser);
+    await page.goto(ctx.server.url + "/app/domains");
     await page.waitForURL(/\/login\?next=%2Fapp%2Fdomains$/);
     await page.getByRole("link", { name: "Create one" }).click();
     await page.getByLabel("Your name").fill("Dana Scully");
@@ -95,7 +84,7 @@ describe("accounts and the admin console", () => {
     await page.getByLabel("Password").fill("truth is out there 1013");
     await page.getByRole("button", { name: "Create account" }).click();
     // ?next= brings the new user back to where they were going
-    await page.waitForURL(server.url + "/app/domains");
+    await page.waitForURL(ctx.server.url + "/app/domains");
     await page.getByRole("heading", { name: "Domain Management" }).waitFor();
     await page.getByText("No domains").waitFor();
     const footer = page.getByTestId("sidebar-user");
@@ -115,7 +104,7 @@ describe("accounts and the admin console", () => {
 
     await footer.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL(/\/login/);
-    await page.goto(server.url + "/app/domains");
+    await page.goto(ctx.server.url + "/app/domains");
     await page.waitForURL(/\/login\?next=%2Fapp%2Fdomains$/);
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
 
@@ -123,7 +112,7 @@ describe("accounts and the admin console", () => {
     await page.getByLabel("Email").fill("dana@example.com");
     await page.getByLabel("Password").fill("truth is out there 1013");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL(server.url + "/app/domains");
+    await page.waitForURL(ctx.server.url + "/app/domains");
     await page.getByRole("cell", { name: "scully-dental.example", exact: true }).waitFor();
     expect(errors).toEqual([]);
     await page.context().close();

@@ -6,29 +6,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { aggregateXml } from "../../src/lib/reports/generate";
-import { launchBrowser, newPage } from "../support/browser";
+import { newPage } from "../support/browser";
 import { fixtureZone, startDnsServer, type TestDnsServer } from "../support/dns-server";
-import { startServer, type RunningServer } from "../support/server";
+import { signUpViaApi, useServerAndBrowser } from "../support/e2e";
 
 let dns: TestDnsServer;
-let server: RunningServer;
-let browser: Browser;
-const SHOTS = process.env.SHOTS_DIR;
-const HOUR = 3_600_000;
-
 beforeAll(async () => {
   dns = await startDnsServer(fixtureZone());
-  server = await startServer({ args: ["--dns-server", dns.address] });
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await dns?.close();
 });
+afterAll(() => dns?.close());
+const ctx = useServerAndBrowser({ args: () => ["--dns-server", dns.address] });
+const SHOTS = process.env.SHOTS_DIR;
+const HOUR = 3_600_000;
 
 async function shot(page: Page, name: string) {
   if (!SHOTS) return;
@@ -37,9 +28,8 @@ async function shot(page: Page, name: string) {
 }
 
 async function signUpWithData(page: Page, email: string) {
-  const signup = await page.request.post(server.url + "/api/auth/signup", { data: { name: "Dana Ops", email, password: "dashboard password 1", organization: "Northwind Clinic" } });
-  expect(signup.status()).toBe(201);
-  for (const name of ["nopolicy.test", "good.test"]) expect((await page.request.post(server.url + "/api/domains", { data: { name } })).status()).toBe(201);
+  await signUpViaApi(page, ctx.server.url, { name: "Dana Ops", email, password: "dashboard password 1", organization: "Northwind Clinic" });
+  for (const name of ["nopolicy.test", "good.test"]) expect((await page.request.post(ctx.server.url + "/api/domains", { data: { name } })).status()).toBe(201);
   const now = Date.now();
   const xml = aggregateXml({
     orgName: "google.com",
@@ -53,11 +43,11 @@ async function signUpWithData(page: Page, email: string) {
       { sourceIp: "198.51.100.7", count: 6, dkim: "fail", spf: "fail", disposition: "none" },
     ],
   });
-  const upload = await page.request.post(server.url + "/api/reports/upload", { multipart: { files: { name: "google.xml", mimeType: "text/xml", buffer: Buffer.from(xml) } } });
+  const upload = await page.request.post(ctx.server.url + "/api/reports/upload", { multipart: { files: { name: "google.xml", mimeType: "text/xml", buffer: Buffer.from(xml) } } });
   expect(upload.status()).toBe(200);
   // the DNS checks run in the background after a domain is added
   for (let i = 0; i < 100; i++) {
-    const domains = (await (await page.request.get(server.url + "/api/domains")).json()) as { name: string; dmarcPolicy: string | null }[];
+    const domains = (await (await page.request.get(ctx.server.url + "/api/domains")).json()) as { name: string; dmarcPolicy: string | null }[];
     if (domains.every((d) => d.dmarcPolicy)) break;
     await Bun.sleep(100);
   }
@@ -65,9 +55,9 @@ async function signUpWithData(page: Page, email: string) {
 
 describe("signed-in screens on real data", () => {
   test("the dashboard shows stats, domains, tasks, threats, reports and the quick lookup; notifications and quick actions work", async () => {
-    const { page, errors } = await newPage(browser);
+    const { page, errors } = await newPage(ctx.browser);
     await signUpWithData(page, "dana@northwind.test");
-    await page.goto(server.url + "/app/dashboard");
+    await page.goto(ctx.server.url + "/app/dashboard");
     await page.getByRole("heading", { name: "Dashboard", level: 1 }).waitFor();
 
     const stats = page.getByRole("region", { name: "Statistics" });
@@ -114,13 +104,13 @@ describe("signed-in screens on real data", () => {
     await page.getByText("Move nopolicy.test from p=none to quarantine").waitFor();
     await shot(page, "tasks-1280");
 
-    await page.goto(server.url + "/app/threats");
+    await page.goto(ctx.server.url + "/app/threats");
     await page.getByRole("heading", { name: "Threat Map", level: 1 }).waitFor();
     await page.getByRole("list", { name: "Attempts by country" }).waitFor();
     await page.locator('[data-ip="203.0.113.9"]').waitFor();
     await shot(page, "threats-1280");
 
-    await page.goto(server.url + "/app/settings");
+    await page.goto(ctx.server.url + "/app/settings");
     const ttl = page.getByLabel("Cache TTL (seconds)");
     await ttl.waitFor();
     expect(await ttl.getAttribute("placeholder")).toBe("3600");
@@ -137,18 +127,18 @@ describe("signed-in screens on real data", () => {
   }, 60_000);
 
   test("on a phone (375 px) the dashboard and tasks fit the screen", async () => {
-    const { page, errors } = await newPage(browser, { width: 375, height: 812 });
+    const { page, errors } = await newPage(ctx.browser, { width: 375, height: 812 });
     await signUpWithData(page, "phone@northwind.test");
-    await page.goto(server.url + "/app/dashboard");
+    await page.goto(ctx.server.url + "/app/dashboard");
     await page.getByRole("region", { name: "Statistics" }).waitFor();
     await page.locator('[data-ip="203.0.113.9"]').waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await shot(page, "dashboard-375");
-    await page.goto(server.url + "/app/threats");
+    await page.goto(ctx.server.url + "/app/threats");
     await page.getByRole("list", { name: "Attempts by country" }).waitFor();
     await shot(page, "threats-375");
-    await page.goto(server.url + "/app/settings");
+    await page.goto(ctx.server.url + "/app/settings");
     await page.getByLabel("Cache TTL (seconds)").waitFor();
     await shot(page, "settings-375");
     expect(errors).toEqual([]);

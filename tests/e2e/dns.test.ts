@@ -1,32 +1,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage } from "../support/browser";
+import type { Page } from "playwright-core";
+import { newPage } from "../support/browser";
 import { fixtureZone, startDnsServer, type TestDnsServer } from "../support/dns-server";
-import { EXECUTABLE, startServer, type RunningServer } from "../support/server";
+import { signUpViaApi, useServerAndBrowser } from "../support/e2e";
+import { EXECUTABLE } from "../support/server";
 
 let dns: TestDnsServer;
-let server: RunningServer;
-let browser: Browser;
-
 beforeAll(async () => {
   dns = await startDnsServer(fixtureZone());
-  server = await startServer({ args: ["--dns-server", dns.address] });
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await dns?.close();
 });
+afterAll(() => dns?.close());
+const ctx = useServerAndBrowser({ args: () => ["--dns-server", dns.address] });
 
 async function signedInPage(): Promise<{ page: Page; errors: string[] }> {
-  const { page, errors } = await newPage(browser);
-  const res = await page.request.post(server.url + "/api/auth/signup", {
-    data: { name: "Dana Owner", email: `dana${Date.now()}${Math.random().toString(36).slice(2, 6)}@owner.example`, password: "correct horse battery", organization: "Dana Dental" },
-    headers: { origin: server.url },
-  });
-  expect(res.status()).toBeLessThan(300);
+  const { page, errors } = await newPage(ctx.browser);
+  await signUpViaApi(page, ctx.server.url, { name: "Dana Owner", password: "correct horse battery", organization: "Dana Dental" });
   return { page, errors };
 }
 
@@ -43,7 +31,7 @@ const badges = async (page: Page, name: string) => (await page.getByRole("region
 describe("DNS Lookup in the built executable, against a local DNS server", () => {
   test("/app/dns shows the right statuses for each fixture domain", async () => {
     const { page, errors } = await signedInPage();
-    await page.goto(server.url + "/app/dns");
+    await page.goto(ctx.server.url + "/app/dns");
     await page.getByRole("heading", { name: "DNS Lookup", level: 1 }).waitFor();
 
     await lookUp(page, "good.test");
@@ -86,11 +74,11 @@ describe("DNS Lookup in the built executable, against a local DNS server", () =>
 
   test("a domain added to the organisation gets its statuses from the checks", async () => {
     const { page } = await signedInPage();
-    const added = await page.request.post(server.url + "/api/domains", { data: { name: "good.test" }, headers: { origin: server.url } });
+    const added = await page.request.post(ctx.server.url + "/api/domains", { data: { name: "good.test" }, headers: { origin: ctx.server.url } });
     expect(added.status()).toBe(201);
     let domain: any;
     for (let i = 0; i < 100; i++) {
-      domain = (await (await page.request.get(server.url + "/api/domains")).json()).find((d: any) => d.name === "good.test");
+      domain = (await (await page.request.get(ctx.server.url + "/api/domains")).json()).find((d: any) => d.name === "good.test");
       if (domain.overallStatus !== "pending") break;
       await Bun.sleep(50);
     }

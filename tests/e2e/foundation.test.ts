@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newPage } from "../support/browser";
-import { EXECUTABLE, ensureExecutable, startServer, type RunningServer } from "../support/server";
+import { newPage } from "../support/browser";
+import { signUpViaApi, useServerAndBrowser } from "../support/e2e";
+import { EXECUTABLE, ensureExecutable, startServer } from "../support/server";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const ctx = useServerAndBrowser();
 
 describe("the executable serves the SPA and the API", () => {
   test("/ loads the SPA in Chromium", async () => {
-    const { page, errors } = await newPage(browser);
-    await page.goto(server.url + "/");
+    const { page, errors } = await newPage(ctx.browser);
+    await page.goto(ctx.server.url + "/");
     await page.getByRole("heading", { level: 1 }).first().waitFor();
     expect(await page.title()).toContain("dmarcwarden");
     expect(errors).toEqual([]);
@@ -30,13 +19,10 @@ describe("the executable serves the SPA and the API", () => {
   });
 
   test("a deep link such as /app/dns returns the SPA and renders that screen in the sidebar layout", async () => {
-    const { page, errors } = await newPage(browser);
+    const { page, errors } = await newPage(ctx.browser);
     // /app/* screens other than /app need a signed-in user (issue 4): sign up through the API first
-    const signup = await page.request.post(server.url + "/api/auth/signup", {
-      data: { name: "Deep Link", email: "deep-link@example.test", password: "deep link password 1", organization: "Deep Link Org" },
-    });
-    expect(signup.status()).toBe(201);
-    const response = await page.goto(server.url + "/app/dns");
+    await signUpViaApi(page, ctx.server.url, { name: "Deep Link", email: "deep-link@example.test", password: "deep link password 1", organization: "Deep Link Org" });
+    const response = await page.goto(ctx.server.url + "/app/dns");
     expect(response?.status()).toBe(200);
     expect(response?.headers()["cache-control"]).toBe("no-cache");
     await page.getByRole("heading", { name: "DNS Lookup" }).waitFor();
@@ -46,24 +32,24 @@ describe("the executable serves the SPA and the API", () => {
   });
 
   test("an unknown path shows the 404 screen", async () => {
-    const { page } = await newPage(browser);
-    await page.goto(server.url + "/this/does/not/exist");
+    const { page } = await newPage(ctx.browser);
+    await page.goto(ctx.server.url + "/this/does/not/exist");
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
     expect(await page.getByText("Did you forget to add the page to the router?").isVisible()).toBe(true);
     await page.context().close();
   });
 
   test("hashed assets are cached for a year; unknown API paths are JSON 404s", async () => {
-    const html = await (await fetch(server.url + "/")).text();
+    const html = await (await fetch(ctx.server.url + "/")).text();
     const script = html.match(/src="(\/assets\/[^"]+\.js)"/)?.[1];
     expect(script).toBeTruthy();
-    const asset = await fetch(server.url + script);
+    const asset = await fetch(ctx.server.url + script);
     expect(asset.status).toBe(200);
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(asset.headers.get("content-type")).toContain("javascript");
-    const missing = await fetch(server.url + "/assets/gone-abcdef12.js");
+    const missing = await fetch(ctx.server.url + "/assets/gone-abcdef12.js");
     expect(missing.status).toBe(404);
-    const api = await fetch(server.url + "/api/nope");
+    const api = await fetch(ctx.server.url + "/api/nope");
     expect(api.status).toBe(404);
     expect(await api.json()).toEqual({ error: { code: "not_found", message: "No such endpoint." } });
   });

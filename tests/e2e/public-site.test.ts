@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage } from "../support/browser";
-import { startServer, type RunningServer } from "../support/server";
+import type { Page } from "playwright-core";
+import { newPage } from "../support/browser";
+import { useServerAndBrowser } from "../support/e2e";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const ctx = useServerAndBrowser();
 
 /** Rows the running server has stored, read straight from its SQLite file. */
 function storedSubmissions(): { name: string; email: string; request_type: string; is_read: number; submitted_at: number }[] {
-  const db = new Database(server.dbPath, { readonly: true });
+  const db = new Database(ctx.server.dbPath, { readonly: true });
   try {
     return db.query("SELECT name, email, request_type, is_read, submitted_at FROM contact_submissions ORDER BY submitted_at").all() as any;
   } finally {
@@ -28,8 +17,8 @@ function storedSubmissions(): { name: string; email: string; request_type: strin
 }
 
 async function open(path: string, width = 1280): Promise<{ page: Page; errors: string[] }> {
-  const opened = await newPage(browser, { width });
-  await opened.page.goto(server.url + path);
+  const opened = await newPage(ctx.browser, { width });
+  await opened.page.goto(ctx.server.url + path);
   return opened;
 }
 
@@ -125,7 +114,7 @@ describe("public site in Chromium", () => {
     await page.getByRole("heading", { level: 2, name: "Set Up DMARC Policy" }).waitFor();
     expect(await page.getByTestId("dmarc-value").textContent()).toBe("v=DMARC1; p=none; rua=mailto:dmarc@riverside-clinic.com");
     await page.getByRole("link", { name: /Start Monitoring/ }).click();
-    await page.waitForURL(server.url + "/trial");
+    await page.waitForURL(ctx.server.url + "/trial");
     expect(errors).toEqual([]);
     await page.context().close();
   });

@@ -1,32 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newPage } from "../support/browser";
+import { describe, expect, test } from "bun:test";
+import { newPage } from "../support/browser";
+import { signUpViaApi, useServerAndBrowser } from "../support/e2e";
 import { gzip, sampleAggregate, xmlBytes } from "../support/report-fixtures";
-import { startServer, type RunningServer } from "../support/server";
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const ctx = useServerAndBrowser();
 
 describe("DMARC Reports screen", () => {
   test("a member uploads a gzip'd report on /app/reports and sees it listed and opens it", async () => {
-    const { page, errors } = await newPage(browser);
-    const signup = await page.request.post(server.url + "/api/auth/signup", {
-      data: { name: "Report Uploader", email: "reports-e2e@example.test", password: "reports e2e password 1", organization: "Reports E2E" },
-    });
-    expect(signup.status()).toBe(201);
-    expect((await page.request.post(server.url + "/api/domains", { data: { name: "example.com" }, headers: { origin: server.url } })).status()).toBe(201);
+    const { page, errors } = await newPage(ctx.browser);
+    await signUpViaApi(page, ctx.server.url, { name: "Report Uploader", email: "reports-e2e@example.test", password: "reports e2e password 1", organization: "Reports E2E" });
+    expect((await page.request.post(ctx.server.url + "/api/domains", { data: { name: "example.com" }, headers: { origin: ctx.server.url } })).status()).toBe(201);
 
-    await page.goto(server.url + "/app/reports");
+    await page.goto(ctx.server.url + "/app/reports");
     await page.getByText("No reports available").waitFor();
 
     const report = sampleAggregate("example.com", { reportId: "e2e-1", orgName: "google.com" });

@@ -1,9 +1,11 @@
 /** Renders a screen inside the app's providers and router, as a user would reach it. */
-import { render } from "@testing-library/react";
+import { afterEach } from "bun:test";
+import { cleanup, render } from "@testing-library/react";
 import type { ReactElement } from "react";
 import { MemoryRouter } from "react-router";
 import { App, Providers } from "../../ui/App";
 import { createQueryClient } from "../../ui/lib/queryClient";
+import { resetToasts } from "../../ui/lib/toast";
 
 export function renderApp(path: string) {
   const client = createQueryClient();
@@ -15,7 +17,15 @@ export function renderWithProviders(ui: ReactElement, path = "/") {
   return { client, ...render(<MemoryRouter initialEntries={[path]}><Providers client={client}>{ui}</Providers></MemoryRouter>) };
 }
 
-/** Replaces fetch for one test with a function that answers like the server would. */
+/** A JSON response as the server sends it. */
+export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+const fetchRestorers: (() => void)[] = [];
+
+/**
+ * Replaces fetch for one test with a function that answers like the server would. `restore()`
+ * puts the previous fetch back; `cleanUpAfterEach()` also does it after every test.
+ */
 export function withFetch(answer: (url: string, init: RequestInit) => Response | Promise<Response>) {
   const calls: { url: string; init: RequestInit }[] = [];
   const original = globalThis.fetch;
@@ -24,5 +34,26 @@ export function withFetch(answer: (url: string, init: RequestInit) => Response |
     calls.push({ url, init });
     return answer(url, init);
   }) as typeof fetch;
-  return { calls, restore: () => void (globalThis.fetch = original) };
+  let restored = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    globalThis.fetch = original;
+  };
+  fetchRestorers.push(restore);
+  return { calls, restore };
+}
+
+/** Puts back every fetch stand-in still in place, newest first. */
+export function restoreFetch() {
+  while (fetchRestorers.length) fetchRestorers.pop()!();
+}
+
+/** The usual UI test teardown: after each test, unmount what was rendered, clear toasts and restore fetch. */
+export function cleanUpAfterEach() {
+  afterEach(() => {
+    cleanup();
+    resetToasts();
+    restoreFetch();
+  });
 }

@@ -1,15 +1,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import type { BillingStatus } from "../../src/features/billing/contract";
-import { renderWithProviders, withFetch } from "../../tests/support/ui";
+import { cleanUpAfterEach, renderWithProviders, restoreFetch, withFetch } from "../../tests/support/ui";
 import { AccountBanners } from "./AccountBanners";
 
-let restore: (() => void) | undefined;
-afterEach(() => {
-  cleanup();
-  restore?.();
-  restore = undefined;
-});
+cleanUpAfterEach();
 
 const base: BillingStatus = {
   plan: "growth",
@@ -25,7 +20,6 @@ const base: BillingStatus = {
 
 function serve(status: Partial<BillingStatus> | null) {
   const f = withFetch(() => (status ? Response.json({ ...base, ...status }) : Response.json({ error: { code: "unauthorized", message: "Please sign in" } }, { status: 401 })));
-  restore = f.restore;
 }
 
 describe("AccountBanners", () => {
@@ -56,7 +50,7 @@ describe("AccountBanners", () => {
     const { container } = renderWithProviders(<AccountBanners />);
     await waitFor(() => expect(container.textContent).toBe(""));
     cleanup();
-    restore?.();
+    restoreFetch();
     serve({});
     const second = renderWithProviders(<AccountBanners />);
     await new Promise((r) => setTimeout(r, 20));

@@ -25,6 +25,8 @@ export function AccountBanners({ now = new Date() }: { now?: Date }) {
   const data = status.data;
   if (!data) return null;
   const daysLeft = data.status === "trialing" && data.trialEndsAt ? Math.max(0, Math.ceil((new Date(data.trialEndsAt).getTime() - now.getTime()) / 86400_000)) : null;
+  // nothing to say: no empty region (and no gap) above the screen
+  if (!data.readOnly && data.status !== "past_due" && daysLeft === null && data.hasPassword) return null;
   return (
     <div className="mb-6 grid gap-3" aria-label="Account notices" role="region">
       {data.readOnly && (

@@ -1,22 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { Route, Routes } from "react-router";
-import { renderWithProviders, withFetch } from "../../tests/support/ui";
+import { cleanUpAfterEach, json, renderWithProviders, withFetch } from "../../tests/support/ui";
 import { ADMIN_SESSION_KEY } from "../lib/adminSession";
-import { resetToasts } from "../lib/toast";
 import { AdminLoginDialog } from "./AdminLoginDialog";
 
-let restore: (() => void) | undefined;
 beforeEach(() => localStorage.clear());
-afterEach(() => {
-  cleanup();
-  resetToasts();
-  restore?.();
-  restore = undefined;
-  localStorage.clear();
-});
+afterEach(() => localStorage.clear());
+cleanUpAfterEach();
 
 function Harness() {
   const [open, setOpen] = useState(false);
@@ -41,7 +34,6 @@ function Harness() {
 
 function answer(respond: () => Response | Promise<Response>) {
   const f = withFetch(respond);
-  restore = f.restore;
   return f.calls;
 }
 
@@ -56,8 +48,6 @@ async function reopenIsEmpty(user: ReturnType<typeof userEvent.setup>) {
   expect((screen.getByLabelText("Username") as HTMLInputElement).value).toBe("");
   expect((screen.getByLabelText("Password") as HTMLInputElement).value).toBe("");
 }
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 describe("admin login dialog (SPEC §4/§8)", () => {
   test("success: Logging in..., session stored, toast, console opened, dialog closed and cleared", async () => {

@@ -5,6 +5,7 @@ import { isSignedIn, ROLE_LABELS, useMe, useSignOut } from "../lib/auth";
 import { errorMessage } from "../lib/api";
 import { requiresSignIn } from "../lib/layout";
 import { toast } from "../lib/toast";
+import { AccountBanners } from "./AccountBanners";
 import { OrgSwitcher } from "./OrgSwitcher";
 import { Sidebar, type SidebarUser } from "./Sidebar";
 
@@ -12,6 +13,7 @@ import { Sidebar, type SidebarUser } from "./Sidebar";
  * The app shell: sidebar on large screens, a drawer on phones. It knows who is signed in
  * (GET /api/auth/me): the sidebar shows them, their role and the organisation switcher, and
  * /app/* screens other than the /app demo send a signed-out visitor to /login?next=….
+ * Signed-in screens show the account notices (trial days left, read-only, set a password) above their content.
  */
 export function AppLayout({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -55,7 +57,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
           <Shield className="ml-1 h-6 w-6 text-primary" aria-hidden />
           <span className="ml-2 font-bold">dmarcwarden</span>
         </header>
-        <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">{children}</main>
+        <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
+          {signedIn && (
+            <div className="mx-auto max-w-7xl">
+              <AccountBanners />
+            </div>
+          )}
+          {children}
+        </main>
       </div>
       <div className="drawer-side z-40">
         <label htmlFor="app-drawer" aria-label="Close navigation" className="drawer-overlay" />

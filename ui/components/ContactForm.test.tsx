@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { act, cleanup, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, test } from "bun:test";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
-import { renderApp, renderWithProviders, withFetch } from "../../tests/support/ui";
-import { resetToasts } from "../lib/toast";
+import { cleanUpAfterEach, renderApp, renderWithProviders, withFetch } from "../../tests/support/ui";
 import { ContactDialog } from "./ContactDialog";
 
-let restore: (() => void) | undefined;
-afterEach(() => {
-  cleanup();
-  resetToasts();
-  restore?.();
-  restore = undefined;
-});
+cleanUpAfterEach();
 
 function answer(status: number, body: unknown = { success: true, id: "abc" }) {
   const f = withFetch(() => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }));
-  restore = f.restore;
   return f.calls;
 }
 
@@ -28,7 +20,6 @@ function deferredAnswer() {
     await gate;
     return new Response(JSON.stringify({ success: true, id: "abc" }), { status: 201 });
   });
-  restore = f.restore;
   return { calls: f.calls, release };
 }
 

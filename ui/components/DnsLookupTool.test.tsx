@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { analyzeDomain, type DnsAnalysis } from "../../src/features/dns/analyze";
 import { createResolver } from "../../src/features/dns/resolver";
 import { fixtureZone, startDnsServer, type TestDnsServer } from "../../tests/support/dns-server";
-import { renderWithProviders, withFetch } from "../../tests/support/ui";
-import { resetToasts } from "../lib/toast";
+import { cleanUpAfterEach, json, renderWithProviders, withFetch } from "../../tests/support/ui";
 import { DnsLookupTool } from "./DnsLookupTool";
 
 // Real analyses of the fixture zones, served by a fetch stand-in answering like the server.
@@ -18,15 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-let restore: (() => void) | undefined;
-afterEach(() => {
-  cleanup();
-  resetToasts();
-  restore?.();
-  restore = undefined;
-});
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+cleanUpAfterEach();
 
 function serve() {
   const f = withFetch((_url, init) => {
@@ -34,7 +25,6 @@ function serve() {
     const a = analyses[domain];
     return a ? json(a) : json({ error: { code: "internal_error", message: "Something went wrong on our side." } }, 500);
   });
-  restore = f.restore;
   return f;
 }
 

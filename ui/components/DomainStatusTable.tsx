@@ -24,20 +24,23 @@ function lastReport(d: DomainStatusRow, now?: Date) {
 
 /**
  * The domain status table: each domain's DMARC policy, SPF, DKIM, overall status and last report.
- * `renderActions` adds a last column (e.g. a remove button). `compact` (dashboard cards) shows a
- * stacked list on phones instead of a table that scrolls sideways.
+ * `renderActions` adds a last column (e.g. a remove button). `stackOnPhones` shows a stacked list
+ * on phones instead of a table that scrolls sideways; `compact` (dashboard cards) is a smaller
+ * table that always stacks on phones.
  */
 export function DomainStatusTable<D extends DomainStatusRow>({
   domains,
   now,
   renderActions,
   compact = false,
+  stackOnPhones = compact,
   empty = <p className="py-6 text-center opacity-70">No domains</p>,
 }: {
   domains: D[];
   now?: Date;
   renderActions?: (domain: D) => ReactNode;
   compact?: boolean;
+  stackOnPhones?: boolean;
   /** Shown instead of the table when there are no domains. */
   empty?: ReactNode;
 }) {
@@ -47,7 +50,7 @@ export function DomainStatusTable<D extends DomainStatusRow>({
       <thead>
         <tr>
           <th>Domain</th>
-          <th>DMARC Policy</th>
+          <th>{compact ? "DMARC" : "DMARC Policy"}</th>
           <th>SPF</th>
           <th>DKIM</th>
           <th>Status</th>
@@ -75,30 +78,32 @@ export function DomainStatusTable<D extends DomainStatusRow>({
             <td>
               <StatusBadge status={d.overallStatus} />
             </td>
-            <td className="whitespace-nowrap text-sm opacity-70">{lastReport(d, now)}</td>
+            <td className={`whitespace-nowrap opacity-70 ${compact ? "text-xs" : "text-sm"}`}>{lastReport(d, now)}</td>
             {renderActions && <td className="text-right">{renderActions(d)}</td>}
           </tr>
         ))}
       </tbody>
     </table>
   );
-  if (!compact) return <div className="overflow-x-auto">{table}</div>;
+  if (!stackOnPhones) return <div className="overflow-x-auto">{table}</div>;
   return (
     <>
       {/* phones: one stacked row a domain, so every status stays in view */}
-      <ul className="divide-y divide-base-300 sm:hidden" aria-label="Domains">
+      <ul className={`divide-y divide-base-300 sm:hidden ${compact ? "" : "px-4"}`} aria-label="Domains">
         {domains.map((d) => (
           <li key={d.id} className="grid gap-1.5 py-2.5" data-domain-row={d.name}>
             <div className="flex items-center justify-between gap-2">
               <span className="min-w-0 truncate font-medium">{d.name}</span>
-              <StatusBadge status={d.overallStatus} />
+              <span className="flex shrink-0 items-center gap-1">
+                <StatusBadge status={d.overallStatus} />
+                {renderActions?.(d)}
+              </span>
             </div>
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
               <span className="inline-flex items-center gap-1">DMARC <Badge status={d.dmarcPolicy} /></span>
               <span className="inline-flex items-center gap-1">SPF <Badge status={d.spfStatus} /></span>
               <span className="inline-flex items-center gap-1">DKIM <Badge status={d.dkimStatus} /></span>
             </div>
-            {renderActions && <div className="flex justify-end">{renderActions(d)}</div>}
           </li>
         ))}
       </ul>

@@ -1,7 +1,15 @@
 /** Shapes of the reports API, shared with the UI. */
+import { z } from "zod";
 import type { IngestResult } from "./ingest";
 
 export type { IngestResult } from "./ingest";
+
+/** GET /api/dmarc-reports caps its list: ?limit= 1 to 1000, 1000 when not given. */
+export const MAX_REPORT_LIST = 1000;
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_REPORT_LIST}`;
+export const listReportsQuerySchema = z.object({
+  limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_REPORT_LIST, LIMIT_MESSAGE).default(MAX_REPORT_LIST),
+});
 
 /** SPEC §3 DMARC report, plus the fields the reports screen shows. */
 export interface DmarcReportSummary {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:tes
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { domains } from "../../db/schema";
+import { aggregateReports, domains } from "../../db/schema";
 import { createResolver } from "../dns/resolver";
 import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
@@ -179,6 +179,33 @@ describe("reading reports back", () => {
 
   test("signed out → 401", async () => {
     expect((await t.json("GET", "/api/dmarc-reports")).status).toBe(401);
+  });
+
+  test("?limit= caps the list (newest first, still SPEC §3's array); 1000 when not given; anything but 1-1000 is a 400", async () => {
+    const { orgId, cookie } = signedInMember(t.deps.store.db, "viewer");
+    addDomain(orgId, "example.com");
+    const domainId = t.deps.store.db.select({ id: domains.id }).from(domains).get()!.id;
+    const base = new Date("2024-03-01T00:00:00Z").getTime();
+    t.deps.store.db.transaction((tx) => {
+      for (let i = 0; i < 1005; i++) {
+        const at = new Date(base + i * 60_000);
+        tx.insert(aggregateReports)
+          .values({ orgId, domainId, policyDomain: "example.com", reporterOrg: "google.com", reportId: `r${i}`, dateBegin: at, dateEnd: at, recordCount: 1, messageCount: 10, passCount: 9, source: "upload", processedAt: at })
+          .run();
+      }
+    });
+    const three = await t.json("GET", "/api/dmarc-reports?limit=3", { cookie });
+    expect(three.status).toBe(200);
+    expect(Array.isArray(three.body)).toBe(true);
+    expect(three.body.map((r: any) => r.reportId)).toEqual(["r1004", "r1003", "r1002"]);
+    expect((await t.json("GET", "/api/dmarc-reports?limit=1000", { cookie })).body).toHaveLength(1000);
+    expect((await t.json("GET", "/api/dmarc-reports", { cookie })).body).toHaveLength(1000);
+    for (const bad of ["0", "1001", "-5", "2.5", "abc", ""]) {
+      const res = await t.json("GET", `/api/dmarc-reports?limit=${bad}`, { cookie });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("validation_failed");
+      expect(res.body.error.fields.limit).toBe("limit must be a whole number from 1 to 1000");
+    }
   });
 });
 

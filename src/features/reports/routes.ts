@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
-import { PayloadTooLargeError, ValidationError } from "../../http/errors";
+import { parseInput, PayloadTooLargeError, ValidationError } from "../../http/errors";
 import { clientAddress } from "../../http/client";
 import { requireActor } from "../../http/tenant";
-import { MAX_UPLOAD_FILES, type UploadResponse } from "./contract";
+import { listReportsQuerySchema, MAX_UPLOAD_FILES, type UploadResponse } from "./contract";
 import { ingestFile, type IngestResult } from "./ingest";
 import { getReport, listReports } from "./service";
 
@@ -35,9 +35,10 @@ export function reportsRoutes(deps: AppDeps) {
       },
       { parse: "none" },
     )
-    .get("/api/dmarc-reports", ({ request }) => {
+    .get("/api/dmarc-reports", ({ request, query }) => {
       const { orgId } = requireActor(db, request, "read");
-      return listReports(db, orgId);
+      const { limit } = parseInput(listReportsQuerySchema, query);
+      return listReports(db, orgId, limit);
     })
     .get("/api/dmarc-reports/:id", ({ request, params }) => {
       const { orgId } = requireActor(db, request, "read");

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import type { DB } from "../../db";
 import { aggregateAuthResults, aggregateRecords, aggregateReports } from "../../db/schema";
 import { NotFoundError } from "../../http/errors";
-import { MAX_DETAIL_RECORDS, passRateOf, type AuthResultView, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary } from "./contract";
+import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type AuthResultView, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary } from "./contract";
 
 type ReportRow = typeof aggregateReports.$inferSelect;
 
@@ -23,8 +23,8 @@ function toSummary(row: ReportRow): DmarcReportSummary {
   };
 }
 
-/** The organisation's aggregate reports, newest first. */
-export function listReports(db: DB, orgId: string, limit = 200): DmarcReportSummary[] {
+/** The organisation's aggregate reports, newest first, at most `limit` (GET /api/dmarc-reports ?limit=). */
+export function listReports(db: DB, orgId: string, limit = MAX_REPORT_LIST): DmarcReportSummary[] {
   return db
     .select()
     .from(aggregateReports)

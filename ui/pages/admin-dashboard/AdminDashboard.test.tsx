@@ -1,20 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ContactSubmission } from "../../../src/features/admin/contract";
-import { renderApp, withFetch } from "../../../tests/support/ui";
+import { cleanUpAfterEach, json, renderApp, withFetch } from "../../../tests/support/ui";
 import { ADMIN_SESSION_KEY } from "../../lib/adminSession";
-import { resetToasts } from "../../lib/toast";
 
-let restore: (() => void) | undefined;
 beforeEach(() => localStorage.clear());
-afterEach(() => {
-  cleanup();
-  resetToasts();
-  restore?.();
-  restore = undefined;
-  localStorage.clear();
-});
+afterEach(() => localStorage.clear());
+cleanUpAfterEach();
 
 const sub = (over: Partial<ContactSubmission>): ContactSubmission => ({
   id: "s1",
@@ -30,8 +23,6 @@ const sub = (over: Partial<ContactSubmission>): ContactSubmission => ({
   submittedAt: "2025-03-01T10:00:00.000Z",
   ...over,
 });
-
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 /** A small stand-in for the admin API holding the list in memory. */
 function adminServer(initial: ContactSubmission[], opts: { list?: (headers: Headers) => Response | null; logout?: number } = {}) {
@@ -50,7 +41,6 @@ function adminServer(initial: ContactSubmission[], opts: { list?: (headers: Head
     if (url.endsWith("/api/admin/logout")) return opts.logout ? json({ error: { code: "x", message: "no" } }, opts.logout) : json({ success: true, message: "Logged out" });
     return json({ error: { code: "unauthorized", message: "Please sign in to continue." } }, 401);
   });
-  restore = f.restore;
   return f.calls;
 }
 

@@ -1,11 +1,10 @@
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, screen, waitFor, within } from "@testing-library/react";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Route, Routes } from "react-router";
-import { renderWithProviders, withFetch } from "../../../tests/support/ui";
+import { cleanUpAfterEach, renderWithProviders, withFetch } from "../../../tests/support/ui";
 import { NOTIFICATIONS_STORAGE_KEY, NotificationsMenu, type AppNotification } from "../../components/NotificationsMenu";
 import { QuickActions } from "../../components/QuickActions";
-import { resetToasts } from "../../lib/toast";
 import type { DashboardStats, DmarcReportSummary, IpThreat, Task } from "./api";
 import { DashboardView } from "./DashboardView";
 
@@ -94,12 +93,7 @@ function serve(answers: Answers) {
 
 let fetchStub: ReturnType<typeof serve> | null = null;
 beforeEach(() => localStorage.removeItem(NOTIFICATIONS_STORAGE_KEY));
-afterEach(() => {
-  cleanup();
-  fetchStub?.restore();
-  fetchStub = null;
-  resetToasts();
-});
+cleanUpAfterEach();
 
 describe("dashboard (SPEC §2 Authenticated dashboard)", () => {
   test("shows stat cards, the domain table, at most 3 tasks and 3 reports with pass-rate colours, threats of the last 24h and the DNS lookup", async () => {

@@ -1,6 +1,5 @@
 import { useEffect, useRef } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { AccountBanners } from "../../components/AccountBanners";
 import { toast } from "../../lib/toast";
 import { DashboardView } from "./DashboardView";
 
@@ -25,10 +24,5 @@ function useTrialSuccessToast() {
 
 export default function DashboardPage() {
   useTrialSuccessToast();
-  return (
-    <>
-      <AccountBanners />
-      <DashboardView />
-    </>
-  );
+  return <DashboardView />;
 }

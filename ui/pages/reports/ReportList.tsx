@@ -1,6 +1,10 @@
-import { FileText } from "lucide-react";
+import { ChevronLeft, ChevronRight, FileText } from "lucide-react";
+import { useId, useMemo, useState } from "react";
 import { formatCount, formatRelativeTime, passRateClass } from "../../lib/format";
 import type { DmarcReportSummary } from "./api";
+
+/** Reports shown per page of the list. */
+export const REPORTS_PAGE_SIZE = 25;
 
 export const formatPeriod = (begin: string, end: string) => {
   const opts: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", timeZone: "UTC" };
@@ -16,6 +20,66 @@ export function EmptyReports() {
       <p className="font-medium">No reports available</p>
       <p className="text-sm opacity-70">Upload a report above, or publish your report address in your domains' DMARC records.</p>
     </div>
+  );
+}
+
+/**
+ * The list with a domain filter and pages of 25 ("Showing 1–25 of 304", Previous/Next), all in
+ * the browser over what GET /api/dmarc-reports returned.
+ */
+export function ReportBrowser({ reports, onOpen }: { reports: DmarcReportSummary[]; onOpen: (id: string) => void }) {
+  const uid = useId();
+  const [domain, setDomain] = useState("");
+  const [page, setPage] = useState(0);
+  const domains = useMemo(() => [...new Set(reports.map((r) => r.domain))].sort(), [reports]);
+  const shown = domain && domains.includes(domain) ? reports.filter((r) => r.domain === domain) : reports;
+  const pages = Math.max(1, Math.ceil(shown.length / REPORTS_PAGE_SIZE));
+  const current = Math.min(page, pages - 1);
+  const first = current * REPORTS_PAGE_SIZE;
+  const slice = shown.slice(first, first + REPORTS_PAGE_SIZE);
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-base-300 px-4 py-3">
+        <h2 className="font-semibold">Reports</h2>
+        {domains.length > 1 && (
+          <label htmlFor={`${uid}-domain`} className="flex items-center gap-2 text-sm">
+            Domain
+            <select
+              id={`${uid}-domain`}
+              className="select select-sm w-auto"
+              value={domain}
+              onChange={(e) => {
+                setDomain(e.target.value);
+                setPage(0);
+              }}
+            >
+              <option value="">All domains</option>
+              {domains.map((d) => (
+                <option key={d} value={d}>
+                  {d}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+      </div>
+      <ReportList reports={slice} onOpen={onOpen} />
+      <nav className="flex flex-wrap items-center justify-between gap-2 border-t border-base-300 px-4 py-3" aria-label="Report pages">
+        <p className="text-sm opacity-70" role="status">
+          Showing {formatCount(first + 1)}–{formatCount(first + slice.length)} of {formatCount(shown.length)}
+        </p>
+        {pages > 1 && (
+          <div className="join">
+            <button type="button" className="btn btn-sm join-item" disabled={current === 0} onClick={() => setPage(current - 1)}>
+              <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
+            </button>
+            <button type="button" className="btn btn-sm join-item" disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>
+              Next <ChevronRight className="h-4 w-4" aria-hidden />
+            </button>
+          </div>
+        )}
+      </nav>
+    </>
   );
 }
 

@@ -2,7 +2,7 @@ import { useSearchParams } from "react-router";
 import { errorMessage } from "../../lib/api";
 import { useReports } from "./api";
 import { ReportDetail } from "./ReportDetail";
-import { EmptyReports, ReportList } from "./ReportList";
+import { EmptyReports, ReportBrowser } from "./ReportList";
 import { ReportUploader } from "./ReportUploader";
 
 /** DMARC Reports (/app/reports): upload reports, list them, open one (?report=<id>). */
@@ -38,7 +38,7 @@ export default function ReportsPage() {
               ) : reports.data.length === 0 ? (
                 <EmptyReports />
               ) : (
-                <ReportList reports={reports.data} onOpen={(id) => setParams({ report: id })} />
+                <ReportBrowser reports={reports.data} onOpen={(id) => setParams({ report: id })} />
               )}
             </div>
           </section>

@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { cleanup, screen, waitFor } from "@testing-library/react";
+import { describe, expect, test } from "bun:test";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { renderWithProviders, withFetch } from "../../../tests/support/ui";
-import { resetToasts } from "../../lib/toast";
+import { cleanUpAfterEach, json, renderWithProviders, withFetch } from "../../../tests/support/ui";
 import { ReportMailboxSection } from "./ReportMailboxSection";
 
-let restore: (() => void) | undefined;
-afterEach(() => {
-  cleanup();
-  resetToasts();
-  restore?.();
-  restore = undefined;
-});
+cleanUpAfterEach();
 
 const ADDRESS = "a1b2c3d4e5f60718@reports.example.net";
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-
 function server(options: { role?: string; address?: string | null; mailbox?: unknown; test?: unknown } = {}) {
   const f = withFetch((url, init) => {
     const method = init.method ?? "GET";
@@ -31,7 +22,6 @@ function server(options: { role?: string; address?: string | null; mailbox?: unk
       return json({ ok: true, outcome: { processed: 2, invalid: 0, retried: 0 }, mailbox: { ...(options.mailbox as object), lastPolledAt: new Date().toISOString(), lastError: null, lastPollMessages: 2 } });
     return json({ error: { code: "not_found", message: "No such endpoint." } }, 404);
   });
-  restore = f.restore;
   return f.calls;
 }
 

@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, test } from "bun:test";
-import { cleanup, screen, waitFor } from "@testing-library/react";
+import { describe, expect, test } from "bun:test";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { renderWithProviders, withFetch } from "../../../tests/support/ui";
-import { resetToasts } from "../../lib/toast";
+import { cleanUpAfterEach, renderWithProviders, withFetch } from "../../../tests/support/ui";
 import { SettingsForm } from "./SettingsForm";
 
 const saved = {
@@ -21,11 +20,7 @@ const saved = {
 };
 
 let stub: ReturnType<typeof withFetch> | null = null;
-afterEach(() => {
-  cleanup();
-  stub?.restore();
-  resetToasts();
-});
+cleanUpAfterEach();
 
 function render(view = saved, put?: (body: any) => Response) {
   stub = withFetch((_url, init) => {

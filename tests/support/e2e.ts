@@ -1,0 +1,53 @@
+/**
+ * The usual end-to-end setup: the built executable and one Chromium for a test file, started
+ * before its tests and stopped after them, plus signing up through the API.
+ */
+import { afterAll, beforeAll, expect } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "./browser";
+import { startServer, type RunningServer } from "./server";
+
+export interface ServerAndBrowser {
+  server: RunningServer;
+  browser: Browser;
+}
+
+/**
+ * Registers beforeAll/afterAll hooks that start the server (with `args`, which may be a function
+ * read when the hook runs, e.g. after a DNS stand-in has started) and a browser. The returned
+ * object's `server` and `browser` are set once the hooks have run.
+ */
+export function useServerAndBrowser(options: { args?: string[] | (() => string[]) } = {}): ServerAndBrowser {
+  const ctx = {} as ServerAndBrowser;
+  beforeAll(async () => {
+    const args = typeof options.args === "function" ? options.args() : options.args;
+    ctx.server = await startServer({ args });
+    ctx.browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await ctx.browser?.close();
+    await ctx.server?.stop();
+  });
+  return ctx;
+}
+
+export interface SignUp {
+  name: string;
+  email: string;
+  password: string;
+  organization: string;
+}
+
+/** Creates an account through POST /api/auth/signup in the page's context, so the page is signed in. Unique email unless given. */
+export async function signUpViaApi(page: Page, base: string, fields: Partial<SignUp> = {}): Promise<SignUp> {
+  const account: SignUp = {
+    name: "E2E Owner",
+    email: `owner-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@e2e.example`,
+    password: "e2e owner password 1",
+    organization: "E2E Org",
+    ...fields,
+  };
+  const res = await page.request.post(base + "/api/auth/signup", { data: account, headers: { origin: base } });
+  expect(res.status()).toBe(201);
+  return account;
+}
