@@ -15,13 +15,28 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
+
+// The type check runs with the full suite: a type error is a defect even when no test trips on it.
+if (!only.length || only.includes("types")) {
+  console.log("\n=== type check (tsc --noEmit) ===");
+  const tsc = Bun.spawnSync([process.execPath, "node_modules/typescript/bin/tsc", "--noEmit", "-p", "."], { stdout: "inherit", stderr: "inherit" });
+  if (tsc.exitCode === 0) {
+    console.log("type check: no errors");
+    passed++;
+  } else {
+    console.log("type check: errors above");
+    failed++;
+  }
+}
 for (const [name, args] of Object.entries(LAYERS)) {
   if (only.length && !only.includes(name)) continue;
   console.log(`\n=== ${name} tests ===`);
   const proc = Bun.spawn([process.execPath, ...args], { stdout: "inherit", stderr: "pipe", env: { ...process.env, FORCE_COLOR: "0" } });
   let err = "";
-  for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
-    const text = new TextDecoder().decode(chunk);
+  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    const text = decoder.decode(chunk.value, { stream: true });
     err += text;
     process.stderr.write(text);
   }
@@ -34,3 +49,5 @@ for (const [name, args] of Object.entries(LAYERS)) {
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 || broken ? 1 : 0);
+
+export {};

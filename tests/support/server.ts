@@ -65,7 +65,9 @@ export async function startServer(options: { args?: string[]; env?: Record<strin
     stderr: "pipe",
   });
   const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream) out += new TextDecoder().decode(chunk);
+    const reader = stream.getReader();
+    const decoder = new TextDecoder();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) out += decoder.decode(chunk.value, { stream: true });
   };
   void collect(proc.stdout as ReadableStream<Uint8Array>);
   void collect(proc.stderr as ReadableStream<Uint8Array>);
