@@ -41,6 +41,7 @@ describe("server foundation", () => {
     t = makeTestApp();
     const foreign = await t.json("POST", "/api/anything", { body: {}, headers: { origin: "https://evil.example" } });
     expect(foreign.status).toBe(403);
+    expect(foreign.headers.get("x-frame-options")).toBe("DENY");
     expect(foreign.body.error.code).toBe("cross_origin_refused");
     const same = await t.json("POST", "/api/anything", { body: {}, headers: { origin: "http://localhost" } });
     expect(same.status).toBe(404);

@@ -23,8 +23,7 @@ export const MAX_BODY_BYTES = 50 * 1024 * 1024;
 export function createApp(deps: AppDeps) {
   return (
     new Elysia({ name: "dmarcwarden" })
-      .onRequest(({ request, set }) => {
-        Object.assign(set.headers, SECURITY_HEADERS);
+      .onRequest(({ request }) => {
         const length = Number(request.headers.get("content-length") ?? 0);
         if (length > MAX_BODY_BYTES) return jsonError(413, "payload_too_large", `The request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
       })
@@ -66,6 +65,7 @@ export function createHandler(deps: AppDeps, app: App = createApp(deps)) {
     try {
       const response = await app.handle(request);
       status = response.status;
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
       return response;
     } finally {
       const path = new URL(request.url).pathname;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createHandler } from "../app";
-import { parseConfig, type Config } from "../config";
+import { parseConfig } from "../config";
 import { openStore } from "../db";
 import type { AppDeps } from "../deps";
 import { seedAdmin } from "../features/admin/seed";
@@ -58,9 +58,6 @@ export const serveCommand: Command = {
   },
 };
 
-export function describeConfig(config: Config) {
-  return { port: config.port, host: config.host, db: config.db };
-}
 
 function waitForShutdown(onStop: () => Promise<void>): Promise<void> {
   return new Promise((resolve) => {

@@ -4,9 +4,9 @@ import { jsonError } from "./errors";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * Refuses state-changing requests sent from another site (CSRF), and sets security headers.
- * A request without an Origin header (curl, server-to-server webhooks) is let through:
- * browsers always send Origin on cross-site POST/PUT/DELETE.
+ * Refuses state-changing requests sent from another site (CSRF). A request without an Origin
+ * header (curl, server-to-server webhooks) is let through: browsers always send Origin on
+ * cross-site POST/PUT/DELETE.
  */
 export function securityPlugin(options: { publicUrl: string }) {
   return new Elysia({ name: "security" })
@@ -23,11 +23,6 @@ export function securityPlugin(options: { publicUrl: string }) {
       }
       if (options.publicUrl) allowed.add(new URL(options.publicUrl).origin);
       if (!allowed.has(origin)) return refuse();
-    })
-    .onAfterHandle({ as: "global" }, ({ set }) => {
-      set.headers["x-content-type-options"] = "nosniff";
-      set.headers["referrer-policy"] = "strict-origin-when-cross-origin";
-      set.headers["x-frame-options"] = "DENY";
     });
 }
 
@@ -35,6 +30,7 @@ function refuse() {
   return jsonError(403, "cross_origin_refused", "This request came from another site and was refused. Open the app directly and try again.");
 }
 
+/** Set on every response by createHandler (src/app.ts), early refusals included. */
 export const SECURITY_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
