@@ -5,6 +5,8 @@
  * environment, which wins over the default. A bad value throws ConfigError, which the CLI
  * prints as one line before exiting with code 2.
  */
+import { mailFromProblem, relayUrlProblem } from "./features/mail/relay-url";
+
 export class ConfigError extends Error {}
 
 type FlagKind = "string" | "int" | "bool" | "list";
@@ -59,6 +61,9 @@ export const FLAGS: FlagSpec[] = [
   { name: "stripe-price-scale", env: "STRIPE_PRICE_SCALE", kind: "string", default: "", value: "PRICE", commands: ["serve"], help: "Stripe price id of the Scale plan" },
   { name: "stripe-api-base", env: "STRIPE_API_BASE", kind: "string", default: "", value: "URL", commands: ["serve"], help: "talk to this Stripe-compatible API instead of api.stripe.com (tests)", check: (v: string) => (v && !/^https?:\/\/[^/]+/.test(v) ? "must start with http:// or https://" : undefined) },
   { name: "plan-limits", env: "PLAN_LIMITS", kind: "bool", default: true, commands: ["serve"], help: "enforce plan limits and read-only state (--no-plan-limits: none, e.g. an MSP's own install)" },
+  // outgoing mail (src/features/mail): invitations and set-password links
+  { name: "mail-relay", env: "MAIL_RELAY_URL", kind: "string", default: "", value: "URL", commands: ["serve"], help: "SMTP relay for outgoing mail: smtp://user:pass@smtp.example.com:587 (STARTTLS when offered) or smtps://user:pass@host:465; needs --mail-from and --public-url (default: no mail, links are shown to copy)", check: (v: string) => relayUrlProblem(v.trim()) },
+  { name: "mail-from", env: "MAIL_FROM", kind: "string", default: "", value: "ADDR", commands: ["serve"], help: 'sender of outgoing mail, e.g. alerts@example.com or "dmarcwarden <alerts@example.com>"', check: (v: string) => mailFromProblem(v.trim()) },
   // report ingestion (src/features/reports)
   { name: "org", env: "INGEST_ORG", kind: "string", default: "", value: "SLUG", commands: ["ingest"], help: "the organisation (its slug) the reports are ingested for" },
   { name: "max-report-mb", env: "MAX_REPORT_MB", kind: "int", default: 25, value: "MB", commands: ["serve", "ingest"], help: "largest report file accepted (upload, CLI, mail), in MB; decompressed content may be up to 200 MB", check: (v: number) => (v < 1 || v > 1024 ? "must be between 1 and 1024" : undefined) },

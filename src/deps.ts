@@ -5,6 +5,7 @@ import type { Store } from "./db";
 import type { RateLimiter } from "./http/rate-limit";
 import type { SpaAssets } from "./http/spa";
 import type { Logger } from "./log";
+import type { Mailer } from "./features/mail/mailer";
 
 /**
  * Everything a feature may depend on, built once by the CLI (or by a test) and handed to
@@ -29,4 +30,6 @@ export interface AppDeps {
   onDomainAdded?: (domainId: string) => void;
   /** the DNS resolver (dns2 against --dns-server or the system's); tests point it at a local DNS server */
   resolver?: DnsResolver;
+  /** outgoing mail through --mail-relay (invitations, set-password links); absent when mail is off. Tests point it at a local SMTP capture server */
+  mailer?: Mailer;
 }

@@ -25,6 +25,7 @@ const Settings = page(() => import("./pages/settings"));
 const Login = page(() => import("./pages/login"));
 const Signup = page(() => import("./pages/signup"));
 const Invite = page(() => import("./pages/invite"));
+const SetPassword = page(() => import("./pages/set-password"));
 
 /** SPEC §2 route table. */
 export const ROUTES: { path: string; element: ComponentType }[] = [
@@ -47,6 +48,7 @@ export const ROUTES: { path: string; element: ComponentType }[] = [
   { path: "/login", element: Login },
   { path: "/signup", element: Signup },
   { path: "/invite", element: Invite },
+  { path: "/set-password", element: SetPassword },
 ];
 
 function Loading() {

@@ -9,6 +9,7 @@ import { describeDemoSeed } from "./seed-demo";
 import { startMailIn } from "../features/mailin/setup";
 import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
 import { createStripeClient } from "../features/billing/settings";
+import { mailerFromConfig } from "../features/mail/mailer";
 import { RateLimiter } from "../http/rate-limit";
 import { diskAssets } from "../http/spa";
 import { createLogger } from "../log";
@@ -21,6 +22,8 @@ export const serveCommand: Command = {
   async run({ argv, env, assets }) {
     const config = parseConfig(argv, env, "serve");
     const log = createLogger(config.logLevel);
+    // checked before the database is opened: a bad mail setting stops start-up with one line
+    const mailer = mailerFromConfig(config, log);
     const store = openStore(config.db);
     if (config.seedAdmin) {
       const outcome = await seedAdmin(store.db, config.seedAdmin.username, config.seedAdmin.password);
@@ -35,6 +38,7 @@ export const serveCommand: Command = {
       now: () => new Date(),
       stripe: createStripeClient(config),
       resolver: resolverFromConfig(config),
+      mailer,
     };
     if (config.raw["seed-demo"]) {
       // the demo's senders carry their PTR names already: no DNS lookups while seeding
@@ -52,6 +56,7 @@ export const serveCommand: Command = {
       await server.stop();
       await mailIn.stop();
       await dnsChecks.stop();
+      deps.mailer?.close();
       store.close();
     });
     return 0;

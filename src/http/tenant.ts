@@ -31,6 +31,18 @@ export function currentUser(db: DB, request: Request): SessionUser | null {
 }
 
 /**
+ * The signed-in user in their current organisation, or null when signed out, without a
+ * current organisation or no longer a member of it: for public routes that do more for a
+ * signed-in caller (never throws).
+ */
+export function optionalActor(db: DB, request: Request): Actor | null {
+  const user = currentUser(db, request);
+  if (!user?.currentOrgId) return null;
+  const role = effectiveRole(db, user.userId, user.currentOrgId);
+  return role ? { user, orgId: user.currentOrgId, role } : null;
+}
+
+/**
  * The signed-in user acting in their current organisation with at least `permission`.
  * 401 when signed out or without a current organisation they still belong to; 403 when
  * their role does not allow the action.

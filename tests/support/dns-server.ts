@@ -267,6 +267,10 @@ export function fixtureZone(): Zone {
     "k1._domainkey.badkey.test": { TXT: ["v=DKIM1; k=rsa; p=bm90IGEga2V5"] },
     "custom.test": { TXT: ["v=spf1 -all"] },
     "brand2024._domainkey.custom.test": { TXT: [["v=DKIM1; k=rsa; p=", ...splitTxt(rsa2048)]] },
+    // DKIM: the key lives only at a selector no common list has (s2026), seen in the organisation's reports
+    "reportsel.test": { TXT: ["v=spf1 -all"] },
+    "_dmarc.reportsel.test": { TXT: ["v=DMARC1; p=reject"] },
+    "s2026._domainkey.reportsel.test": { TXT: [["v=DKIM1; k=rsa; p=", ...splitTxt(rsa2048)]] },
 
     // DMARC: inherited from the organisational domain
     "inherit.test": { TXT: ["v=spf1 -all"] },

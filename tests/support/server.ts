@@ -51,14 +51,14 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts `dmarcwarden serve` and waits until /healthz answers. */
+/** Starts `dmarcwarden serve` and waits until /healthz answers. "{port}" in an argument becomes the chosen port (e.g. --public-url http://127.0.0.1:{port}). */
 export async function startServer(options: { args?: string[]; env?: Record<string, string>; dir?: string; executable?: string } = {}): Promise<RunningServer> {
   await ensureExecutable();
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), "dw-e2e-"));
   const port = await freePort();
   const dbPath = join(dir, "dw.db");
   let out = "";
-  const proc = Bun.spawn([options.executable ?? EXECUTABLE, "serve", "--port", String(port), "--host", "127.0.0.1", "--db", dbPath, ...(options.args ?? [])], {
+  const proc = Bun.spawn([options.executable ?? EXECUTABLE, "serve", "--port", String(port), "--host", "127.0.0.1", "--db", dbPath, ...(options.args ?? []).map((a) => a.replaceAll("{port}", String(port)))], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", HOME: dir, ...options.env },
     stdout: "pipe",

@@ -9,3 +9,4 @@ export * from "./billing";
 export * from "./mailboxes";
 export * from "./reports";
 export * from "./dns";
+export * from "./password-tokens";

@@ -50,3 +50,25 @@ export interface MeResponse {
   organizations: OrgSummary[];
   currentOrg: OrgSummary | null;
 }
+
+/** "Forgot password?" on /login. */
+export const passwordLinkSchema = z.object({ email: emailSchema });
+export type PasswordLinkInput = z.input<typeof passwordLinkSchema>;
+
+export const passwordTokenSchema = z
+  .string({ error: "This link is not valid. Ask for a new one from the sign-in page." })
+  .min(10, "This link is not valid. Ask for a new one from the sign-in page.")
+  .max(200, "This link is not valid. Ask for a new one from the sign-in page.");
+
+/** /set-password?token=…: the new password (same rules as signup). */
+export const resetPasswordSchema = z.object({ token: passwordTokenSchema, password: passwordSchema });
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
+
+/** The /set-password form: the password twice. */
+export const newPasswordFormSchema = z
+  .object({ password: passwordSchema, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ["confirm"], message: "The two passwords are not the same" });
+export type NewPasswordFormInput = z.input<typeof newPasswordFormSchema>;
+
+/** What POST /api/auth/password-link answers, whether or not the address has an account. */
+export const PASSWORD_LINK_SENT_MESSAGE = "If an account exists for this address, we have sent it a link to set a new password. The link works once, for 24 hours.";

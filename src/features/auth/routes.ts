@@ -1,11 +1,13 @@
 import { Elysia } from "elysia";
+import { z } from "zod";
 import type { AppDeps } from "../../deps";
 import { clientAddress } from "../../http/client";
 import { parseInput, UnauthorizedError } from "../../http/errors";
 import { currentUser, readCookie } from "../../http/tenant";
-import { loginSchema, signupSchema } from "./contract";
+import { loginSchema, PASSWORD_LINK_SENT_MESSAGE, passwordLinkSchema, passwordTokenSchema, resetPasswordSchema, signupSchema } from "./contract";
 import { clearedSessionCookie, sessionCookie } from "./cookie";
 import { LOGIN_FAILED_MESSAGE, login, me, meOf, signup } from "./service";
+import { describePasswordLink, requestPasswordLink, resetPassword } from "./password-links";
 import { deleteSession, SESSION_COOKIE } from "./sessions";
 import { checkLoginThrottle, clearLoginFailures, recordLoginFailure } from "./throttle";
 
@@ -41,6 +43,29 @@ export function authRoutes(deps: AppDeps) {
       if (token) deleteSession(db, token);
       set.headers["set-cookie"] = clearedSessionCookie(deps.config);
       return { success: true };
+    })
+    .post("/api/auth/password-link", ({ body, request, set }) => {
+      // the same answer whether or not the address has an account; limited per address and per email
+      deps.limiter.hit("password-link:address", clientAddress(deps, request), 10, 3600, "Too many password links asked for from this address. Please try again in an hour.");
+      const { email } = parseInput(passwordLinkSchema, body);
+      deps.limiter.hit("password-link:email", email, 3, 3600, "Too many password links asked for this email address. Please check your inbox (and spam folder), or try again in an hour.");
+      requestPasswordLink(deps, email, deps.now());
+      set.headers["cache-control"] = "no-store";
+      return { success: true, message: PASSWORD_LINK_SENT_MESSAGE };
+    })
+    .post("/api/auth/password-link/lookup", ({ body, request, set }) => {
+      deps.limiter.hit("password-link-lookup", clientAddress(deps, request), 30, 600);
+      const { token } = parseInput(z.object({ token: passwordTokenSchema }), body);
+      set.headers["cache-control"] = "no-store";
+      return describePasswordLink(db, token, deps.now());
+    })
+    .post("/api/auth/reset-password", async ({ body, request, set }) => {
+      deps.limiter.hit("reset-password", clientAddress(deps, request), 20, 900);
+      const input = parseInput(resetPasswordSchema, body);
+      const result = await resetPassword(db, input.token, input.password, deps.now());
+      set.headers["set-cookie"] = sessionCookie(deps.config, result.token);
+      set.headers["cache-control"] = "no-store";
+      return me(db, result.userId, result.orgId);
     })
     .get("/api/auth/me", ({ request, set }) => {
       const session = currentUser(db, request);

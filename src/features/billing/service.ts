@@ -10,6 +10,7 @@ import { billingAccounts, memberships, organizations, users } from "../../db/sch
 import type { AppDeps } from "../../deps";
 import { ConflictError, ServiceError } from "../../http/errors";
 import { PLANS } from "../../lib/plans";
+import { mailPasswordLink } from "../auth/password-links";
 import { createSession, type SessionUser } from "../auth/sessions";
 import { uniqueSlug } from "../orgs/directory";
 import type { TrialSetupInput } from "./contract";
@@ -43,7 +44,7 @@ export interface TrialSetupResult {
  * customer is deleted again, so nothing is left half-made on either side.
  */
 export async function createTrialSetup(
-  deps: Pick<AppDeps, "store" | "stripe" | "log">,
+  deps: Pick<AppDeps, "store" | "stripe" | "log" | "mailer">,
   input: TrialSetupInput,
   now: Date,
   signedIn: SessionUser | null = null,
@@ -83,6 +84,12 @@ export async function createTrialSetup(
       return createSession(t, userId, orgId, now);
     });
     deps.log.info("trial_started", { orgId, plan: input.selectedPlan, billing: provider ? "stripe" : "off" });
+    // after the commit, in the background: a mail failure is logged and never undoes the trial
+    try {
+      mailPasswordLink(deps, userId, "trial", now);
+    } catch (error) {
+      deps.log.warn("mail_failed", { kind: "trial_password_link", error: error instanceof Error ? error.message : String(error) });
+    }
     return { clientSecret: provider?.setupIntent.client_secret ?? null, sessionToken, orgId, userId };
   } catch (error) {
     if (provider && stripe) {

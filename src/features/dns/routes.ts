@@ -2,13 +2,18 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { parseInput, ServiceError, ValidationError } from "../../http/errors";
 import { clientAddress } from "../../http/client";
+import { optionalActor } from "../../http/tenant";
 import { normalizeDomainInput } from "../../lib/domain-name";
+import { selectorsSeen } from "../reports/service";
+import { dnsCachePolicy } from "../settings/service";
 import { analyzeDomain } from "./analyze";
 import { DNS_LOOKUP_LIMIT, dnsLookupRequest } from "./contract";
 
 /**
  * POST /api/dns-lookup {domain, selectors?}: public (the landing, the demo and the app's
- * lookup use it), rate-limited per client, inputs bounded.
+ * lookup use it), rate-limited per client, inputs bounded. A signed-in caller also gets the
+ * DKIM selectors seen in their organisation's reports, under the organisation's DNS cache
+ * settings; signed out, only the given and common selectors, under the server's cache.
  */
 export function dnsRoutes(deps: AppDeps) {
   return new Elysia({ name: "dns" }).post("/api/dns-lookup", async ({ body, request }) => {
@@ -17,6 +22,12 @@ export function dnsRoutes(deps: AppDeps) {
     if (!domain.ok) throw new ValidationError(domain.message, { domain: domain.message });
     deps.limiter.hit("dns-lookup", clientAddress(deps, request), DNS_LOOKUP_LIMIT.perWindow, DNS_LOOKUP_LIMIT.windowSeconds, `Too many DNS lookups. Please wait a minute and try again.`);
     if (!deps.resolver) throw new ServiceError(503, "dns_unavailable", "DNS lookups are not available on this server.");
-    return analyzeDomain(deps.resolver, domain.domain, { selectors: input.selectors, now: deps.now });
+    const actor = optionalActor(deps.store.db, request);
+    if (!actor) return analyzeDomain(deps.resolver, domain.domain, { selectors: input.selectors, now: deps.now });
+    return analyzeDomain(deps.resolver.withPolicy(dnsCachePolicy(deps.store.db, actor.orgId)), domain.domain, {
+      selectors: input.selectors,
+      reportSelectors: selectorsSeen(deps.store.db, actor.orgId, domain.domain, { now: deps.now() }),
+      now: deps.now,
+    });
   });
 }

@@ -1,7 +1,9 @@
 /** Builds the resolver from configuration and wires the domain checks into a running server. */
 import type { Config } from "../../config";
 import type { AppDeps } from "../../deps";
-import { checkOnAdd, startDomainCheckScheduler } from "../domains/status";
+import { checkOnAdd, startDomainCheckScheduler, type StatusDeps } from "../domains/status";
+import { selectorsSeen } from "../reports/service";
+import { dnsCachePolicy } from "../settings/service";
 import { createResolver, dnsServersFromConfig, type DnsResolver } from "./resolver";
 
 export function resolverFromConfig(config: Config): DnsResolver {
@@ -9,13 +11,30 @@ export function resolverFromConfig(config: Config): DnsResolver {
 }
 
 /**
+ * What the domain checks run with: each domain is checked with the DKIM selectors seen in its
+ * organisation's reports and under that organisation's DNS cache settings. Null without a resolver.
+ */
+export function domainCheckDeps(deps: AppDeps): StatusDeps | null {
+  const resolver = deps.resolver;
+  if (!resolver) return null;
+  const db = deps.store.db;
+  return {
+    db,
+    resolver,
+    now: deps.now,
+    log: deps.log,
+    reportSelectors: (orgId, domain) => selectorsSeen(db, orgId, domain, { now: deps.now() }),
+    cachePolicy: (orgId) => dnsCachePolicy(db, orgId),
+  };
+}
+
+/**
  * Checks each newly added domain (deps.onDomainAdded) and re-checks all domains every
- * --dns-check-interval minutes. Returns the scheduler, to stop on shutdown.
+ * --dns-check-interval minutes (see domainCheckDeps). Returns the scheduler, to stop on shutdown.
  */
 export function wireDnsChecks(deps: AppDeps): { stop(): Promise<void> } {
-  const resolver = deps.resolver;
-  if (!resolver) return { stop: async () => {} };
-  const statusDeps = { db: deps.store.db, resolver, now: deps.now, log: deps.log };
+  const statusDeps = domainCheckDeps(deps);
+  if (!statusDeps) return { stop: async () => {} };
   const previous = deps.onDomainAdded;
   const check = checkOnAdd(statusDeps);
   deps.onDomainAdded = (id) => {

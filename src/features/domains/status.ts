@@ -8,7 +8,7 @@ import type { DB } from "../../db";
 import { domainRecordHistory, domains } from "../../db/schema";
 import type { Logger } from "../../log";
 import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
-import type { DnsResolver } from "../dns/resolver";
+import type { CachePolicy, DnsResolver } from "../dns/resolver";
 
 export interface StatusDeps {
   db: DB;
@@ -17,6 +17,8 @@ export interface StatusDeps {
   log?: Logger;
   /** DKIM selectors seen in the organisation's reports for this domain (filled once reports exist) */
   reportSelectors?: (orgId: string, domain: string) => string[];
+  /** the organisation's DNS cache policy (Settings); the resolver's own when absent */
+  cachePolicy?: (orgId: string) => CachePolicy;
 }
 
 type DomainRow = typeof domains.$inferSelect;
@@ -62,7 +64,8 @@ export function storeDomainStatus(db: DB, domain: Pick<DomainRow, "id" | "orgId"
 export async function checkDomain(deps: StatusDeps, domainId: string): Promise<DnsAnalysis | null> {
   const row = deps.db.select().from(domains).where(eq(domains.id, domainId)).get();
   if (!row) return null;
-  const analysis = await analyzeDomain(deps.resolver, row.name, { reportSelectors: deps.reportSelectors?.(row.orgId, row.name), now: deps.now });
+  const resolver = deps.cachePolicy ? deps.resolver.withPolicy(deps.cachePolicy(row.orgId)) : deps.resolver;
+  const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: deps.reportSelectors?.(row.orgId, row.name), now: deps.now });
   if (analysis.incomplete) {
     deps.log?.warn("dns_check_incomplete", { domain: row.name });
     return null;

@@ -37,3 +37,8 @@ export interface MembersResponse {
   /** pending invitations; only for those who may manage members */
   invitations: InvitationView[];
 }
+
+/** POST /api/members/invitations: mailed (no link: it goes only to the invited address), or a link to copy. */
+export type InviteResponse =
+  | { invitation: InvitationView; emailed: true }
+  | { invitation: InvitationView; emailed: false; link: string; message?: string };

@@ -6,6 +6,7 @@ import { currentUser, requireActor } from "../../http/tenant";
 import { meOf } from "../auth/service";
 import { changeRoleSchema, createClientSchema, invitationTokenSchema, inviteSchema } from "./contract";
 import { organizationsOf } from "./directory";
+import { deliverInvitation } from "./invitation-mail";
 import { acceptInvitation, changeRole, describeInvitation, invite, listMembers, removeMember, revokeInvitation } from "./members";
 import { createClient, switchOrganization } from "./service";
 
@@ -34,14 +35,14 @@ export function orgsRoutes(deps: AppDeps) {
       return meOf(db, { ...user, currentOrgId: params.id });
     })
     .get("/api/members", ({ request }) => listMembers(db, requireActor(db, request, "read"), deps.now()))
-    .post("/api/members/invitations", ({ request, body, set }) => {
+    .post("/api/members/invitations", async ({ request, body, set }) => {
       const actor = requireActor(db, request, "members:manage");
       const input = parseInput(inviteSchema, body);
       const { invitation, token } = invite(db, actor, input.email, input.role, deps.now());
-      const base = deps.config.publicUrl ? deps.config.publicUrl.replace(/\/+$/, "") : new URL(request.url).origin;
+      const origin = deps.config.publicUrl ? deps.config.publicUrl.replace(/\/+$/, "") : new URL(request.url).origin;
       set.status = 201;
-      // no outgoing mail configured: the inviter copies the link and sends it themselves
-      return { invitation, link: `${base}/invite?token=${encodeURIComponent(token)}`, emailed: false };
+      set.headers["cache-control"] = "no-store";
+      return deliverInvitation(deps, actor, invitation, token, origin);
     })
     .delete("/api/members/invitations/:id", ({ request, params }) => {
       revokeInvitation(db, requireActor(db, request, "members:manage"), params.id);

@@ -1,5 +1,6 @@
 /** Shapes of the reports API, shared with the UI. */
 import { z } from "zod";
+import type { TlsPolicyResult } from "../../lib/reports/model";
 import type { IngestResult } from "./ingest";
 
 export type { IngestResult } from "./ingest";
@@ -7,9 +8,15 @@ export type { IngestResult } from "./ingest";
 /** GET /api/dmarc-reports caps its list: ?limit= 1 to 1000, 1000 when not given. */
 export const MAX_REPORT_LIST = 1000;
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_REPORT_LIST}`;
-export const listReportsQuerySchema = z.object({
-  limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_REPORT_LIST, LIMIT_MESSAGE).default(MAX_REPORT_LIST),
-});
+const listQuerySchema = (defaultLimit: number) =>
+  z.object({
+    limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_REPORT_LIST, LIMIT_MESSAGE).default(defaultLimit),
+  });
+export const listReportsQuerySchema = listQuerySchema(MAX_REPORT_LIST);
+
+/** GET /api/failure-reports and /api/tls-reports: ?limit= 1 to 1000, 200 when not given. */
+export const DEFAULT_FAILURE_TLS_LIST = 200;
+export const listFailureTlsQuerySchema = listQuerySchema(DEFAULT_FAILURE_TLS_LIST);
 
 /** SPEC §3 DMARC report, plus the fields the reports screen shows. */
 export interface DmarcReportSummary {
@@ -78,6 +85,67 @@ export interface DmarcReportDetail extends DmarcReportSummary {
   records: DmarcRecordView[];
   /** true when only the largest MAX_DETAIL_RECORDS records are included */
   recordsTruncated: boolean;
+}
+
+/** GET /api/failure-reports: one failure (RUF) report. */
+export interface FailureReportSummary {
+  id: string;
+  domain: string;
+  reporterOrg: string;
+  sourceIp: string | null;
+  country: string | null;
+  /** when the failing message arrived (ISO), null when the reporter did not say */
+  arrivalDate: string | null;
+  /** ARF Auth-Failure, e.g. "dmarc", "dkim", "spf" */
+  authFailure: string | null;
+  originalFrom: string | null;
+  originalSubject: string | null;
+}
+
+/** GET /api/failure-reports/:id: every stored field. */
+export interface FailureReportDetail extends FailureReportSummary {
+  reportId: string;
+  feedbackType: string | null;
+  ptr: string | null;
+  authenticationResults: string | null;
+  identityAlignment: string | null;
+  deliveryResult: string | null;
+  dkimDomain: string | null;
+  dkimSelector: string | null;
+  spfDns: string | null;
+  originalMailFrom: string | null;
+  originalRcptTo: string | null;
+  originalMessageId: string | null;
+  /** the failing message's header block as the reporter sent it */
+  originalHeaders: string | null;
+  /** true when read from a plain-text notice without an ARF part */
+  plainText: boolean;
+  source: string;
+  fileName: string | null;
+  processedAt: string;
+}
+
+/** GET /api/tls-reports: one SMTP TLS (RFC 8460) report for one policy domain. */
+export interface TlsReportSummary {
+  id: string;
+  policyDomain: string;
+  reporterOrg: string;
+  dateBegin: string;
+  dateEnd: string;
+  successfulSessions: number;
+  failedSessions: number;
+}
+
+export type { TlsFailureDetail, TlsPolicyResult } from "../../lib/reports/model";
+
+/** GET /api/tls-reports/:id: the report with its policies and their failure details. */
+export interface TlsReportDetail extends TlsReportSummary {
+  reportId: string;
+  contactInfo: string | null;
+  policies: TlsPolicyResult[];
+  source: string;
+  fileName: string | null;
+  processedAt: string;
 }
 
 export interface UploadResponse {

@@ -3,7 +3,8 @@ import type { AppDeps } from "../../deps";
 import { parseInput, PayloadTooLargeError, ValidationError } from "../../http/errors";
 import { clientAddress } from "../../http/client";
 import { requireActor } from "../../http/tenant";
-import { listReportsQuerySchema, MAX_UPLOAD_FILES, type UploadResponse } from "./contract";
+import { listFailureTlsQuerySchema, listReportsQuerySchema, MAX_UPLOAD_FILES, type UploadResponse } from "./contract";
+import { getFailureReport, getTlsReport, listFailureReports, listTlsReports } from "./failure-tls";
 import { ingestFile, type IngestResult } from "./ingest";
 import { getReport, listReports } from "./service";
 
@@ -43,5 +44,23 @@ export function reportsRoutes(deps: AppDeps) {
     .get("/api/dmarc-reports/:id", ({ request, params }) => {
       const { orgId } = requireActor(db, request, "read");
       return getReport(db, orgId, params.id);
+    })
+    .get("/api/failure-reports", ({ request, query }) => {
+      const { orgId } = requireActor(db, request, "read");
+      const { limit } = parseInput(listFailureTlsQuerySchema, query);
+      return listFailureReports(db, orgId, limit);
+    })
+    .get("/api/failure-reports/:id", ({ request, params }) => {
+      const { orgId } = requireActor(db, request, "read");
+      return getFailureReport(db, orgId, params.id);
+    })
+    .get("/api/tls-reports", ({ request, query }) => {
+      const { orgId } = requireActor(db, request, "read");
+      const { limit } = parseInput(listFailureTlsQuerySchema, query);
+      return listTlsReports(db, orgId, limit);
+    })
+    .get("/api/tls-reports/:id", ({ request, params }) => {
+      const { orgId } = requireActor(db, request, "read");
+      return getTlsReport(db, orgId, params.id);
     });
 }

@@ -1,8 +1,9 @@
 /** Reading reports back, always within one organisation. */
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
 import type { DB } from "../../db";
 import { aggregateAuthResults, aggregateRecords, aggregateReports } from "../../db/schema";
 import { NotFoundError } from "../../http/errors";
+import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
 import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type AuthResultView, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary } from "./contract";
 
 type ReportRow = typeof aggregateReports.$inferSelect;
@@ -92,4 +93,43 @@ export function getReport(db: DB, orgId: string, id: string): DmarcReportDetail 
     records: recordViews,
     recordsTruncated: row.recordCount > records.length,
   };
+}
+
+/** How many report selectors a DNS check tries, and how far back reports count. */
+export const MAX_SEEN_SELECTORS = 20;
+export const SEEN_SELECTORS_DAYS = 365;
+
+/**
+ * DKIM selectors seen in the organisation's aggregate reports for `domain` or a subdomain
+ * (the DKIM result's d=), most recently seen first, at most `limit`, from the last
+ * SEEN_SELECTORS_DAYS days (older keys are likely rotated, and the window keeps the scan on
+ * the (org_id, date_begin) index). Selectors come from reporters: only well-formed ones
+ * are returned, since they become DNS names.
+ */
+export function selectorsSeen(db: DB, orgId: string, domain: string, options: { now?: Date; limit?: number; days?: number } = {}): string[] {
+  const name = domain.toLowerCase();
+  const since = new Date((options.now ?? new Date()).getTime() - (options.days ?? SEEN_SELECTORS_DAYS) * 86_400_000);
+  const authDomain = sql`lower(${aggregateAuthResults.domain})`;
+  const lastSeen = sql<number>`max(${aggregateRecords.dateBegin})`;
+  const rows = db
+    .select({ selector: sql<string>`lower(${aggregateAuthResults.selector})`, lastSeen })
+    .from(aggregateRecords)
+    .innerJoin(aggregateAuthResults, eq(aggregateAuthResults.recordId, aggregateRecords.id))
+    .where(
+      and(
+        eq(aggregateRecords.orgId, orgId),
+        gte(aggregateRecords.dateBegin, since),
+        eq(aggregateAuthResults.method, "dkim"),
+        isNotNull(aggregateAuthResults.selector),
+        sql`(${authDomain} = ${name} OR substr(${authDomain}, ${-(name.length + 1)}) = ${"." + name})`,
+      ),
+    )
+    .groupBy(sql`lower(${aggregateAuthResults.selector})`)
+    .orderBy(desc(lastSeen), desc(sql`count(*)`), sql`1`)
+    .limit((options.limit ?? MAX_SEEN_SELECTORS) * 2)
+    .all();
+  return rows
+    .map((r) => r.selector.trim())
+    .filter((s) => s.length <= 253 && SELECTOR_PATTERN.test(s))
+    .slice(0, options.limit ?? MAX_SEEN_SELECTORS);
 }

@@ -3,6 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { DB } from "../../db";
 import { memberships, organizations, organizationSettings, users } from "../../db/schema";
 import { NotFoundError } from "../../http/errors";
+import type { CachePolicy } from "../dns/resolver";
 import { DEFAULT_PREFERENCES, type Settings } from "./contract";
 
 /** What an organisation without a saved row sees: its own name, its first owner's email, the default preferences. */
@@ -43,4 +44,14 @@ export function saveSettings(db: DB, orgId: string, input: Settings, now: Date):
   const values = { ...input, updatedAt: now };
   db.insert(organizationSettings).values({ orgId, ...values }).onConflictDoUpdate({ target: organizationSettings.orgId, set: values }).run();
   return getSettings(db, orgId);
+}
+
+/** The organisation's DNS cache policy (Settings: DNS caching toggle and cache TTL), defaults until saved. */
+export function dnsCachePolicy(db: DB, orgId: string): Required<CachePolicy> {
+  const row = db
+    .select({ dnsCaching: organizationSettings.dnsCaching, cacheTtlSeconds: organizationSettings.cacheTtlSeconds })
+    .from(organizationSettings)
+    .where(eq(organizationSettings.orgId, orgId))
+    .get();
+  return { cache: row?.dnsCaching ?? DEFAULT_PREFERENCES.dnsCaching, maxTtl: row?.cacheTtlSeconds ?? DEFAULT_PREFERENCES.cacheTtlSeconds };
 }

@@ -3,18 +3,30 @@ import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { loginSchema, type LoginInput } from "../../../src/features/auth/contract";
 import { AuthCard, Field } from "./AuthCard";
+import { ForgotPassword } from "./ForgotPassword";
 import { errorMessage } from "../../lib/api";
 import { safeNext, useSignIn } from "../../lib/auth";
 
-/** /login: email + password; afterwards to ?next= (same-site paths only) or the dashboard. */
+/** /login: email + password; afterwards to ?next= (same-site paths only) or the dashboard. ?forgot=1: ask for a set-password link. */
 export default function LoginPage() {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const next = safeNext(params.get("next"));
   const navigate = useNavigate();
   const signIn = useSignIn();
-  const { register, handleSubmit, formState } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "" } });
+  const { register, handleSubmit, formState, getValues } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: params.get("email") ?? "", password: "" } });
   const submit = handleSubmit((values) => signIn.mutate({ email: values.email, password: values.password }, { onSuccess: () => navigate(next, { replace: true }) }));
   const signupHref = params.get("next") ? `/signup?next=${encodeURIComponent(next)}` : "/signup";
+  const setForgot = (on: boolean, email = "") =>
+    setParams((p) => {
+      const q = new URLSearchParams(p);
+      q.delete("email");
+      if (on) q.set("forgot", "1");
+      else q.delete("forgot");
+      if (email) q.set("email", email);
+      return q;
+    });
+
+  if (params.get("forgot") === "1") return <ForgotPassword email={params.get("email") ?? ""} onBack={() => setForgot(false)} />;
 
   return (
     <AuthCard
@@ -33,9 +45,16 @@ export default function LoginPage() {
         <Field label="Email" error={formState.errors.email?.message}>
           <input {...register("email")} type="email" autoComplete="email" className={`input input-bordered w-full ${formState.errors.email ? "input-error" : ""}`} />
         </Field>
-        <Field label="Password" error={formState.errors.password?.message}>
-          <input {...register("password")} type="password" autoComplete="current-password" className={`input input-bordered w-full ${formState.errors.password ? "input-error" : ""}`} />
-        </Field>
+        <div>
+          <Field label="Password" error={formState.errors.password?.message}>
+            <input {...register("password")} type="password" autoComplete="current-password" className={`input input-bordered w-full ${formState.errors.password ? "input-error" : ""}`} />
+          </Field>
+          <div className="mt-1 text-right">
+            <button type="button" className="link link-hover text-sm text-primary" onClick={() => setForgot(true, getValues("email").trim())}>
+              Forgot password?
+            </button>
+          </div>
+        </div>
         {signIn.isError && (
           <p className="rounded-box bg-error/10 px-3 py-2 text-sm text-error" role="alert">
             {errorMessage(signIn.error)}

@@ -64,22 +64,39 @@ export function ReportBrowser({ reports, onOpen }: { reports: DmarcReportSummary
         )}
       </div>
       <ReportList reports={slice} onOpen={onOpen} />
-      <nav className="flex flex-wrap items-center justify-between gap-2 border-t border-base-300 px-4 py-3" aria-label="Report pages">
-        <p className="text-sm opacity-70" role="status">
-          Showing {formatCount(first + 1)}–{formatCount(first + slice.length)} of {formatCount(shown.length)}
-        </p>
-        {pages > 1 && (
-          <div className="join">
-            <button type="button" className="btn btn-sm join-item" disabled={current === 0} onClick={() => setPage(current - 1)}>
-              <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
-            </button>
-            <button type="button" className="btn btn-sm join-item" disabled={current >= pages - 1} onClick={() => setPage(current + 1)}>
-              Next <ChevronRight className="h-4 w-4" aria-hidden />
-            </button>
-          </div>
-        )}
-      </nav>
+      <ReportPager first={first} shown={slice.length} total={shown.length} current={current} pages={pages} onPage={setPage} />
     </>
+  );
+}
+
+/** A page of `items` (pages of REPORTS_PAGE_SIZE), for lists paged in the browser. */
+export function usePage<T>(items: T[]) {
+  const [page, setPage] = useState(0);
+  const pages = Math.max(1, Math.ceil(items.length / REPORTS_PAGE_SIZE));
+  const current = Math.min(page, pages - 1);
+  const first = current * REPORTS_PAGE_SIZE;
+  const slice = items.slice(first, first + REPORTS_PAGE_SIZE);
+  return { slice, pager: { first, shown: slice.length, total: items.length, current, pages, onPage: setPage } };
+}
+
+/** "Showing 1–25 of 304" with Previous/Next. */
+export function ReportPager({ first, shown, total, current, pages, onPage }: { first: number; shown: number; total: number; current: number; pages: number; onPage: (page: number) => void }) {
+  return (
+    <nav className="flex flex-wrap items-center justify-between gap-2 border-t border-base-300 px-4 py-3" aria-label="Report pages">
+      <p className="text-sm opacity-70" role="status">
+        Showing {formatCount(first + 1)}–{formatCount(first + shown)} of {formatCount(total)}
+      </p>
+      {pages > 1 && (
+        <div className="join">
+          <button type="button" className="btn btn-sm join-item" disabled={current === 0} onClick={() => onPage(current - 1)}>
+            <ChevronLeft className="h-4 w-4" aria-hidden /> Previous
+          </button>
+          <button type="button" className="btn btn-sm join-item" disabled={current >= pages - 1} onClick={() => onPage(current + 1)}>
+            Next <ChevronRight className="h-4 w-4" aria-hidden />
+          </button>
+        </div>
+      )}
+    </nav>
   );
 }
 

@@ -1,49 +1,63 @@
 import { useSearchParams } from "react-router";
-import { errorMessage } from "../../lib/api";
 import { useReports } from "./api";
+import { FailureReportsList, FailureReportView } from "./FailureReports";
 import { ReportDetail } from "./ReportDetail";
 import { EmptyReports, ReportBrowser } from "./ReportList";
+import { ReportListCard, ReportTabs, REPORTS_PANEL_ID, reportTabId, reportTabOf, type ReportTab } from "./ReportTabs";
 import { ReportUploader } from "./ReportUploader";
+import { TlsReportsList, TlsReportView } from "./TlsReports";
 
-/** DMARC Reports (/app/reports): upload reports, list them, open one (?report=<id>). */
+const SUBTITLES: Record<ReportTab, string> = {
+  aggregate: "Aggregate reports from mailbox providers: who sends mail as your domains, and whether it passes DMARC.",
+  failure: "Failure reports: single messages that failed DMARC, with the headers the receiver saw.",
+  tls: "SMTP TLS reports: whether other mail servers could reach yours over an encrypted connection.",
+};
+
+/**
+ * DMARC Reports (/app/reports): upload reports; tabs Aggregate, Failure (?tab=failure) and
+ * SMTP TLS (?tab=tls), each a list that opens one report (?report=<id>).
+ */
 export default function ReportsPage() {
   const [params, setParams] = useSearchParams();
+  const tab = reportTabOf(params.get("tab"));
   const open = params.get("report");
-  const reports = useReports();
+  const show = (next: ReportTab, report?: string) => setParams({ ...(next === "aggregate" ? {} : { tab: next }), ...(report ? { report } : {}) });
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-6">
       <div>
         <h1 className="text-3xl font-bold">DMARC Reports</h1>
-        <p className="mt-1 opacity-70">Aggregate reports from mailbox providers: who sends mail as your domains, and whether it passes DMARC.</p>
+        <p className="mt-1 opacity-70">{SUBTITLES[tab]}</p>
       </div>
-      {open ? (
-        <ReportDetail id={open} onBack={() => setParams({})} />
-      ) : (
-        <>
-          <ReportUploader />
-          <section className="card border border-base-300 bg-base-100 shadow-sm" aria-label="Reports">
-            <div className="card-body p-0">
-              {reports.isPending ? (
-                <p className="p-8 text-center opacity-70" role="status">
-                  Loading reports...
-                </p>
-              ) : reports.isError ? (
-                <div className="p-8 text-center" role="alert">
-                  <p className="font-medium text-error">Something went wrong</p>
-                  <p className="mt-1 text-sm opacity-70">{errorMessage(reports.error)}</p>
-                  <button type="button" className="btn btn-sm btn-outline mt-3" onClick={() => reports.refetch()}>
-                    Try Again
-                  </button>
-                </div>
-              ) : reports.data.length === 0 ? (
-                <EmptyReports />
-              ) : (
-                <ReportBrowser reports={reports.data} onOpen={(id) => setParams({ report: id })} />
-              )}
-            </div>
-          </section>
-        </>
-      )}
+      <ReportTabs selected={tab} onSelect={(next) => show(next)} />
+      <div id={REPORTS_PANEL_ID} role="tabpanel" aria-labelledby={reportTabId(tab)} className="-mt-2 flex flex-col gap-6">
+        {!open && <ReportUploader />}
+        {tab === "aggregate" ? (
+          open ? (
+            <ReportDetail id={open} onBack={() => show("aggregate")} />
+          ) : (
+            <AggregateReports onOpen={(id) => show("aggregate", id)} />
+          )
+        ) : tab === "failure" ? (
+          open ? (
+            <FailureReportView id={open} onBack={() => show("failure")} />
+          ) : (
+            <FailureReportsList onOpen={(id) => show("failure", id)} />
+          )
+        ) : open ? (
+          <TlsReportView id={open} onBack={() => show("tls")} />
+        ) : (
+          <TlsReportsList onOpen={(id) => show("tls", id)} />
+        )}
+      </div>
     </div>
+  );
+}
+
+function AggregateReports({ onOpen }: { onOpen: (id: string) => void }) {
+  const reports = useReports();
+  return (
+    <ReportListCard label="Reports" query={reports} empty={<EmptyReports />}>
+      {(items) => <ReportBrowser reports={items} onOpen={onOpen} />}
+    </ReportListCard>
   );
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Copy, Trash2, UserPlus } from "lucide-react";
+import { Copy, MailCheck, Trash2, UserPlus } from "lucide-react";
 import { useState } from "react";
-import type { MembersResponse } from "../../../src/features/orgs/contract";
+import type { InviteResponse, MembersResponse } from "../../../src/features/orgs/contract";
 import { apiRequest, errorMessage } from "../../lib/api";
 import { isSignedIn, ROLE_LABELS, useMe, type OrgSummary } from "../../lib/auth";
 import { toast } from "../../lib/toast";
@@ -124,11 +124,13 @@ export function MembersSection() {
 function InviteForm({ onInvited }: { onInvited: () => void }) {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
-  const [link, setLink] = useState<string | null>(null);
+  const [sent, setSent] = useState<InviteResponse | null>(null);
+  const link = sent && !sent.emailed ? sent.link : null;
   const invite = useMutation({
-    mutationFn: async () => (await (await apiRequest("POST", "/api/members/invitations", { email, role })).json()) as { link: string },
+    mutationFn: async () => (await (await apiRequest("POST", "/api/members/invitations", { email, role })).json()) as InviteResponse,
+    onMutate: () => setSent(null),
     onSuccess: (data) => {
-      setLink(data.link);
+      setSent(data);
       setEmail("");
       onInvited();
     },
@@ -170,9 +172,22 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
           {errorMessage(invite.error)}
         </p>
       )}
+      {sent?.emailed && (
+        <p className="flex items-center gap-2 rounded-box bg-success/10 p-3 text-sm" role="status">
+          <MailCheck className="h-4 w-4 shrink-0 text-success" aria-hidden />
+          <span>
+            Invitation sent to <strong>{sent.invitation.email}</strong>. The link in the mail works once, for 7 days.
+          </span>
+        </p>
+      )}
       {link && (
         <div className="rounded-box bg-base-200 p-3 text-sm">
-          <p className="mb-1">Send this single-use link to the person you invited (valid for 7 days):</p>
+          {sent && !sent.emailed && sent.message && (
+            <p className="mb-2 text-error" role="alert">
+              {sent.message}
+            </p>
+          )}
+          <p className="mb-1">Send this single-use link to {sent ? <strong>{sent.invitation.email}</strong> : "the person you invited"} (valid for 7 days):</p>
           <div className="flex items-center gap-2">
             <input className="input input-bordered input-sm w-full font-mono text-xs" readOnly value={link} aria-label="Invitation link" onFocus={(e) => e.target.select()} />
             <button type="button" className="btn btn-sm" onClick={copy}>

@@ -1,0 +1,66 @@
+/**
+ * Outgoing mail through the configured SMTP relay (nodemailer). One transport is kept for
+ * the process; each send is a plain text + simple HTML message with no tracking.
+ */
+import nodemailer from "nodemailer";
+import type { Config } from "../../config";
+import type { Logger } from "../../log";
+import { mailSettings, type MailSettings } from "./settings";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface Mailer {
+  /** the public address links in mail point at (no trailing slash) */
+  readonly publicUrl: string;
+  /** resolves once the relay accepted the message; rejects when it did not */
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(settings: MailSettings): Mailer {
+  const { relay } = settings;
+  const transport = nodemailer.createTransport({
+    host: relay.host,
+    port: relay.port,
+    secure: relay.secure,
+    auth: relay.auth ?? undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+    logger: false,
+    debug: false,
+  });
+  return {
+    publicUrl: settings.publicUrl,
+    async send(message) {
+      const info = await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      if (!info.accepted?.length) throw new Error(`the relay refused ${message.to}: ${String(info.response ?? "")}`);
+    },
+    close: () => transport.close(),
+  };
+}
+
+/** The mailer when --mail-relay is set, else undefined (mail off). Throws ConfigError on a bad setting. */
+export function mailerFromConfig(config: Config, log: Logger): Mailer | undefined {
+  const settings = mailSettings(config);
+  if (!settings) return undefined;
+  // host and port only: the relay URL may carry a password
+  log.info("mail_relay_configured", { host: settings.relay.host, port: settings.relay.port, tls: settings.relay.secure ? "smtps" : "starttls-when-offered", from: settings.from });
+  return createMailer(settings);
+}
+
+/**
+ * Sends without making the caller wait or fail: for mail whose loss must not undo what
+ * happened (a trial account, a password link). Failures are logged without the link.
+ */
+export function sendInBackground(mailer: Mailer, log: Logger, kind: string, message: MailMessage): void {
+  mailer.send(message).then(
+    () => log.info("mail_sent", { kind }),
+    (error: unknown) => log.warn("mail_failed", { kind, error: error instanceof Error ? error.message : String(error) }),
+  );
+}

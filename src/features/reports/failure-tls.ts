@@ -1,0 +1,112 @@
+/** Reading failure (RUF) and SMTP TLS reports back, always within one organisation. */
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { DB } from "../../db";
+import { failureReports, tlsReports } from "../../db/schema";
+import { NotFoundError } from "../../http/errors";
+import type { TlsPolicyResult } from "../../lib/reports/model";
+import { DEFAULT_FAILURE_TLS_LIST, type FailureReportDetail, type FailureReportSummary, type TlsReportDetail, type TlsReportSummary } from "./contract";
+
+type FailureRow = typeof failureReports.$inferSelect;
+type TlsRow = typeof tlsReports.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function failureSummary(row: FailureRow): FailureReportSummary {
+  return {
+    id: row.id,
+    domain: row.domain,
+    reporterOrg: row.reporterOrg,
+    sourceIp: row.sourceIp,
+    country: row.country,
+    arrivalDate: iso(row.arrivalDate),
+    authFailure: row.authFailure,
+    originalFrom: row.originalFrom,
+    originalSubject: row.originalSubject,
+  };
+}
+
+/** The organisation's failure reports, newest first (arrival date, else when received). */
+export function listFailureReports(db: DB, orgId: string, limit = DEFAULT_FAILURE_TLS_LIST): FailureReportSummary[] {
+  return db
+    .select()
+    .from(failureReports)
+    .where(eq(failureReports.orgId, orgId))
+    .orderBy(desc(sql`coalesce(${failureReports.arrivalDate}, ${failureReports.processedAt})`), desc(failureReports.processedAt))
+    .limit(limit)
+    .all()
+    .map(failureSummary);
+}
+
+/** One failure report with every stored field; another organisation's is simply not found. */
+export function getFailureReport(db: DB, orgId: string, id: string): FailureReportDetail {
+  const row = db.select().from(failureReports).where(and(eq(failureReports.id, id), eq(failureReports.orgId, orgId))).get();
+  if (!row) throw new NotFoundError("No such failure report in this organisation.");
+  return {
+    ...failureSummary(row),
+    reportId: row.reportId,
+    feedbackType: row.feedbackType,
+    ptr: row.ptr,
+    authenticationResults: row.authenticationResults,
+    identityAlignment: row.identityAlignment,
+    deliveryResult: row.deliveryResult,
+    dkimDomain: row.dkimDomain,
+    dkimSelector: row.dkimSelector,
+    spfDns: row.spfDns,
+    originalMailFrom: row.originalMailFrom,
+    originalRcptTo: row.originalRcptTo,
+    originalMessageId: row.originalMessageId,
+    originalHeaders: row.originalHeaders,
+    plainText: row.plainText,
+    source: row.source,
+    fileName: row.fileName,
+    processedAt: row.processedAt.toISOString(),
+  };
+}
+
+function tlsSummary(row: TlsRow): TlsReportSummary {
+  return {
+    id: row.id,
+    policyDomain: row.policyDomain,
+    reporterOrg: row.reporterOrg,
+    dateBegin: row.dateBegin.toISOString(),
+    dateEnd: row.dateEnd.toISOString(),
+    successfulSessions: row.successfulSessions,
+    failedSessions: row.failedSessions,
+  };
+}
+
+/** The organisation's SMTP TLS reports, newest period first. */
+export function listTlsReports(db: DB, orgId: string, limit = DEFAULT_FAILURE_TLS_LIST): TlsReportSummary[] {
+  return db
+    .select()
+    .from(tlsReports)
+    .where(eq(tlsReports.orgId, orgId))
+    .orderBy(desc(tlsReports.dateBegin), desc(tlsReports.processedAt))
+    .limit(limit)
+    .all()
+    .map(tlsSummary);
+}
+
+function parsePolicies(json: string): TlsPolicyResult[] {
+  try {
+    const value = JSON.parse(json);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
+}
+
+/** One TLS report with its policies and their failure details; another organisation's is not found. */
+export function getTlsReport(db: DB, orgId: string, id: string): TlsReportDetail {
+  const row = db.select().from(tlsReports).where(and(eq(tlsReports.id, id), eq(tlsReports.orgId, orgId))).get();
+  if (!row) throw new NotFoundError("No such TLS report in this organisation.");
+  return {
+    ...tlsSummary(row),
+    reportId: row.reportId,
+    contactInfo: row.contactInfo,
+    policies: parsePolicies(row.policies),
+    source: row.source,
+    fileName: row.fileName,
+    processedAt: row.processedAt.toISOString(),
+  };
+}
