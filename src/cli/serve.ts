@@ -53,7 +53,10 @@ export const serveCommand: Command = {
     log.info("listening", { url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, db: config.db, version: VERSION });
     await waitForShutdown(async () => {
       log.info("shutting_down", {});
-      await server.stop();
+      // In-flight requests get a few seconds to finish; idle keep-alive connections (an open
+      // browser tab) must not hold the process, so they are then closed.
+      const drained = await Promise.race([server.stop().then(() => true), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => false)]);
+      if (!drained) await server.stop(true);
       await mailIn.stop();
       await dnsChecks.stop();
       deps.mailer?.close();
@@ -63,6 +66,8 @@ export const serveCommand: Command = {
   },
 };
 
+/** How long shutdown waits for in-flight HTTP requests before closing connections. */
+const SHUTDOWN_GRACE_MS = 5000;
 
 function waitForShutdown(onStop: () => Promise<void>): Promise<void> {
   return new Promise((resolve) => {
