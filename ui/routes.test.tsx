@@ -19,6 +19,17 @@ describe("routing and layout (SPEC §2)", () => {
     expect(screen.getByRole("complementary", { name: "Sidebar" })).toBeTruthy();
   });
 
+  test("signed out, an unknown /app/… path is the 404 screen too, not a sign-in redirect", async () => {
+    const f = withFetch(() => unauthorized());
+    try {
+      renderApp("/app/no-such-screen");
+      expect(await screen.findByRole("heading", { name: "404 Page Not Found" })).toBeTruthy();
+      expect(screen.queryByRole("heading", { name: "Sign in" })).toBeNull();
+    } finally {
+      f.restore();
+    }
+  });
+
   test("signed out, /app shows the sidebar with its seven entries, SPEC's Security Admin label and a sign-in link", async () => {
     const f = withFetch(() => unauthorized());
     try {

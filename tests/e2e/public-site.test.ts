@@ -41,6 +41,28 @@ describe("public site in Chromium", () => {
     }
   });
 
+  test.each([
+    ["/", "Site", ["Sign In", "Start Free Trial"]],
+    ["/contact", "Site", ["Back to Home", "Start Free Trial"]],
+    ["/demo", "Demo", ["Back to Main Site", "Start 7 Day Free Trial"]],
+    ["/app", "Demo", ["Back to Main Site", "Start 7 Day Free Trial"]],
+  ] as const)("on a 375 px phone the %s header shows its full link texts", async (path, nav, labels) => {
+    const { page, errors } = await open(path, 375);
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
+    const header = page.getByRole("navigation", { name: nav, exact: true });
+    for (const label of labels) {
+      const action = header.getByRole(label === "Sign In" ? "button" : "link", { name: label, exact: true });
+      expect(await action.isVisible()).toBe(true);
+      expect((await action.innerText()).trim()).toBe(label);
+      const box = (await action.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(375);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   test("contact page: invalid → field messages; valid → Message Sent, and the submission is stored unread", async () => {
     const before = storedSubmissions().length;
     const { page, errors } = await open("/contact");

@@ -100,8 +100,10 @@ describe("contact form (SPEC §3/§5)", () => {
     renderApp("/contact");
     await screen.findByRole("heading", { name: "Contact Us" });
     const nav = screen.getByRole("navigation", { name: "Site" });
-    expect(within(nav).getByRole("link", { name: /Home/ }).getAttribute("href")).toBe("/");
+    expect(within(nav).getByRole("link", { name: "Back to Home" }).getAttribute("href")).toBe("/");
     expect(within(nav).getByRole("link", { name: "Start Free Trial" }).getAttribute("href")).toBe("/trial");
+    // full labels at every width: nothing hidden on phones
+    expect(nav.querySelector(".hidden, .sm\\:hidden")).toBeNull();
   });
 
   test("failure: stays on the filled form with the failure toast", async () => {

@@ -31,8 +31,11 @@ export function isActive(item: NavItem, pathname: string): boolean {
   return pathname === item.href || (item.also ?? []).includes(pathname);
 }
 
-/** /app/* screens other than /app itself (the public demo) need a signed-in user. */
+/** The /app/* screens of SPEC §2 other than /app itself (the public demo): they need a signed-in user. */
+const SIGNED_IN_SCREENS = new Set(["/app/dashboard", "/app/domains", "/app/reports", "/app/tasks", "/app/threats", "/app/dns", "/app/settings"]);
+
+/** Any other /app/… path is SPEC's "any other path": the 404 screen, signed in or not. */
 export function requiresSignIn(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;
-  return path.startsWith("/app/");
+  return SIGNED_IN_SCREENS.has(path);
 }

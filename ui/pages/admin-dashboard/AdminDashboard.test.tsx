@@ -81,6 +81,10 @@ describe("Master Administrator Console", () => {
     renderApp("/admin/dashboard");
     expect(screen.getByText("Loading contact submissions...")).toBeTruthy();
     expect(await screen.findByText("Bob Stone")).toBeTruthy();
+    // SPEC's screen name, whole at every width (it wraps on phones instead of being cut with an ellipsis)
+    const title = screen.getByRole("heading", { level: 1, name: "Master Administrator Console" });
+    expect(title.className).not.toContain("truncate");
+    expect(screen.getByRole("button", { name: "Logout" })).toBeTruthy();
     const listCall = calls.find((c) => c.url.endsWith("/api/admin/contact-submissions"))!;
     expect(new Headers(listCall.init.headers).get("x-admin-session")).toBe("sess-1");
     expect(new Headers(listCall.init.headers).get("content-type")).toBe("application/json");

@@ -65,11 +65,12 @@ export default function AdminDashboardPage() {
           <div className="flex min-w-0 items-center gap-3">
             <Shield className="h-8 w-8 shrink-0 text-primary" aria-hidden />
             <div className="min-w-0">
-              <h1 className="truncate text-xl font-bold sm:text-2xl">Master Administrator Console</h1>
-              <p className="truncate text-sm opacity-70">Contact submissions</p>
+              {/* the full title at every width: it wraps on phones rather than being cut */}
+              <h1 className="text-lg font-bold leading-tight sm:text-2xl">Master Administrator Console</h1>
+              <p className="text-sm opacity-70">Contact submissions</p>
             </div>
           </div>
-          <button type="button" className="btn btn-outline btn-sm" onClick={onLogout} disabled={logout.isPending}>
+          <button type="button" className="btn btn-outline btn-sm shrink-0" onClick={onLogout} disabled={logout.isPending}>
             <LogOut className="h-4 w-4" aria-hidden />
             Logout
           </button>

@@ -16,16 +16,12 @@ export default function ContactPage() {
   return (
     <div className="min-h-screen bg-base-200">
       <SiteHeader>
-        <Link to="/" className="btn btn-ghost btn-sm">
+        <Link to="/" className="btn btn-ghost btn-sm whitespace-nowrap">
           <ArrowLeft className="h-4 w-4" aria-hidden />
-          <span>
-            <span className="hidden sm:inline">Back to </span>Home
-          </span>
+          Back to Home
         </Link>
-        <Link to="/trial" className="btn btn-primary btn-sm" aria-label="Start Free Trial">
-          <span>
-            <span className="hidden sm:inline">Start </span>Free Trial
-          </span>
+        <Link to="/trial" className="btn btn-primary btn-sm whitespace-nowrap">
+          Start Free Trial
         </Link>
       </SiteHeader>
       <main className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">

@@ -63,8 +63,13 @@ describe("demo page (SPEC §2 Demo page)", () => {
   test("header links; seven tabs; Dashboard first with stats, domain badges and at most 3 tasks and 3 reports", async () => {
     renderApp("/demo");
     expect(await screen.findByRole("heading", { level: 1, name: "Security Dashboard" })).toBeTruthy();
-    expect(screen.getByRole("link", { name: /Back to Main Site/ }).getAttribute("href")).toBe("/");
-    expect(screen.getByRole("link", { name: /Start 7 Day Free Trial/ }).getAttribute("href")).toBe("/trial");
+    // Exact names: one label for every screen width (no shortened "Back" / "Free Trial" on phones).
+    for (const [name, to] of [["Back to Main Site", "/"], ["Start 7 Day Free Trial", "/trial"]] as const) {
+      const link = screen.getByRole("link", { name });
+      expect(link.getAttribute("href")).toBe(to);
+      expect(link.textContent).toBe(name);
+      expect(link.querySelector(".hidden, .sm\\:hidden")).toBeNull();
+    }
     expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Dashboard", "Domains", "Reports", "Tasks", "Threats", "DNS Lookup", "Settings"]);
     expect(screen.getByRole("tab", { name: "Dashboard" }).getAttribute("aria-selected")).toBe("true");
     expect(screen.getByText("2/5")).toBeTruthy();

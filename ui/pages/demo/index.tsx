@@ -78,20 +78,19 @@ export default function DemoPage() {
   return (
     <div className={`flex flex-col bg-base-200 ${embedded ? "overflow-hidden rounded-box border border-base-300" : "min-h-screen"}`}>
       <header className={`z-30 border-b border-base-300 bg-base-100 ${embedded ? "" : "sticky top-0"}`}>
-        <div className="flex h-16 items-center justify-between gap-2 px-4 sm:px-6">
+        {/* SPEC §2: both links keep their full texts on phones; the row wraps instead. */}
+        <div className="flex min-h-16 flex-wrap items-center justify-between gap-2 px-4 py-2 sm:flex-nowrap sm:px-6 sm:py-0">
           <div className="flex min-w-0 items-center gap-3">
             {embedded ? <span className="font-semibold">Live Demo</span> : <BrandLink />}
             <span className={`badge badge-warning badge-sm ${embedded ? "" : "hidden sm:inline-flex"}`}>Demo</span>
           </div>
-          <nav className="flex items-center gap-1 sm:gap-2" aria-label="Demo">
-            <Link to="/" className="btn btn-ghost btn-sm">
+          <nav className="flex flex-wrap items-center gap-1 sm:gap-2" aria-label="Demo">
+            <Link to="/" className="btn btn-ghost btn-sm whitespace-nowrap px-2 sm:px-3">
               <ArrowLeft className="h-4 w-4" aria-hidden />
-              <span className="hidden sm:inline">Back to Main Site</span>
-              <span className="sm:hidden">Back</span>
+              Back to Main Site
             </Link>
-            <Link to="/trial" className="btn btn-primary btn-sm">
-              <span className="hidden sm:inline">Start 7 Day Free Trial</span>
-              <span className="sm:hidden">Free Trial</span>
+            <Link to="/trial" className="btn btn-primary btn-sm whitespace-nowrap px-2 sm:px-3">
+              Start 7 Day Free Trial
             </Link>
           </nav>
         </div>

@@ -27,10 +27,8 @@ export default function LandingPage() {
         <button type="button" className="btn btn-ghost btn-sm" onClick={() => setLoginOpen(true)}>
           Sign In
         </button>
-        <Link to="/trial" className="btn btn-primary btn-sm" aria-label="Start Free Trial">
-          <span>
-            <span className="hidden sm:inline">Start </span>Free Trial
-          </span>
+        <Link to="/trial" className="btn btn-primary btn-sm whitespace-nowrap">
+          Start Free Trial
         </Link>
       </SiteHeader>
 

@@ -15,6 +15,10 @@ describe("landing page (SPEC §2)", () => {
     const nav = screen.getByRole("navigation", { name: "Site" });
     expect(within(nav).getByRole("button", { name: "Sign In" })).toBeTruthy();
     expect(href("Start Free Trial", nav)).toBe("/trial");
+    // the full label at every width: no part of it hidden on phones
+    const trial = within(nav).getByRole("link", { name: "Start Free Trial" });
+    expect(trial.textContent).toBe("Start Free Trial");
+    expect(trial.querySelector(".hidden, .sm\\:hidden")).toBeNull();
     expect(href(/Start 7-Day Free Trial/)).toBe("/trial");
     expect(screen.getAllByRole("link", { name: /Live Demo/ })[0]!.getAttribute("href")).toBe("/demo");
   });

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import type { TrialSetupInput } from "../../../src/features/billing/contract";
-import { DEFAULT_PLAN, PLANS, type PlanKey } from "../../../src/lib/plans";
+import { DEFAULT_PLAN, isPlanKey, PLANS, type PlanKey } from "../../../src/lib/plans";
 import { SiteHeader } from "../../components/SiteHeader";
 import { ApiError } from "../../lib/api";
 import { createTrialSetup, TRIAL_RETURN_PATH, useBillingConfig } from "./api";
@@ -23,7 +23,12 @@ export default function TrialPage() {
   const config = useBillingConfig();
   const billingOn = config.data?.enabled ?? false;
   const [step, setStep] = useState<Step>("plan");
-  const [plan, setPlan] = useState<PlanKey>(DEFAULT_PLAN);
+  // The landing page's plan cards link to /trial?plan=<key>; otherwise SPEC's default, Growth.
+  const [params] = useSearchParams();
+  const [plan, setPlan] = useState<PlanKey>(() => {
+    const asked = params.get("plan");
+    return isPlanKey(asked) ? asked : DEFAULT_PLAN;
+  });
   const [details, setDetails] = useState<TrialDetails>(EMPTY_DETAILS);
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [serverFields, setServerFields] = useState<Record<string, string> | undefined>();
