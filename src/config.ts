@@ -68,6 +68,7 @@ export const FLAGS: FlagSpec[] = [
   { name: "org", env: "INGEST_ORG", kind: "string", default: "", value: "SLUG", commands: ["ingest"], help: "the organisation (its slug) the reports are ingested for" },
   { name: "max-report-mb", env: "MAX_REPORT_MB", kind: "int", default: 25, value: "MB", commands: ["serve", "ingest"], help: "largest report file accepted (upload, CLI, mail), in MB; decompressed content may be up to 200 MB", check: (v: number) => (v < 1 || v > 1024 ? "must be between 1 and 1024" : undefined) },
   { name: "seed-demo", env: "SEED_DEMO", kind: "bool", default: false, commands: ["serve"], help: "create the demo organisation (slug demo), its owner, domains and several weeks of reports; idempotent" },
+  { name: "geoip-db", env: "GEOIP_DB", kind: "string", default: "", value: "PATH", commands: ["serve", "ingest", "seed-demo"], help: "MMDB file with cities (DB-IP IP to City Lite or MaxMind GeoLite2-City) used instead of the embedded country-only database" },
 ];
 
 export interface Config {

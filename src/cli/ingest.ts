@@ -3,6 +3,7 @@ import { openStore } from "../db";
 import type { AppDeps } from "../deps";
 import { resolverFromConfig } from "../features/dns/setup";
 import { expandPaths, readInputs } from "../features/reports/files";
+import { geoFromConfig } from "../features/reports/geo";
 import { ingestFile, type IngestResult } from "../features/reports/ingest";
 import { reverseDnsSettled } from "../features/reports/reverse-dns";
 import { RateLimiter } from "../http/rate-limit";
@@ -55,6 +56,7 @@ export const ingestCommand: Command = {
       console.error("dmarcwarden ingest: give at least one file or folder to ingest.");
       return 2;
     }
+    geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
     const store = openStore(config.db);
     try {
       const org = store.sqlite.query("SELECT id, name FROM organizations WHERE slug = ?").get(slug) as { id: string; name: string } | null;

@@ -1,6 +1,7 @@
 import { parseConfig } from "../config";
 import { openStore } from "../db";
 import { seedDemo } from "../features/reports/demo";
+import { geoFromConfig } from "../features/reports/geo";
 import { RateLimiter } from "../http/rate-limit";
 import { createLogger } from "../log";
 import type { Command } from "./commands";
@@ -10,6 +11,7 @@ export const seedDemoCommand: Command = {
   usage: "dmarcwarden seed-demo [--db PATH]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "seed-demo");
+    geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
     const store = openStore(config.db);
     try {
       const log = createLogger("warn", (line) => process.stderr.write(`${line}\n`));

@@ -5,6 +5,7 @@ import { openStore } from "../db";
 import type { AppDeps } from "../deps";
 import { seedAdmin } from "../features/admin/seed";
 import { seedDemo } from "../features/reports/demo";
+import { geoFromConfig } from "../features/reports/geo";
 import { describeDemoSeed } from "./seed-demo";
 import { startMailIn } from "../features/mailin/setup";
 import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
@@ -24,6 +25,8 @@ export const serveCommand: Command = {
     const log = createLogger(config.logLevel);
     // checked before the database is opened: a bad mail setting stops start-up with one line
     const mailer = mailerFromConfig(config, log);
+    // the geolocation database: a bad --geoip-db file stops start-up the same way
+    geoFromConfig(config, log);
     const store = openStore(config.db);
     if (config.seedAdmin) {
       const outcome = await seedAdmin(store.db, config.seedAdmin.username, config.seedAdmin.password);

@@ -6,6 +6,21 @@ import { formatPeriod } from "./ReportList";
 
 type RecordView = DmarcReportDetail["records"][number];
 
+const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
+
+/** "City, Country" when the geolocation database knows the city (--geoip-db), else the country. */
+function placeOf(r: RecordView): string {
+  let country: string | null = null;
+  if (r.country) {
+    try {
+      country = regionNames.of(r.country) ?? r.country;
+    } catch {
+      country = r.country;
+    }
+  }
+  return [r.city, country].filter(Boolean).join(", ") || "Unknown country";
+}
+
 const verdictClass = (v: string | null) => (v === "pass" ? "badge-success" : v === "fail" ? "badge-error" : "badge-ghost");
 
 function Verdict({ value }: { value: string | null }) {
@@ -111,7 +126,9 @@ function RecordRow({ record: r }: { record: RecordView }) {
     <tr>
       <td>
         <div className="font-mono text-xs">{r.sourceIp}</div>
-        <div className="text-xs opacity-60">{r.country ?? "Unknown country"}</div>
+        <div className="text-xs opacity-60" title={r.country ?? undefined}>
+          {placeOf(r)}
+        </div>
       </td>
       <td className="text-right tabular-nums">{formatCount(r.count)}</td>
       <td>
