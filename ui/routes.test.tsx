@@ -1,14 +1,19 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { renderApp, withFetch } from "../tests/support/ui";
+import { renderApp, restoreFetch, withFetch } from "../tests/support/ui";
 import { usesSidebar } from "./lib/layout";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  restoreFetch();
+});
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const unauthorized = () => json({ error: { code: "unauthorized", message: "Please sign in to continue." } }, 401);
 const ACME = { id: "o1", name: "Acme Dental", slug: "acme-dental", parentId: null, role: "owner" as const };
+// nothing reaches the network: by default the visitor is signed out (tests that need more stack their own stand-in)
+beforeEach(() => void withFetch(() => unauthorized()));
 const ME = { user: { id: "u1", name: "Dana Scully", email: "dana@example.com" }, organizations: [ACME], currentOrg: ACME };
 
 describe("routing and layout (SPEC §2)", () => {

@@ -160,3 +160,18 @@ export function passRateOf(passCount: number, messageCount: number): number {
   if (messageCount <= 0) return 0;
   return Math.round((passCount / messageCount) * 1000) / 10;
 }
+
+/** GET /api/senders: ?days= 1 to 365 (30 when not given), ?domain= one of the organisation's domains. */
+export const DEFAULT_SENDER_DAYS = 30;
+const DAYS_MESSAGE = "days must be a whole number from 1 to 365";
+export const sendersQuerySchema = z.object({
+  days: z.coerce.number({ error: DAYS_MESSAGE }).int(DAYS_MESSAGE).min(1, DAYS_MESSAGE).max(365, DAYS_MESSAGE).default(DEFAULT_SENDER_DAYS),
+  domain: z
+    .string()
+    .trim()
+    .max(253, "domain is too long")
+    .transform((v) => v.toLowerCase().replace(/\.$/, ""))
+    .optional()
+    .transform((v) => v || undefined),
+});
+export type { SenderSummary, SenderVerdict, SenderKind } from "../../lib/senders";

@@ -3,9 +3,10 @@ import type { AppDeps } from "../../deps";
 import { parseInput, PayloadTooLargeError, ValidationError } from "../../http/errors";
 import { clientAddress } from "../../http/client";
 import { requireActor } from "../../http/tenant";
-import { listFailureTlsQuerySchema, listReportsQuerySchema, MAX_UPLOAD_FILES, type UploadResponse } from "./contract";
+import { listFailureTlsQuerySchema, listReportsQuerySchema, MAX_UPLOAD_FILES, sendersQuerySchema, type UploadResponse } from "./contract";
 import { getFailureReport, getTlsReport, listFailureReports, listTlsReports } from "./failure-tls";
 import { ingestFile, type IngestResult } from "./ingest";
+import { listSenders } from "./senders-view";
 import { getReport, listReports } from "./service";
 
 /** Report upload and reading back, always in the signed-in user's current organisation. */
@@ -62,5 +63,10 @@ export function reportsRoutes(deps: AppDeps) {
     .get("/api/tls-reports/:id", ({ request, params }) => {
       const { orgId } = requireActor(db, request, "read");
       return getTlsReport(db, orgId, params.id);
+    })
+    .get("/api/senders", ({ request, query }) => {
+      const { orgId } = requireActor(db, request, "read");
+      const { days, domain } = parseInput(sendersQuerySchema, query);
+      return listSenders(deps.store.sqlite, orgId, { days, domain, now: deps.now() });
     });
 }

@@ -1,12 +1,17 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { renderApp, renderWithProviders } from "../../../tests/support/ui";
+import { json, renderApp, renderWithProviders, restoreFetch, withFetch } from "../../../tests/support/ui";
 import { sortThreats, ThreatList, type IpThreat } from "../../components/ThreatList";
 import { DEMO_FADE_MS } from ".";
 import { demoData } from "./sample-data";
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  restoreFetch();
+});
+// nothing reaches the network: the visitor is signed out
+beforeEach(() => void withFetch(() => json({ error: { code: "unauthorized", message: "Please sign in to continue." } }, 401)));
 
 const now = new Date("2025-06-01T12:00:00Z");
 const threats: IpThreat[] = [

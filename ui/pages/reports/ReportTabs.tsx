@@ -2,15 +2,16 @@ import { ArrowLeft } from "lucide-react";
 import { useRef, type KeyboardEvent, type ReactNode } from "react";
 import { errorMessage } from "../../lib/api";
 
-export type ReportTab = "aggregate" | "failure" | "tls";
+export type ReportTab = "aggregate" | "senders" | "failure" | "tls";
 
 export const REPORT_TABS: { key: ReportTab; label: string }[] = [
   { key: "aggregate", label: "Aggregate" },
+  { key: "senders", label: "Senders" },
   { key: "failure", label: "Failure" },
   { key: "tls", label: "SMTP TLS" },
 ];
 
-export const reportTabOf = (value: string | null): ReportTab => (value === "failure" || value === "tls" ? value : "aggregate");
+export const reportTabOf = (value: string | null): ReportTab => (value === "senders" || value === "failure" || value === "tls" ? value : "aggregate");
 
 export const REPORTS_PANEL_ID = "reports-panel";
 export const reportTabId = (key: ReportTab) => `reports-tab-${key}`;
@@ -28,7 +29,7 @@ export function ReportTabs({ selected, onSelect }: { selected: ReportTab; onSele
     refs.current[key]?.focus();
   };
   return (
-    <div role="tablist" aria-label="Report types" className="tabs tabs-border" onKeyDown={onKeyDown}>
+    <div role="tablist" aria-label="Report types" className="tabs tabs-border flex-nowrap overflow-x-auto" onKeyDown={onKeyDown}>
       {REPORT_TABS.map(({ key, label }) => {
         const active = key === selected;
         return (
@@ -41,7 +42,7 @@ export function ReportTabs({ selected, onSelect }: { selected: ReportTab; onSele
             aria-selected={active}
             aria-controls={REPORTS_PANEL_ID}
             tabIndex={active ? 0 : -1}
-            className={`tab ${active ? "tab-active font-semibold" : ""}`}
+            className={`tab shrink-0 whitespace-nowrap ${active ? "tab-active font-semibold" : ""}`}
             onClick={() => onSelect(key)}
           >
             {label}

@@ -5,17 +5,20 @@ import { ReportDetail } from "./ReportDetail";
 import { EmptyReports, ReportBrowser } from "./ReportList";
 import { ReportListCard, ReportTabs, REPORTS_PANEL_ID, reportTabId, reportTabOf, type ReportTab } from "./ReportTabs";
 import { ReportUploader } from "./ReportUploader";
+import { SendersView } from "./Senders";
 import { TlsReportsList, TlsReportView } from "./TlsReports";
 
 const SUBTITLES: Record<ReportTab, string> = {
   aggregate: "Aggregate reports from mailbox providers: who sends mail as your domains, and whether it passes DMARC.",
+  senders: "Senders: the services and servers that send mail as your domains, and whether each is authenticated.",
   failure: "Failure reports: single messages that failed DMARC, with the headers the receiver saw.",
   tls: "SMTP TLS reports: whether other mail servers could reach yours over an encrypted connection.",
 };
 
 /**
- * DMARC Reports (/app/reports): upload reports; tabs Aggregate, Failure (?tab=failure) and
- * SMTP TLS (?tab=tls), each a list that opens one report (?report=<id>).
+ * DMARC Reports (/app/reports): upload reports; tabs Aggregate, Senders (?tab=senders, who sends
+ * as the organisation), Failure (?tab=failure) and SMTP TLS (?tab=tls), each report list opening
+ * one report (?report=<id>).
  */
 export default function ReportsPage() {
   const [params, setParams] = useSearchParams();
@@ -30,8 +33,10 @@ export default function ReportsPage() {
       </div>
       <ReportTabs selected={tab} onSelect={(next) => show(next)} />
       <div id={REPORTS_PANEL_ID} role="tabpanel" aria-labelledby={reportTabId(tab)} className="-mt-2 flex flex-col gap-6">
-        {!open && <ReportUploader />}
-        {tab === "aggregate" ? (
+        {!open && tab !== "senders" && <ReportUploader />}
+        {tab === "senders" ? (
+          <SendersView />
+        ) : tab === "aggregate" ? (
           open ? (
             <ReportDetail id={open} onBack={() => show("aggregate")} />
           ) : (

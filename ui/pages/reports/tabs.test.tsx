@@ -91,7 +91,7 @@ describe("reports tabs: Aggregate, Failure, SMTP TLS", () => {
     const user = userEvent.setup();
     serve();
     renderWithProviders(<ReportsPage />, "/app/reports");
-    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Aggregate", "Failure", "SMTP TLS"]);
+    expect(screen.getAllByRole("tab").map((t) => t.textContent)).toEqual(["Aggregate", "Senders", "Failure", "SMTP TLS"]);
     expect(selected()).toEqual(["Aggregate"]);
     expect(await screen.findByRole("button", { name: "google.com" })).toBeTruthy();
 

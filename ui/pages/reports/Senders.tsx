@@ -1,0 +1,159 @@
+import { useQuery } from "@tanstack/react-query";
+import { ShieldAlert, ShieldCheck, ShieldX, Send } from "lucide-react";
+import { useId, useState } from "react";
+import type { SenderSummary, SenderVerdict } from "../../../src/features/reports/contract";
+import { senderVerdictText } from "../../../src/lib/senders";
+import { errorMessage } from "../../lib/api";
+import { formatCount, formatPercent, formatRelativeTime, passRateClass } from "../../lib/format";
+import { useDomains } from "../domains/api";
+
+export type { SenderSummary };
+
+/** The periods the Senders tab offers, in days. */
+export const SENDER_PERIODS = [7, 30, 90] as const;
+
+/** GET /api/senders?days=&domain= (the default query function joins the key into the URL). */
+export function useSenders(days: number, domain: string) {
+  const query = new URLSearchParams({ days: String(days), ...(domain ? { domain } : {}) });
+  return useQuery<SenderSummary[]>({ queryKey: [`/api/senders?${query}`] });
+}
+
+const VERDICT_STYLE: Record<SenderVerdict, { icon: typeof ShieldCheck; className: string }> = {
+  authenticated: { icon: ShieldCheck, className: "text-green-600" },
+  partly: { icon: ShieldAlert, className: "text-orange-500" },
+  failing: { icon: ShieldX, className: "text-red-600" },
+};
+
+/** Senders tab: which services and servers send as the organisation's domains, and whether they are authenticated. */
+export function SendersView() {
+  const uid = useId();
+  const [days, setDays] = useState<number>(30);
+  const [domain, setDomain] = useState("");
+  const domains = useDomains();
+  const names = (domains.data ?? []).map((d) => d.name).sort();
+  const senders = useSenders(days, domain);
+  return (
+    <section className="card border border-base-300 bg-base-100 shadow-sm" aria-label="Senders">
+      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-base-300 px-4 py-3">
+        <h2 className="font-semibold">Who sends as you</h2>
+        <div className="flex flex-wrap items-center gap-3">
+          {names.length > 1 && (
+            <label htmlFor={`${uid}-domain`} className="flex items-center gap-2 text-sm">
+              Domain
+              <select id={`${uid}-domain`} className="select select-sm w-auto" value={domain} onChange={(e) => setDomain(e.target.value)}>
+                <option value="">All domains</option>
+                {names.map((d) => (
+                  <option key={d} value={d}>
+                    {d}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label htmlFor={`${uid}-days`} className="flex items-center gap-2 text-sm">
+            Period
+            <select id={`${uid}-days`} className="select select-sm w-auto" value={days} onChange={(e) => setDays(Number(e.target.value))}>
+              {SENDER_PERIODS.map((d) => (
+                <option key={d} value={d}>
+                  Last {d} days
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {senders.isPending ? (
+        <p className="p-8 text-center opacity-70" role="status">
+          Loading senders...
+        </p>
+      ) : senders.isError || !senders.data ? (
+        <div className="p-8 text-center" role="alert">
+          <p className="font-medium text-error">Something went wrong</p>
+          <p className="mt-1 text-sm opacity-70">{errorMessage(senders.error)}</p>
+          <button type="button" className="btn btn-sm btn-outline mt-3" onClick={() => senders.refetch()}>
+            Try Again
+          </button>
+        </div>
+      ) : senders.data.length === 0 ? (
+        <EmptySenders days={days} />
+      ) : (
+        <SenderTable senders={senders.data} />
+      )}
+    </section>
+  );
+}
+
+function EmptySenders({ days }: { days: number }) {
+  return (
+    <div className="flex flex-col items-center gap-2 p-10 text-center">
+      <Send className="h-10 w-10 opacity-40" aria-hidden />
+      <p className="font-medium">No senders seen yet</p>
+      <p className="text-sm opacity-70">No aggregate report covers the last {days} days yet: once mailbox providers report on your domains, every service and server sending as you shows up here.</p>
+    </div>
+  );
+}
+
+const Label = ({ children }: { children: string }) => <span className="mr-2 text-xs uppercase opacity-60 sm:hidden">{children}</span>;
+
+/** Senders, most mail first; below 640 px each row stacks into a card. */
+export function SenderTable({ senders }: { senders: SenderSummary[] }) {
+  return (
+    <table className="table">
+      <thead className="hidden sm:table-header-group">
+        <tr>
+          <th>Sender</th>
+          <th className="text-right">Messages</th>
+          <th>Pass Rate</th>
+          <th className="hidden lg:table-cell">Aligned</th>
+          <th className="hidden md:table-cell">Domains</th>
+          <th>Last Seen</th>
+        </tr>
+      </thead>
+      <tbody>
+        {senders.map((s) => {
+          const { icon: Icon, className } = VERDICT_STYLE[s.verdict];
+          return (
+            <tr key={`${s.kind}:${s.sender}`} className="block border-b border-base-300 py-2 sm:table-row sm:py-0" data-verdict={s.verdict}>
+              <td className="block pb-1 sm:table-cell sm:min-w-72 sm:pb-3">
+                <div className={`font-medium ${s.kind === "ip" ? "break-all font-mono text-sm" : "break-words"}`}>{s.sender}</div>
+                <div className="text-xs opacity-60">
+                  {[s.serviceType ?? (s.kind === "ip" ? "Unknown server" : s.kind === "domain" ? "Mail server" : null), `${formatCount(s.ips)} ${s.ips === 1 ? "IP" : "IPs"}`, s.countries.join(", ")].filter(Boolean).join(" · ")}
+                </div>
+                <p className={`mt-1 flex items-start gap-1 text-sm ${className}`}>
+                  <Icon className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+                  <span>{senderVerdictText(s)}</span>
+                </p>
+              </td>
+              <td className="block py-1 tabular-nums sm:table-cell sm:py-3 sm:text-right">
+                <Label>Messages</Label>
+                {formatCount(s.messages)}
+              </td>
+              <td className="block py-1 sm:table-cell sm:py-3">
+                <div className="flex items-center gap-2">
+                  <Label>Pass rate</Label>
+                  <div className={`h-2 w-24 shrink-0 overflow-hidden rounded-full bg-base-300 ${passRateClass(s.passRate)}`} role="meter" aria-label={`Pass rate of ${s.sender}`} aria-valuenow={s.passRate} aria-valuemin={0} aria-valuemax={100}>
+                    <div className="h-full rounded-full bg-current" style={{ width: `${s.passRate}%` }} />
+                  </div>
+                  <span className={`font-semibold tabular-nums ${passRateClass(s.passRate)}`}>{formatPercent(s.passRate)}</span>
+                </div>
+              </td>
+              <td className="block py-1 text-sm tabular-nums sm:py-3 lg:table-cell sm:hidden">
+                <Label>Aligned</Label>
+                <span className="mr-2 inline-block whitespace-nowrap">SPF {formatPercent(s.spfAlignedRate)}</span>
+                <span className="inline-block whitespace-nowrap">DKIM {formatPercent(s.dkimAlignedRate)}</span>
+              </td>
+              <td className="block py-1 font-mono text-sm sm:py-3 md:table-cell sm:hidden">
+                <Label>Domains</Label>
+                {s.domains.join(", ")}
+              </td>
+              <td className="block pt-1 text-sm opacity-70 sm:table-cell sm:py-3">
+                <Label>Last seen</Label>
+                {formatRelativeTime(s.lastSeen)}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
