@@ -133,7 +133,7 @@ export function summariseSenders(rows: readonly SenderRow[], limit = MAX_SENDERS
 }
 
 /** The verdict in plain words, e.g. "Partly authenticated — 40% of its mail fails DMARC: ...". */
-export function senderVerdictText(s: Pick<SenderSummary, "verdict" | "passRate" | "spfAlignedRate" | "dkimAlignedRate">): string {
+export function senderVerdictText(s: Pick<SenderSummary, "verdict" | "passRate" | "spfAlignedRate" | "dkimAlignedRate"> & { kind?: SenderSummary["kind"] }): string {
   if (s.verdict === "authenticated") {
     const how = s.spfAlignedRate >= AUTHENTICATED_PASS_RATE && s.dkimAlignedRate >= AUTHENTICATED_PASS_RATE ? "SPF and DKIM aligned" : s.dkimAlignedRate >= s.spfAlignedRate ? "DKIM aligned" : "SPF aligned";
     return `Authenticated — ${how}`;
@@ -142,5 +142,8 @@ export function senderVerdictText(s: Pick<SenderSummary, "verdict" | "passRate" 
     const failing = Math.round((100 - s.passRate) * 10) / 10;
     return `Partly authenticated — ${failing}% of its mail fails DMARC: add it to SPF or have it sign with DKIM for your domain`;
   }
+  // A recognised service that fails is usually one of yours that was never set up; an unknown
+  // server that fails is usually someone pretending to be you.
+  if (s.kind === "service") return "Failing — this service is not set up to send as you: add it to SPF or turn on DKIM signing for your domain in its settings; if you don't use it, someone else is";
   return "Failing — not authorised to send as you; if you don't know it, this is spoofing";
 }
