@@ -1,8 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { Send } from "lucide-react";
-import { useId } from "react";
-import { useForm, type FieldError } from "react-hook-form";
+import { useId, type ComponentProps } from "react";
+import { useForm } from "react-hook-form";
+import { FormField } from "./FormField";
 import {
   CONTACT_LIMITS,
   contactMessageSchema,
@@ -131,37 +132,7 @@ export function ContactForm({ defaultRequestType = DEFAULT_REQUEST_TYPE, onSent 
   );
 }
 
-function Field({
-  label,
-  htmlFor,
-  optional,
-  hint,
-  error,
-  errorId,
-  children,
-}: {
-  label: string;
-  htmlFor: string;
-  optional?: boolean;
-  hint?: string;
-  error?: FieldError;
-  errorId: string;
-  children: React.ReactNode;
-}) {
-  return (
-    <div className="grid gap-1.5">
-      <label htmlFor={htmlFor} className="text-sm font-medium">
-        {label}
-        {optional ? <span className="ml-1 font-normal opacity-60">(optional)</span> : <span className="ml-0.5 text-error" aria-hidden>*</span>}
-      </label>
-      {children}
-      {error?.message ? (
-        <p id={errorId} className="text-sm text-error" role="alert">
-          {error.message}
-        </p>
-      ) : hint ? (
-        <p className="text-xs opacity-60">{hint}</p>
-      ) : null}
-    </div>
-  );
+/** Contact fields mark the required ones with a star. */
+function Field(props: Omit<ComponentProps<typeof FormField>, "required">) {
+  return <FormField required={!props.optional} {...props} />;
 }

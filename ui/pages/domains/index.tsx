@@ -6,6 +6,7 @@ import { Modal, ModalClose, ModalHeader } from "../../components/Modal";
 import { errorMessage } from "../../lib/api";
 import { toast } from "../../lib/toast";
 import { useAddDomain, useDeleteDomain, useDomains, type DomainView } from "./api";
+import { ErrorState, LoadingState } from "../../components/QueryStates";
 
 /** Domain Management (/app/domains): the current organisation's domains; add and remove them. */
 export default function DomainsPage() {
@@ -21,17 +22,9 @@ export default function DomainsPage() {
       <section className="card border border-base-300 bg-base-100 shadow-sm">
         <div className="card-body p-0">
           {domains.isPending ? (
-            <p className="p-8 text-center opacity-70" role="status">
-              Loading domains...
-            </p>
+            <LoadingState text="Loading domains..." />
           ) : domains.isError ? (
-            <div className="p-8 text-center" role="alert">
-              <p className="font-medium text-error">Something went wrong</p>
-              <p className="mt-1 text-sm opacity-70">{errorMessage(domains.error)}</p>
-              <button type="button" className="btn btn-sm btn-outline mt-3" onClick={() => domains.refetch()}>
-                Try Again
-              </button>
-            </div>
+            <ErrorState error={domains.error} onRetry={() => domains.refetch()} />
           ) : (
             <DomainStatusTable
               domains={domains.data}

@@ -1,6 +1,7 @@
 import { ArrowLeft } from "lucide-react";
 import { useRef, type KeyboardEvent, type ReactNode } from "react";
 import { errorMessage } from "../../lib/api";
+import { ErrorState, LoadingState } from "../../components/QueryStates";
 
 export type ReportTab = "aggregate" | "senders" | "failure" | "tls";
 
@@ -69,17 +70,9 @@ export function ReportListCard<T>({
     <section className="card border border-base-300 bg-base-100 shadow-sm" aria-label={label}>
       <div className="card-body p-0">
         {query.isPending ? (
-          <p className="p-8 text-center opacity-70" role="status">
-            Loading reports...
-          </p>
+          <LoadingState text="Loading reports..." />
         ) : query.isError || !query.data ? (
-          <div className="p-8 text-center" role="alert">
-            <p className="font-medium text-error">Something went wrong</p>
-            <p className="mt-1 text-sm opacity-70">{errorMessage(query.error)}</p>
-            <button type="button" className="btn btn-sm btn-outline mt-3" onClick={() => query.refetch()}>
-              Try Again
-            </button>
-          </div>
+          <ErrorState error={query.error} onRetry={() => query.refetch()} />
         ) : query.data.length === 0 ? (
           empty
         ) : (

@@ -3,9 +3,9 @@ import { ShieldAlert, ShieldCheck, ShieldX, Send } from "lucide-react";
 import { useId, useState } from "react";
 import type { SenderSummary, SenderVerdict } from "../../../src/features/reports/contract";
 import { senderVerdictText } from "../../../src/lib/senders";
-import { errorMessage } from "../../lib/api";
 import { formatCount, formatPercent, formatRelativeTime, passRateClass } from "../../lib/format";
 import { useDomains } from "../domains/api";
+import { ErrorState, LoadingState } from "../../components/QueryStates";
 
 export type { SenderSummary };
 
@@ -63,17 +63,9 @@ export function SendersView() {
         </div>
       </div>
       {senders.isPending ? (
-        <p className="p-8 text-center opacity-70" role="status">
-          Loading senders...
-        </p>
+        <LoadingState text="Loading senders..." />
       ) : senders.isError || !senders.data ? (
-        <div className="p-8 text-center" role="alert">
-          <p className="font-medium text-error">Something went wrong</p>
-          <p className="mt-1 text-sm opacity-70">{errorMessage(senders.error)}</p>
-          <button type="button" className="btn btn-sm btn-outline mt-3" onClick={() => senders.refetch()}>
-            Try Again
-          </button>
-        </div>
+        <ErrorState error={senders.error} onRetry={() => senders.refetch()} />
       ) : senders.data.length === 0 ? (
         <EmptySenders days={days} />
       ) : (

@@ -1,8 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Check, CheckCircle2, Copy, Inbox, Mail, PlugZap, RefreshCw, Trash2 } from "lucide-react";
-import { useId, useState } from "react";
-import { useForm, type FieldError } from "react-hook-form";
+import { useId, useState, type ComponentProps } from "react";
+import { useForm } from "react-hook-form";
+import { FormField } from "../../components/FormField";
 import type { MeResponse } from "../../../src/features/auth/contract";
 import { mailboxInputSchema, type MailboxInput, type MailboxPollResult, type MailboxTestResult, type MailboxView, type ReportAddress } from "../../../src/features/mailin/contract";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
@@ -326,20 +327,6 @@ function MailboxForm({ mailbox, canManage }: { mailbox: MailboxView | null; canM
   );
 }
 
-function Field({ label, htmlFor, hint, error, errorId, children }: { label: string; htmlFor: string; hint?: string; error?: FieldError; errorId: string; children: React.ReactNode }) {
-  return (
-    <div className="grid content-start gap-1.5">
-      <label htmlFor={htmlFor} className="text-sm font-medium">
-        {label}
-      </label>
-      {children}
-      {error?.message ? (
-        <p id={errorId} className="text-sm text-error" role="alert">
-          {error.message}
-        </p>
-      ) : hint ? (
-        <p className="text-xs opacity-60">{hint}</p>
-      ) : null}
-    </div>
-  );
+function Field(props: Omit<ComponentProps<typeof FormField>, "className">) {
+  return <FormField className="grid content-start gap-1.5" {...props} />;
 }
