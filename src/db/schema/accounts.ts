@@ -35,6 +35,8 @@ export const users = sqliteTable(
     email: text("email").notNull(),
     /** argon2id; null until the user sets one (e.g. an account made by the trial flow) */
     passwordHash: text("password_hash"),
+    /** when the user proved they read mail at this address; product mail waits until then */
+    emailVerifiedAt: timestamp("email_verified_at"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(t.email)],

@@ -10,3 +10,4 @@ export * from "./mailboxes";
 export * from "./reports";
 export * from "./dns";
 export * from "./password-tokens";
+export * from "./auth-throttle";

@@ -18,3 +18,17 @@ export const passwordTokens = sqliteTable(
   },
   (t) => [uniqueIndex("password_tokens_token_hash_unique").on(t.tokenHash), index("password_tokens_user_idx").on(t.userId)],
 );
+
+/** Single-use, expiring email-verification links mailed at sign-up. Only a SHA-256 of the token is stored. */
+export const emailVerificationTokens = sqliteTable(
+  "email_verification_tokens",
+  {
+    id: id(),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp" }).notNull(),
+    usedAt: timestamp("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("email_verification_tokens_token_hash_unique").on(t.tokenHash), index("email_verification_tokens_user_idx").on(t.userId)],
+);
