@@ -15,6 +15,7 @@ CREATE TABLE `auth_throttle` (
 	`key` text NOT NULL,
 	`window_start` integer NOT NULL,
 	`count` integer NOT NULL,
+	`next_at` integer DEFAULT 0 NOT NULL,
 	PRIMARY KEY(`bucket`, `key`)
 );
 --> statement-breakpoint

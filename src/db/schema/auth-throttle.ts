@@ -14,6 +14,8 @@ export const authThrottle = sqliteTable(
     /** epoch seconds at which the current window started */
     windowStart: integer("window_start").notNull(),
     count: integer("count").notNull(),
+    /** epoch seconds before which a paced bucket refuses the next attempt (0: no pause) */
+    nextAt: integer("next_at").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.bucket, t.key] })],
 );
