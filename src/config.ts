@@ -6,6 +6,7 @@
  * prints as one line before exiting with code 2.
  */
 import { mailFromProblem, relayUrlProblem } from "./features/mail/relay-url";
+import { trustedProxiesProblem } from "./http/client";
 
 export class ConfigError extends Error {}
 
@@ -35,7 +36,8 @@ export const FLAGS: FlagSpec[] = [
   { name: "host", env: "HOST", kind: "string", default: "0.0.0.0", value: "ADDR", commands: ["serve"], help: "address to bind the HTTP server to" },
   { name: "db", env: "DATABASE_PATH", kind: "string", default: "./data/dmarcwarden.db", value: "PATH", commands: ["*"], help: "SQLite database file (created on first start)" },
   { name: "public-url", env: "PUBLIC_URL", kind: "string", default: "", value: "URL", commands: ["serve"], help: "the address users reach the server at, e.g. https://dmarc.example.com (links in mail, Secure cookies)", check: (v: string) => (v && !/^https?:\/\/[^/]+/.test(v) ? "must start with http:// or https://" : undefined) },
-  { name: "trust-proxy", env: "TRUST_PROXY", kind: "bool", default: false, commands: ["serve"], help: "take the client address from X-Forwarded-For (only behind your own reverse proxy)" },
+  { name: "trust-proxy", env: "TRUST_PROXY", kind: "bool", default: false, commands: ["serve"], help: "one reverse proxy of your own sits in front: the client address is the right-most X-Forwarded-For entry" },
+  { name: "trusted-proxies", env: "TRUSTED_PROXIES", kind: "list", default: [], value: "CIDR", commands: ["serve"], help: "addresses or CIDR ranges of your reverse proxies (repeatable or comma separated): X-Forwarded-For counts only from them, read from the right skipping them", check: trustedProxiesProblem },
   { name: "seed-admin", env: "SEED_ADMIN", kind: "string", default: "", value: "USER:PASS", commands: ["serve"], help: "create or update the Master Administrator (also ADMIN_USERNAME / ADMIN_PASSWORD)", check: (v: string) => (v && !/^[^:]+:.+$/.test(v) ? "must be USER:PASS" : undefined) },
   { name: "log-level", env: "LOG_LEVEL", kind: "string", default: "info", value: "LEVEL", commands: ["*"], help: "debug, info, warn or error", check: (v: string) => (["debug", "info", "warn", "error"].includes(v) ? undefined : "must be debug, info, warn or error") },
   // DNS checks (issue 5)
@@ -50,6 +52,7 @@ export const FLAGS: FlagSpec[] = [
   { name: "smtp-max-bytes", env: "SMTP_MAX_BYTES", kind: "int", default: 25 * 1024 * 1024, value: "N", commands: ["serve"], help: "largest report message the SMTP receiver accepts, in bytes", check: (v: number) => (v < 1024 || v > 1024 * 1024 * 1024 ? "must be between 1024 and 1073741824" : undefined) },
   { name: "smtp-tls-cert", env: "SMTP_TLS_CERT", kind: "string", default: "", value: "FILE", commands: ["serve"], help: "PEM certificate (chain) for STARTTLS on the SMTP receiver; with --smtp-tls-key" },
   { name: "smtp-tls-key", env: "SMTP_TLS_KEY", kind: "string", default: "", value: "FILE", commands: ["serve"], help: "PEM private key for STARTTLS on the SMTP receiver; without cert and key STARTTLS is not offered" },
+  { name: "allow-private-mailbox-hosts", env: "ALLOW_PRIVATE_MAILBOX_HOSTS", kind: "bool", default: false, commands: ["serve"], help: "let report mailboxes (IMAP) be on loopback, private or link-local addresses; off, only public addresses are connected to" },
   { name: "imap-poll-interval", env: "IMAP_POLL_INTERVAL", kind: "int", default: 5, value: "MINUTES", commands: ["serve"], help: "how often the organisations' report mailboxes are polled (0: never)", check: (v: number) => (v < 0 || v > 1440 ? "must be between 0 and 1440 minutes" : undefined) },
   { name: "secret-key", env: "SECRET_KEY", kind: "string", default: "", value: "KEY", commands: ["serve"], help: "32-byte key (64 hex or 44 base64 characters) that encrypts stored mailbox passwords; default: generated into <db>.key", check: (v: string) => (v && !/^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/.test(v.trim()) ? "must be 32 bytes written as 64 hex or 44 base64 characters (try: openssl rand -base64 32)" : undefined) },
   // billing (src/features/billing): without a Stripe secret key billing is off (self-hosted mode)
