@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { MIGRATIONS } from "./migrations.gen";
+import { writeTransaction } from "./transaction";
 
 /**
  * Applies the embedded migrations not yet applied, each in its own transaction, and
@@ -12,11 +13,14 @@ export function applyMigrations(sqlite: Database): string[] {
   for (const migration of MIGRATIONS) {
     if (done.has(migration.tag)) continue;
     const statements = migration.sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean);
-    sqlite.transaction(() => {
+    const appliedHere = writeTransaction(sqlite, () => {
+      // another process may have applied it meanwhile (two starting on one file)
+      if (sqlite.query("SELECT 1 FROM schema_migrations WHERE tag = ?").get(migration.tag)) return false;
       for (const statement of statements) sqlite.run(statement);
       sqlite.run("INSERT INTO schema_migrations (tag, applied_at) VALUES (?, unixepoch())", [migration.tag]);
-    })();
-    applied.push(migration.tag);
+      return true;
+    });
+    if (appliedHere) applied.push(migration.tag);
   }
   return applied;
 }

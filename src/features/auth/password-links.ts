@@ -6,6 +6,7 @@
  */
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { DB } from "../../db";
+import { writeTransactionDb } from "../../db/transaction";
 import { passwordTokens, sessions, users } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { NotFoundError, ServiceError, ValidationError } from "../../http/errors";
@@ -80,7 +81,7 @@ export async function resetPassword(db: DB, token: string, password: string, now
   const link = liveToken(db, token, now);
   if (password.toLowerCase() === link.email) throw new ValidationError("Password must not be your email address", { password: "Password must not be your email address" });
   const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
-  return db.transaction((tx) => {
+  return writeTransactionDb(db, (tx) => {
     const t = tx as unknown as DB;
     // re-checked inside the transaction: two requests racing with one link, only one wins
     const used = tx

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { writeTransactionDb } from "../../db/transaction";
 import type { DB } from "../../db";
 import { memberships, organizations, users } from "../../db/schema";
 import { ConflictError, UnauthorizedError } from "../../http/errors";
@@ -16,7 +17,7 @@ export async function signup(db: DB, input: Required<SignupInput>, now: Date): P
   const taken = () => new ConflictError("An account with this email already exists. Sign in instead.", { email: "An account with this email already exists" });
   if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw taken();
   try {
-    return db.transaction((tx) => {
+    return writeTransactionDb(db, (tx) => {
       const userId = tx.insert(users).values({ name: input.name, email, passwordHash }).returning({ id: users.id }).get().id;
       const orgId = tx.insert(organizations).values({ name: input.organization, slug: uniqueSlug(tx as unknown as DB, input.organization) }).returning({ id: organizations.id }).get().id;
       tx.insert(memberships).values({ orgId, userId, role: "owner" }).run();

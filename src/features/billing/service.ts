@@ -6,6 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { DB } from "../../db";
+import { writeTransactionDb } from "../../db/transaction";
 import { billingAccounts, memberships, organizations, users } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import { ConflictError, ServiceError } from "../../http/errors";
@@ -63,7 +64,7 @@ export async function createTrialSetup(
 
   const trialEndsAt = new Date(now.getTime() + TRIAL_DAYS * 86400_000);
   try {
-    const sessionToken = db.transaction((tx) => {
+    const sessionToken = writeTransactionDb(db, (tx) => {
       const t = tx as unknown as DB;
       tx.insert(users).values({ id: userId, name: `${input.firstName.trim()} ${input.lastName.trim()}`, email, passwordHash: null }).run();
       tx.insert(organizations)
@@ -128,7 +129,7 @@ async function resumeTrialSetup(deps: Pick<AppDeps, "store" | "stripe" | "log">,
   } else if (deps.stripe) {
     return null;
   }
-  db.transaction((tx) => {
+  writeTransactionDb(db, (tx) => {
     tx.update(organizations).set({ plan: input.selectedPlan, name: input.company.trim() }).where(eq(organizations.id, orgId)).run();
     tx.update(users).set({ name: `${input.firstName.trim()} ${input.lastName.trim()}` }).where(eq(users.id, user.userId)).run();
   });

@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { DB } from "../../db";
+import { writeTransactionDb } from "../../db/transaction";
 import { billingAccounts, organizations, stripeEvents } from "../../db/schema";
 import type { Logger } from "../../log";
 import { isPlanKey, PLAN_KEYS, type PlanKey } from "../../lib/plans";
@@ -92,7 +93,7 @@ async function startSubscription(ctx: WebhookContext, intent: Stripe.SetupIntent
     },
     { idempotencyKey: `trial-subscription-${intent.id}` },
   );
-  ctx.db.transaction((tx) => {
+  writeTransactionDb(ctx.db, (tx) => {
     tx.update(billingAccounts).set({ stripeSubscriptionId: subscription.id }).where(eq(billingAccounts.orgId, org.id)).run();
     tx.update(organizations)
       .set({ planStatus: planStatusOf(subscription.status), trialEndsAt: subscription.trial_end ? new Date(subscription.trial_end * 1000) : org.trialEndsAt })
@@ -117,7 +118,7 @@ function applySubscription(ctx: WebhookContext, subscription: Stripe.Subscriptio
   if (!account || isStale(account, created)) return "ignored";
   const status: PlanStatus = deleted ? "canceled" : planStatusOf(subscription.status);
   const plan = planOfPrice(ctx.prices, subscription.items?.data?.[0]?.price?.id);
-  ctx.db.transaction((tx) => {
+  writeTransactionDb(ctx.db, (tx) => {
     tx.update(organizations)
       .set({
         planStatus: status,
@@ -140,7 +141,7 @@ function applyPaymentFailed(ctx: WebhookContext, invoice: Stripe.Invoice, create
   const org = ctx.db.select({ planStatus: organizations.planStatus }).from(organizations).where(eq(organizations.id, account.orgId)).get();
   // A canceled subscription's last failed invoice does not bring it back to past_due.
   if (!org || org.planStatus === "canceled") return "ignored";
-  ctx.db.transaction((tx) => {
+  writeTransactionDb(ctx.db, (tx) => {
     tx.update(organizations).set({ planStatus: "past_due" }).where(eq(organizations.id, account.orgId)).run();
     tx.update(billingAccounts).set({ stateEventAt: new Date(created * 1000) }).where(eq(billingAccounts.orgId, account.orgId)).run();
   });

@@ -5,6 +5,7 @@
  */
 import { desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { DB } from "../../db";
+import { writeTransactionDb } from "../../db/transaction";
 import { domainRecordHistory, domains } from "../../db/schema";
 import type { Logger } from "../../log";
 import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
@@ -42,7 +43,7 @@ export function storeDomainStatus(db: DB, domain: Pick<DomainRow, "id" | "orgId"
     dkimStatus: analysis.dkim.status,
     overallStatus: analysis.overallStatus,
   };
-  return db.transaction((tx) => {
+  return writeTransactionDb(db, (tx) => {
     tx.update(domains)
       .set({ dmarcPolicy: next.dmarcPolicy, spfStatus: next.spfStatus, dkimStatus: next.dkimStatus, overallStatus: next.overallStatus, lastCheckedAt: at })
       .where(eq(domains.id, domain.id))

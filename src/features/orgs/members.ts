@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { writeTransactionDb } from "../../db/transaction";
 import type { DB } from "../../db";
 import { invitations, memberships, organizations, sessions, users, type Role } from "../../db/schema";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../http/errors";
@@ -86,7 +87,7 @@ export function acceptInvitation(db: DB, user: { userId: string; email: string; 
   if (invitation.email !== user.email.toLowerCase()) {
     throw new ForbiddenError(`This invitation was sent to ${invitation.email}. Sign in with that address to accept it.`);
   }
-  return db.transaction((tx) => {
+  return writeTransactionDb(db, (tx) => {
     const used = tx.update(invitations).set({ acceptedAt: now }).where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt))).returning({ id: invitations.id }).get();
     if (!used) throw new NotFoundError("This invitation link is not valid any more: it was used already or has expired. Ask for a new one.");
     const existing = tx.select({ id: memberships.id }).from(memberships).where(and(eq(memberships.orgId, invitation.orgId), eq(memberships.userId, user.userId))).get();
@@ -110,7 +111,7 @@ function ownerCount(db: DB, orgId: string): number {
 }
 
 export function changeRole(db: DB, actor: Actor, membershipId: string, role: Role): MemberView {
-  return db.transaction((tx) => {
+  return writeTransactionDb(db, (tx) => {
     const target = membershipIn(tx as unknown as DB, actor.orgId, membershipId);
     if ((target.role === "owner" || role === "owner") && actor.role !== "owner") throw new ForbiddenError(OWNER_ONLY);
     if (target.role === "owner" && role !== "owner" && ownerCount(tx as unknown as DB, actor.orgId) <= 1) throw new ConflictError(LAST_OWNER);
@@ -122,7 +123,7 @@ export function changeRole(db: DB, actor: Actor, membershipId: string, role: Rol
 
 /** Removes a member (admins and owners; anyone may remove themselves). The last owner stays. */
 export function removeMember(db: DB, actor: Actor, membershipId: string): void {
-  db.transaction((tx) => {
+  writeTransactionDb(db, (tx) => {
     const target = membershipIn(tx as unknown as DB, actor.orgId, membershipId);
     const self = target.userId === actor.user.userId;
     if (!self && !roleAllows(actor.role, "members:manage")) throw new ForbiddenError();

@@ -4,6 +4,7 @@
  * Idempotent: report ids are derived from the day, so a re-run stores only new days.
  */
 import { eq } from "drizzle-orm";
+import { writeTransaction } from "../../db/transaction";
 import type { AppDeps } from "../../deps";
 import { domains, memberships, organizations, users } from "../../db/schema";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
@@ -215,7 +216,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSeedResult> {
 /** The demo's senders have well-known names; fill them in without asking DNS. */
 function fillDemoReverseDns(deps: AppDeps, orgId: string) {
   const update = deps.store.sqlite.prepare("UPDATE aggregate_records SET ptr = ?, base_domain = ?, service = ?, service_type = ? WHERE org_id = ? AND source_ip = ? AND ptr IS NULL");
-  deps.store.sqlite.transaction(() => {
+  writeTransaction(deps.store.sqlite, () => {
     for (const domain of DEMO_DOMAINS) {
       for (const s of senders(domain)) {
         if (!s.ptr) continue;
@@ -223,5 +224,5 @@ function fillDemoReverseDns(deps: AppDeps, orgId: string) {
         update.run(s.ptr, baseDomain, service?.name ?? (s.ptr.endsWith(domain) ? "Own mail server" : null), service?.type ?? null, orgId, s.ip);
       }
     }
-  })();
+  });
 }

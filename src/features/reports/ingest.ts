@@ -7,11 +7,12 @@
  * A refused file leaves the database exactly as it was.
  */
 import type { AppDeps } from "../../deps";
+import { writeTransactionAsync } from "../../db/transaction";
 import { DEFAULT_LIMITS, ReportRefusedError, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
 import { parseReportFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
-import { inTransaction, writeAggregate, writeFailure, writeTls, type StoredReport, type WriteContext } from "./store";
+import { writeAggregate, writeFailure, writeTls, type StoredReport, type WriteContext } from "./store";
 
 export type IngestSource = "upload" | "cli" | "smtp" | "imap" | "demo";
 export type IngestStatus = "ingested" | "duplicate" | "rejected";
@@ -43,8 +44,12 @@ export interface IngestResult {
   reports: IngestedReportSummary[];
   /** why the file was refused (status "rejected"), in words a user can act on */
   error?: string;
-  /** machine-readable reason when rejected: "too_large" means HTTP 413 applies */
-  code?: "too_large" | "invalid" | "unknown_format" | "foreign_domain" | "empty";
+  /**
+   * machine-readable reason when rejected: "too_large" means HTTP 413 applies; "unavailable"
+   * means the file itself is fine but could not be stored right now (try again later: mail
+   * transports answer with a temporary failure and keep the message)
+   */
+  code?: "too_large" | "invalid" | "unknown_format" | "foreign_domain" | "empty" | "unavailable";
 }
 
 /** Report size bounds, from config when set there (flags in src/config.ts). */
@@ -106,7 +111,7 @@ export async function ingestFile(deps: AppDeps, input: IngestInput): Promise<Ing
   const now = deps.now();
   let stored: { planned: Planned; row: StoredReport }[];
   try {
-    stored = inTransaction(deps.store.sqlite, () =>
+    stored = await writeTransactionAsync(deps.store.sqlite, () =>
       plan.map((planned) => {
         const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now };
         const r = planned.report;
@@ -116,7 +121,7 @@ export async function ingestFile(deps: AppDeps, input: IngestInput): Promise<Ing
     );
   } catch (error) {
     deps.log.error("reports.write_failed", { fileName: input.fileName, error });
-    return rejected("The report could not be stored; nothing was saved. Please try again.", "invalid", kind);
+    return rejected("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", kind);
   }
 
   const targets: EnrichmentTarget[] = [];

@@ -3,6 +3,7 @@
  * DNS. Each lookup has a timeout; answers (and failures) are cached for an hour. The
  * sending service is derived from the PTR name's base domain.
  */
+import { writeTransaction } from "../../db/transaction";
 import type { AppDeps } from "../../deps";
 import { sendingServiceOf } from "./senders";
 
@@ -81,7 +82,7 @@ async function runEnrichment(deps: AppDeps, resolver: ReverseResolver, targets: 
   const updateRecords = sqlite.prepare("UPDATE aggregate_records SET ptr = ?, base_domain = ?, service = ?, service_type = ? WHERE report_id = ? AND source_ip = ?");
   const updateFailure = sqlite.prepare("UPDATE failure_reports SET ptr = ? WHERE id = ? AND source_ip = ?");
   try {
-    sqlite.transaction(() => {
+    writeTransaction(sqlite, () => {
       for (const target of targets) {
         for (const ip of target.ips) {
           const ptr = ptrs.get(ip) ?? null;
@@ -92,7 +93,7 @@ async function runEnrichment(deps: AppDeps, resolver: ReverseResolver, targets: 
           } else updateFailure.run(ptr, target.reportRowId, ip);
         }
       }
-    })();
+    });
   } catch (error) {
     // the store may have been closed (a test ended, the CLI exited): enrichment is best effort
     deps.log.debug("reports.ptr_write_skipped", { error });

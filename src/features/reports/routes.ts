@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
-import { parseInput, PayloadTooLargeError, ValidationError } from "../../http/errors";
+import { parseInput, PayloadTooLargeError, ServiceError, ValidationError } from "../../http/errors";
 import { clientAddress } from "../../http/client";
 import { requireActor } from "../../http/tenant";
 import { listFailureTlsQuerySchema, listReportsQuerySchema, MAX_UPLOAD_FILES, sendersQuerySchema, type UploadResponse } from "./contract";
@@ -33,6 +33,8 @@ export function reportsRoutes(deps: AppDeps) {
         }
         // a single file (or every file) over a size bound is a 413; otherwise each file says how it went
         if (results.every((r) => r.code === "too_large")) throw new PayloadTooLargeError(results[0]!.error!);
+        // nothing could be stored (the database stayed busy or failed): a temporary condition
+        if (results.every((r) => r.code === "unavailable")) throw new ServiceError(503, "unavailable", results[0]!.error!, undefined, { "retry-after": "30" });
         return { results };
       },
       { parse: "none" },

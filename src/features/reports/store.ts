@@ -73,11 +73,6 @@ export interface StoredReport {
   messageCount: number;
 }
 
-/** Runs `work` in one transaction (bun:sqlite rolls back if it throws). */
-export function inTransaction<T>(sqlite: Database, work: () => T): T {
-  return sqlite.transaction(work)();
-}
-
 export function writeAggregate(sqlite: Database, ctx: WriteContext, report: AggregateReport): StoredReport {
   const s = prepare(sqlite);
   const existing = s.findAggregate.get(ctx.orgId, report.reporterOrg, report.reportId, report.policy.domain) as { id: string; recordCount: number; messageCount: number } | null;
