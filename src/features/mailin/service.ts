@@ -141,6 +141,11 @@ async function pollOnce(deps: AppDeps, orgId: string, ingest: IngestFn): Promise
         try {
           const ingested = await ingest(deps, { orgId, fileName: `imap-${uid}.eml`, bytes, source: "imap" });
           deps.log.info("imap_message", { org: orgId, uid, bytes: bytes.length, status: ingested.status, kind: ingested.kind, reports: ingested.reports.length, reason: ingested.error });
+          // a report that could not be stored stays unseen in the folder for the next poll
+          if (ingested.code === "unavailable") {
+            lastFailure = ingested.error ?? "the report could not be stored";
+            return "retry";
+          }
           return ingested.status === "rejected" ? "invalid" : "processed";
         } catch (error) {
           lastFailure = error instanceof Error ? error.message : String(error);

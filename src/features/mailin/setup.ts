@@ -11,6 +11,7 @@ import { startMailboxPoller, type MailboxPoller } from "./poller";
 import { SecretKeyError } from "./secret-box";
 import { keyFilePath, loadServerKey } from "./server-key";
 import { maxMessageBytes, type IngestFn } from "./service";
+import { smtpLimitsFromConfig } from "./smtp-limits";
 import { startSmtpReceiver, type SmtpReceiver } from "./smtp-receiver";
 
 function readPem(flag: string, path: string): string {
@@ -50,7 +51,7 @@ export async function startMailIn(deps: AppDeps, ingest: IngestFn = ingestFile):
 
   if (port) {
     try {
-      smtp = await startSmtpReceiver(deps, ingest, { port, host: String(raw["smtp-host"] || "0.0.0.0"), domain, maxBytes: maxMessageBytes(deps), tls });
+      smtp = await startSmtpReceiver(deps, ingest, { port, host: String(raw["smtp-host"] || "0.0.0.0"), domain, maxBytes: maxMessageBytes(deps), tls, limits: smtpLimitsFromConfig(raw) });
     } catch (error) {
       throw new ConfigError(`--smtp-port ${port}: cannot listen (${error instanceof Error ? error.message : String(error)})`);
     }

@@ -4,13 +4,18 @@
  * other recipient at RCPT, bounds the message size, and hands each message to ingestion for
  * the organisations it was addressed to. No AUTH; STARTTLS only with a configured certificate.
  * Logs one line per message (organisation ids, size, outcome), never addresses or bodies.
+ * One client cannot hold it (connection cap per address, idle deadline before MAIL FROM,
+ * message rate limits: smtp-limits.ts), and a message whose report could not be stored is
+ * answered with a temporary failure, so the sender keeps it and tries again.
  */
 import { eq } from "drizzle-orm";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import { RateLimitedError } from "../../http/errors";
 import { organizations } from "../../db/schema";
 import type { AppDeps } from "../../deps";
 import type { IngestResult } from "../reports/ingest";
 import type { IngestFn } from "./service";
+import { clientKey, ConnectionCounter, DEFAULT_SMTP_LIMITS, type SmtpLimits } from "./smtp-limits";
 
 export interface SmtpReceiverOptions {
   port: number;
@@ -22,6 +27,8 @@ export interface SmtpReceiverOptions {
   tls?: { cert: string; key: string } | null;
   /** the name the server greets with (defaults to the report domain) */
   name?: string;
+  /** connection caps, idle deadline and message rates (DEFAULT_SMTP_LIMITS where not given) */
+  limits?: Partial<SmtpLimits>;
 }
 
 export interface SmtpReceiver {
@@ -33,8 +40,8 @@ function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-/** The organisation a recipient address belongs to, or a refusal. */
-function resolveRecipient(deps: AppDeps, domain: string, address: string): { orgId: string } | { refuse: Error } {
+/** The organisation a recipient address belongs to (and its token), or a refusal. */
+function resolveRecipient(deps: AppDeps, domain: string, address: string): { orgId: string; token: string } | { refuse: Error } {
   const at = address.lastIndexOf("@");
   const local = at > 0 ? address.slice(0, at).toLowerCase() : "";
   const recipientDomain = at > 0 ? address.slice(at + 1).toLowerCase().replace(/\.$/, "") : "";
@@ -42,7 +49,18 @@ function resolveRecipient(deps: AppDeps, domain: string, address: string): { org
   const token = local.split("+")[0]!;
   const org = /^[a-z0-9]{6,64}$/.test(token) ? deps.store.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.reportToken, token)).get() : undefined;
   if (!org) return { refuse: smtpError(550, `No such report mailbox: check the rua/ruf address in your DMARC record (it is shown in dmarcwarden's settings)`) };
-  return { orgId: org.id };
+  return { orgId: org.id, token };
+}
+
+/** Counts one hit; a limit passed becomes a temporary SMTP failure (the sender retries later). */
+async function withinRate(deps: AppDeps, bucket: string, key: string, limit: number, windowSeconds: number, code: number, message: string): Promise<Error | null> {
+  try {
+    await deps.limiter.hit(bucket, key, limit, windowSeconds);
+    return null;
+  } catch (error) {
+    if (error instanceof RateLimitedError) return smtpError(code, `${message}; try again in ${error.headers?.["retry-after"] ?? windowSeconds} seconds`);
+    throw error;
+  }
 }
 
 /** Reads the DATA stream, keeping at most `maxBytes` in memory. null when it was larger. */
@@ -68,6 +86,10 @@ function readBounded(stream: SMTPServerDataStream, maxBytes: number): Promise<Ui
 
 /** One SMTP reply for a message that went to one or more organisations. */
 function replyFor(results: IngestResult[]): { error?: Error; message?: string } {
+  // Temporary: a copy that could not be stored must stay with the sender, who retries later
+  // (the copies that were stored come back as duplicates then).
+  const unstored = results.find((r) => r.code === "unavailable");
+  if (unstored) return { error: smtpError(451, "Could not store the report right now; please try again later") };
   const accepted = results.filter((r) => r.status !== "rejected");
   if (accepted.length) {
     const ingested = accepted.filter((r) => r.status === "ingested").length;
@@ -80,7 +102,15 @@ function replyFor(results: IngestResult[]): { error?: Error; message?: string } 
 
 export function startSmtpReceiver(deps: AppDeps, ingest: IngestFn, options: SmtpReceiverOptions): Promise<SmtpReceiver> {
   const domain = options.domain.toLowerCase().replace(/\.$/, "");
-  const server = new SMTPServer({
+  const limits: SmtpLimits = { ...DEFAULT_SMTP_LIMITS, ...options.limits };
+  const connections = new ConnectionCounter();
+  /** sessions still owing MAIL FROM, with the deadline that closes them */
+  const idleTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  const clearIdle = (sessionId: string) => {
+    clearTimeout(idleTimers.get(sessionId));
+    idleTimers.delete(sessionId);
+  };
+  const server: SMTPServer = new SMTPServer({
     name: options.name ?? domain,
     banner: "dmarcwarden report receiver",
     size: options.maxBytes,
@@ -90,17 +120,53 @@ export function startSmtpReceiver(deps: AppDeps, ingest: IngestFn, options: Smtp
     hideENHANCEDSTATUSCODES: false,
     disableReverseLookup: true,
     logger: false,
-    maxClients: 100,
+    maxClients: limits.maxConnections,
     maxRecipients: 20,
     socketTimeout: 120_000,
     closeTimeout: 5_000,
-    onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback) {
+    onConnect(session, callback) {
+      const key = clientKey(session.remoteAddress);
+      if (!connections.admit(key, session.id, limits.maxConnectionsPerAddress)) {
+        deps.log.warn("smtp_connection_refused", { remote: session.remoteAddress, reason: "too_many_connections", limit: limits.maxConnectionsPerAddress });
+        return callback(smtpError(421, `Too many connections from your address (at most ${limits.maxConnectionsPerAddress}); try again later`));
+      }
+      const timer = setTimeout(() => {
+        idleTimers.delete(session.id);
+        for (const connection of server.connections) {
+          if (connection.session?.id !== session.id) continue;
+          deps.log.info("smtp_idle_closed", { remote: session.remoteAddress });
+          connection.send(421, `Idle too long: send MAIL FROM within ${Math.round(limits.idleBeforeMailMs / 1000)} seconds of connecting`);
+        }
+      }, limits.idleBeforeMailMs);
+      timer.unref?.();
+      idleTimers.set(session.id, timer);
+      callback();
+    },
+    onClose(session) {
+      clearIdle(session.id);
+      connections.release(clientKey(session.remoteAddress), session.id);
+    },
+    onMailFrom(_address, session, callback) {
+      clearIdle(session.id);
+      withinRate(deps, "smtp-messages-address", clientKey(session.remoteAddress), limits.messagesPerAddress, limits.windowSeconds, 451, "Too many messages from your address")
+        .then((refusal) => {
+          if (refusal) deps.log.warn("smtp_rate_limited", { remote: session.remoteAddress, per: "address", limit: limits.messagesPerAddress });
+          callback(refusal);
+        })
+        .catch((error) => callback(error instanceof Error ? Object.assign(error, { responseCode: 451 }) : smtpError(451, "Please try again later")));
+    },
+    onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback) {
       const found = resolveRecipient(deps, domain, address.address);
       if ("refuse" in found) {
         deps.log.info("smtp_recipient_refused", { domain: address.address.split("@").pop()?.toLowerCase() });
         return callback(found.refuse);
       }
-      callback();
+      withinRate(deps, "smtp-messages-token", found.token, limits.messagesPerToken, limits.windowSeconds, 450, "Too many messages for this report address")
+        .then((refusal) => {
+          if (refusal) deps.log.warn("smtp_rate_limited", { org: found.orgId, per: "recipient", limit: limits.messagesPerToken, remote: session.remoteAddress });
+          callback(refusal);
+        })
+        .catch((error) => callback(error instanceof Error ? Object.assign(error, { responseCode: 451 }) : smtpError(451, "Please try again later")));
     },
     onData(stream, session, callback) {
       const started = performance.now();
