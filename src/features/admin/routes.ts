@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { clientAddress } from "../../http/client";
 import { parseInput } from "../../http/errors";
-import { checkLoginThrottle, clearLoginFailures, recordLoginFailure } from "../auth/throttle";
+import { admitLoginAttempt, NOTIFY_AFTER_FAILURES, recordLoginFailure, recordLoginSuccess } from "../auth/throttle";
 import { adminLoginSchema, adminLogoutSchema, type AdminLoginResponse } from "./contract";
 import { adminLogin, adminLogout, listSubmissions, markSubmissionRead, requireAdmin } from "./service";
 
@@ -16,15 +16,16 @@ export function adminRoutes(deps: AppDeps) {
     .post("/api/admin/login", async ({ body, request, set }): Promise<AdminLoginResponse> => {
       const input = parseInput(adminLoginSchema, body);
       const keys = { scope: "admin-login", address: clientAddress(deps, request), account: input.username.toLowerCase() };
-      await checkLoginThrottle(deps, keys);
+      admitLoginAttempt(deps, keys);
       set.headers["cache-control"] = "no-store";
       const sessionId = await adminLogin(db, input.username, input.password, deps.now());
       if (!sessionId) {
-        recordLoginFailure(deps, keys);
+        // the Master Administrator has no mail address: repeated failures are logged for the operator
+        if (recordLoginFailure(deps, keys)) deps.log.warn("admin_login_failures_repeated", { failures: NOTIFY_AFTER_FAILURES });
         deps.log.warn("admin_login_failed", { address: keys.address });
         return { success: false, message: "Invalid credentials" };
       }
-      clearLoginFailures(deps, keys);
+      recordLoginSuccess(deps, keys);
       deps.log.info("admin_login", { address: keys.address });
       return { success: true, sessionId, message: "Login successful" };
     })

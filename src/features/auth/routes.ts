@@ -9,7 +9,8 @@ import { clearedSessionCookie, sessionCookie } from "./cookie";
 import { LOGIN_FAILED_MESSAGE, login, me, meOf, signup } from "./service";
 import { describePasswordLink, requestPasswordLink, resetPassword } from "./password-links";
 import { deleteSession, SESSION_COOKIE } from "./sessions";
-import { checkLoginThrottle, clearLoginFailures, recordLoginFailure } from "./throttle";
+import { notifyOwnerOfFailures } from "./failure-notice";
+import { admitLoginAttempt, admitPasswordLinkRequest, recordLoginFailure, recordLoginSuccess } from "./throttle";
 
 /** Email + password accounts: signup, login, logout, me. */
 export function authRoutes(deps: AppDeps) {
@@ -27,13 +28,13 @@ export function authRoutes(deps: AppDeps) {
     .post("/api/auth/login", async ({ body, request, set }) => {
       const input = parseInput(loginSchema, body);
       const keys = { scope: "login", address: clientAddress(deps, request), account: input.email };
-      await checkLoginThrottle(deps, keys);
+      admitLoginAttempt(deps, keys);
       const result = await login(db, input, deps.now());
       if (!result) {
-        recordLoginFailure(deps, keys);
+        if (recordLoginFailure(deps, keys)) notifyOwnerOfFailures(deps, input.email);
         throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
       }
-      clearLoginFailures(deps, keys);
+      recordLoginSuccess(deps, keys);
       set.headers["set-cookie"] = sessionCookie(deps.config, result.token);
       set.headers["cache-control"] = "no-store";
       return me(db, result.userId, result.orgId);
@@ -46,9 +47,8 @@ export function authRoutes(deps: AppDeps) {
     })
     .post("/api/auth/password-link", ({ body, request, set }) => {
       // the same answer whether or not the address has an account; limited per address and per email
-      deps.limiter.hit("password-link:address", clientAddress(deps, request), 10, 3600, "Too many password links asked for from this address. Please try again in an hour.");
       const { email } = parseInput(passwordLinkSchema, body);
-      deps.limiter.hit("password-link:email", email, 3, 3600, "Too many password links asked for this email address. Please check your inbox (and spam folder), or try again in an hour.");
+      admitPasswordLinkRequest(deps, clientAddress(deps, request), email);
       requestPasswordLink(deps, email, deps.now());
       set.headers["cache-control"] = "no-store";
       return { success: true, message: PASSWORD_LINK_SENT_MESSAGE };

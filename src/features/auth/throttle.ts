@@ -1,52 +1,120 @@
 import type { AppDeps } from "../../deps";
 import { RateLimitedError } from "../../http/errors";
+import { clearAttempts, countAttempt, hasMark, paceAttempt, refundAttempt, setMark, sweepAttempts, type Pace } from "./attempts";
 
 /**
- * Password-guessing brake shared by the user and the admin login: failures are counted per
- * client address and per account name in a 15-minute window. After a few failures for one
- * account each further attempt is slowed; past the limit every attempt is refused with 429
- * until the window ends. A successful login clears the account's count.
+ * Password-guessing brake shared by the user and the admin login (and, with its own limits,
+ * by "Forgot password?"). Every attempt is counted in the database before the password is
+ * checked, so a burst of parallel guesses is refused past the limit without being verified.
+ *
+ * - one account from one address: ATTEMPTS_PER_PAIR per window, then 429 for that pair only;
+ *   a successful sign-in clears the pair.
+ * - one address across accounts: ATTEMPTS_PER_ADDRESS per window (successes are given back).
+ * - one account across addresses: after ACCOUNT_PACE.free attempts in a window each further
+ *   attempt must wait a pause that doubles (1 s, 2 s, 4 s … up to a minute); inside the pause
+ *   the answer is 429 with Retry-After. Addresses the account signed in from in the last
+ *   KNOWN_ADDRESS_DAYS skip this pause, so a stranger's guesses from elsewhere never keep
+ *   the owner out of their usual address.
+ * - at NOTIFY_AFTER_FAILURES failures of one account in a window its owner is told by mail
+ *   (when mail is on), at most once per NOTIFY_EVERY_SECONDS.
  */
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
-export const FAILURES_PER_ACCOUNT = 5;
-export const FAILURES_PER_ADDRESS = 20;
-const SLOW_AFTER = 2;
-const STEP_MS = 250;
-const MAX_DELAY_MS = 1500;
+export const ATTEMPTS_PER_PAIR = 5;
+export const ATTEMPTS_PER_ADDRESS = 20;
+export const ACCOUNT_PACE: Pace = { windowSeconds: LOGIN_WINDOW_SECONDS, free: 5, firstPauseSeconds: 1, maxPauseSeconds: 60 };
+export const KNOWN_ADDRESS_DAYS = 90;
+const KNOWN_ADDRESS_SECONDS = KNOWN_ADDRESS_DAYS * 86400;
+export const NOTIFY_AFTER_FAILURES = 5;
+export const NOTIFY_EVERY_SECONDS = 3600;
+/** Kept for the tests and docs that speak of "failures per account". */
+export const FAILURES_PER_ACCOUNT = ATTEMPTS_PER_PAIR;
+export const FAILURES_PER_ADDRESS = ATTEMPTS_PER_ADDRESS;
+
+/** Forgot-password: per email from one address, per address, and per email from addresses it never signed in from (all per hour). */
+export const PASSWORD_LINK_WINDOW_SECONDS = 3600;
+export const PASSWORD_LINKS_PER_PAIR = 3;
+export const PASSWORD_LINKS_PER_ADDRESS = 10;
+export const PASSWORD_LINKS_PER_EMAIL = 5;
 
 export interface LoginKeys {
-  /** e.g. "login" or "admin-login" */
+  /** "login" or "admin-login" */
   scope: string;
   address: string;
+  /** the lower-cased email or admin user name */
   account: string;
 }
 
-const message = (seconds: number) => `Too many failed sign-in attempts. Please wait ${Math.ceil(seconds / 60)} minutes and try again.`;
+type ThrottleDeps = Pick<AppDeps, "store" | "now">;
 
-/** Throws 429 when either key is past its limit; otherwise waits a little after repeated failures. */
-export async function checkLoginThrottle(deps: Pick<AppDeps, "limiter">, keys: LoginKeys): Promise<void> {
-  const byAddress = deps.limiter.count(`${keys.scope}:address`, keys.address);
-  const byAccount = deps.limiter.count(`${keys.scope}:account`, keys.account);
-  if (byAddress >= FAILURES_PER_ADDRESS || byAccount >= FAILURES_PER_ACCOUNT) {
-    throw new RateLimitedError(LOGIN_WINDOW_SECONDS, message(LOGIN_WINDOW_SECONDS));
-  }
-  if (byAccount > SLOW_AFTER) await Bun.sleep(Math.min(MAX_DELAY_MS, (byAccount - SLOW_AFTER) * STEP_MS));
+const pairKey = (account: string, address: string) => `${account}\u0000${address}`;
+
+const waitFor = (seconds: number) => (seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.ceil(seconds / 60)} minutes`);
+const tooManyLogins = (seconds: number) => new RateLimitedError(seconds, `Too many failed sign-in attempts. Please wait ${waitFor(seconds)} and try again.`);
+
+/** Counts the attempt and throws 429 when it is over a limit. Call it before checking the password. */
+export function admitLoginAttempt(deps: ThrottleDeps, keys: LoginKeys): void {
+  const db = deps.store.db;
+  const now = deps.now();
+  const pair = pairKey(keys.account, keys.address);
+  const byAddress = countAttempt(db, `${keys.scope}:address`, keys.address, LOGIN_WINDOW_SECONDS, now);
+  if (byAddress.count > ATTEMPTS_PER_ADDRESS) throw tooManyLogins(byAddress.retryAfter);
+  const byPair = countAttempt(db, `${keys.scope}:pair`, pair, LOGIN_WINDOW_SECONDS, now);
+  if (byPair.count > ATTEMPTS_PER_PAIR) throw tooManyLogins(byPair.retryAfter);
+  if (hasMark(db, `${keys.scope}:known`, pair, KNOWN_ADDRESS_SECONDS, now)) return;
+  const byAccount = paceAttempt(db, `${keys.scope}:account`, keys.account, ACCOUNT_PACE, now);
+  if (!byAccount.allowed) throw tooManyLogins(byAccount.retryAfter);
 }
 
-export function recordLoginFailure(deps: Pick<AppDeps, "limiter">, keys: LoginKeys): void {
-  // counted without refusing here: the next attempt is refused by checkLoginThrottle
-  for (const [bucket, key, limit] of [
-    [`${keys.scope}:address`, keys.address, FAILURES_PER_ADDRESS],
-    [`${keys.scope}:account`, keys.account, FAILURES_PER_ACCOUNT],
-  ] as const) {
-    try {
-      deps.limiter.hit(bucket, key, limit, LOGIN_WINDOW_SECONDS);
-    } catch {}
-  }
+/** Counts a failed sign-in; true when the account's owner should now be told (once an hour at most). */
+export function recordLoginFailure(deps: ThrottleDeps, keys: LoginKeys): boolean {
+  const db = deps.store.db;
+  const now = deps.now();
+  const failures = countAttempt(db, `${keys.scope}:failures`, keys.account, LOGIN_WINDOW_SECONDS, now);
+  if (failures.count < NOTIFY_AFTER_FAILURES) return false;
+  return countAttempt(db, `${keys.scope}:notified`, keys.account, NOTIFY_EVERY_SECONDS, now).count === 1;
 }
 
-export function clearLoginFailures(deps: Pick<AppDeps, "limiter">, keys: LoginKeys): void {
-  deps.limiter.reset(`${keys.scope}:account`, keys.account);
+/** A good sign-in: clears the pair, gives the address its attempt back and remembers the address for the account. */
+export function recordLoginSuccess(deps: ThrottleDeps, keys: LoginKeys): void {
+  const db = deps.store.db;
+  clearAttempts(db, `${keys.scope}:pair`, pairKey(keys.account, keys.address));
+  refundAttempt(db, `${keys.scope}:address`, keys.address);
+  rememberAddress(deps, keys);
+}
+
+/** Marks the address as one the account's owner uses (sign-in, sign-up, a used password link). */
+export function rememberAddress(deps: ThrottleDeps, keys: LoginKeys): void {
+  setMark(deps.store.db, `${keys.scope}:known`, pairKey(keys.account, keys.address), deps.now());
+  sweepNow(deps);
+}
+
+let lastSweep = 0;
+function sweepNow(deps: ThrottleDeps) {
+  const now = deps.now();
+  if (Math.abs(now.getTime() - lastSweep) < 3600_000) return;
+  lastSweep = now.getTime();
+  sweepAttempts(deps.store.db, ["login:known", "admin-login:known"], KNOWN_ADDRESS_SECONDS, now);
+}
+
+/**
+ * "Forgot password?": counted per address, per (email, address) pair, and per email only from
+ * addresses the account never signed in from, so nobody can use up a victim's resets for them.
+ */
+export function admitPasswordLinkRequest(deps: ThrottleDeps, address: string, email: string): void {
+  const db = deps.store.db;
+  const now = deps.now();
+  const byAddress = countAttempt(db, "password-link:address", address, PASSWORD_LINK_WINDOW_SECONDS, now);
+  if (byAddress.count > PASSWORD_LINKS_PER_ADDRESS) {
+    throw new RateLimitedError(byAddress.retryAfter, "Too many password links asked for from this address. Please try again in an hour.");
+  }
+  const tooMany = (seconds: number) =>
+    new RateLimitedError(seconds, "Too many password links asked for this email address. Please check your inbox (and spam folder), or try again in an hour.");
+  const pair = pairKey(email, address);
+  const byPair = countAttempt(db, "password-link:pair", pair, PASSWORD_LINK_WINDOW_SECONDS, now);
+  if (byPair.count > PASSWORD_LINKS_PER_PAIR) throw tooMany(byPair.retryAfter);
+  if (hasMark(db, "login:known", pair, KNOWN_ADDRESS_SECONDS, now)) return;
+  const byEmail = countAttempt(db, "password-link:email", email, PASSWORD_LINK_WINDOW_SECONDS, now);
+  if (byEmail.count > PASSWORD_LINKS_PER_EMAIL) throw tooMany(byEmail.retryAfter);
 }
 
 /** A valid argon2id hash of a random password: verified against when the account does not exist. */

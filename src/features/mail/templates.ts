@@ -59,3 +59,38 @@ export function passwordLinkMail(input: { to: string; name: string; link: string
     ],
   });
 }
+
+export function signInFailuresMail(input: { to: string; name: string; failures: number; link: string }): MailMessage {
+  return render(input.to, {
+    subject: "Failed sign-in attempts on your dmarcwarden account",
+    intro: [
+      `Hello ${input.name},`,
+      `Someone has tried to sign in to your dmarcwarden account with a wrong password ${input.failures} times in the last few minutes. Further attempts from other places are now slowed down; you can still sign in as usual from where you normally do.`,
+      "If this was you, there is nothing to do. If not, choose a new password that you use nowhere else.",
+    ],
+    action: { label: "Set a new password", url: input.link },
+    outro: ["We send this message at most once an hour."],
+  });
+}
+
+export function verifyEmailMail(input: { to: string; name: string; link: string; expiresAt: Date }): MailMessage {
+  return render(input.to, {
+    subject: "Confirm your email address for dmarcwarden",
+    intro: [`Hello ${input.name},`, "Confirm that this is your email address to finish creating your dmarcwarden account. Until then we send nothing else to it."],
+    action: { label: "Confirm your email address", url: input.link },
+    outro: [`The link works once and until ${when(input.expiresAt)}. If you did not sign up, ignore this message: no account is used without this confirmation.`],
+  });
+}
+
+export function accountExistsMail(input: { to: string; name: string; loginUrl: string; via: "signup" | "trial" }): MailMessage {
+  return render(input.to, {
+    subject: "You already have a dmarcwarden account",
+    intro: [
+      `Hello ${input.name},`,
+      `Someone (we hope you) just tried to ${input.via === "trial" ? "start a trial" : "sign up"} on dmarcwarden with this email address, which already has an account. No new account was made.`,
+      "Sign in with your password, or use \u201cForgot password?\u201d on the sign-in page to set a new one.",
+    ],
+    action: { label: "Sign in", url: input.loginUrl },
+    outro: ["If it was not you, ignore this message: nothing has changed on your account."],
+  });
+}
