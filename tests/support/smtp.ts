@@ -99,8 +99,11 @@ export interface SendResult {
   responseCode?: number;
 }
 
-/** Sends raw mail to 127.0.0.1:port with nodemailer; resolves with the outcome instead of throwing. */
-export async function sendMail(port: number, envelope: { from: string; to: string[] }, raw: string, options: { requireTLS?: boolean; ca?: string; servername?: string } = {}): Promise<SendResult & { secured: boolean }> {
+/**
+ * Sends raw mail to 127.0.0.1:port with nodemailer; resolves with the outcome instead of throwing.
+ * `localAddress` (e.g. 127.0.0.2: every 127/8 address is local on Linux) makes the client a different sender address.
+ */
+export async function sendMail(port: number, envelope: { from: string; to: string[] }, raw: string, options: { requireTLS?: boolean; ca?: string; servername?: string; localAddress?: string } = {}): Promise<SendResult & { secured: boolean }> {
   let secured = false;
   const transport = nodemailer.createTransport({
     host: "127.0.0.1",
@@ -110,6 +113,7 @@ export async function sendMail(port: number, envelope: { from: string; to: strin
     ignoreTLS: !options.requireTLS,
     tls: options.ca ? { ca: options.ca, servername: options.servername ?? "localhost" } : undefined,
     connectionTimeout: 10_000,
+    localAddress: options.localAddress,
     logger: false,
   } as any);
   transport.on("log" as any, () => {});
