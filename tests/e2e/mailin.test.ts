@@ -26,7 +26,7 @@ async function api(method: string, path: string, body?: unknown) {
 
 beforeAll(async () => {
   smtpPort = await freePort();
-  server = await startServer({ args: ["--smtp-port", String(smtpPort), "--smtp-host", "127.0.0.1", "--smtp-domain", "reports.dmarcwarden.test", "--imap-poll-interval", "60"] });
+  server = await startServer({ args: ["--smtp-port", String(smtpPort), "--smtp-host", "127.0.0.1", "--smtp-domain", "reports.dmarcwarden.test", "--imap-poll-interval", "60", "--allow-private-mailbox-hosts"] });
   if (!dovecotMissing) dovecot = await startDovecot([IMAP_USER]);
   const signup = await api("POST", "/api/auth/signup", { name: "Ada Admin", email: "ada@example.com", password: "a-long-password-1", organization: "Example Ltd" });
   expect(signup.status).toBeLessThan(300);

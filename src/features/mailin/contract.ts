@@ -53,5 +53,13 @@ export type MailboxPollResult = ({ ok: true; outcome: { processed: number; inval
 /** GET /api/settings/report-address */
 export type ReportAddress = { address: string; rua: string; ruf: string } | { address: null };
 
+/**
+ * The one answer to a mailbox that cannot be reached or signed in to, whatever the cause, so it
+ * never tells an open port from a closed one (the cause is in the server log).
+ */
+export function mailboxUnreachable(mailbox: { host: string; port: number }): string {
+  return `Could not connect and sign in to the mailbox at ${mailbox.host}:${mailbox.port}. Check the host, the port, the TLS setting, the user name and the password. The mailbox must be on a public address this server can reach.`;
+}
+
 /** Connection tests reach out to a host the user names: a few a minute per organisation. */
 export const MAILBOX_TEST_RATE_LIMIT = { limit: 10, windowSeconds: 60 } as const;

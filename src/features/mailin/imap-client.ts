@@ -8,6 +8,8 @@ import { isIP } from "node:net";
 
 export interface ImapSettings {
   host: string;
+  /** the checked IP address to connect to (see mailbox-address.ts); `host` then only names the server for TLS */
+  address?: string;
   port: number;
   /** implicit TLS; when false, STARTTLS is still used when the server offers it */
   tls: boolean;
@@ -30,12 +32,30 @@ export interface PollOutcome {
   retried: number;
 }
 
-export class ImapProblem extends Error {}
+/**
+ * A failure talking to the mailbox. Only a missing folder (`folderMissing`) is safe to show as
+ * it is: it needs a working sign-in. Every other problem is described for the server log.
+ */
+export class ImapProblem extends Error {
+  constructor(
+    message: string,
+    readonly folderMissing = false,
+  ) {
+    super(message);
+  }
+}
+
+function imapProblem(error: unknown, settings: ImapSettings): ImapProblem {
+  if (error instanceof ImapProblem) return error;
+  return new ImapProblem(describeImapError(error, settings), isFolderMissing(error));
+}
 
 function connect(settings: ImapSettings, timeoutMs: number): Promise<ImapFlow> {
   const host = settings.host.replace(/^\[|\]$/g, "");
   const client = new ImapFlow({
-    host,
+    host: settings.address ?? host,
+    // a host name still names the server for SNI and certificate checks when connecting to its checked address
+    servername: isIP(host) ? undefined : host,
     port: settings.port,
     secure: settings.tls,
     // imapflow passes `servername: false` for an IP address, which Bun's tls.connect refuses; no SNI then
@@ -54,7 +74,7 @@ function connect(settings: ImapSettings, timeoutMs: number): Promise<ImapFlow> {
     () => client,
     (error) => {
       client.close();
-      throw new ImapProblem(describeImapError(error, settings));
+      throw imapProblem(error, settings);
     },
   );
 }
@@ -72,10 +92,10 @@ export async function testImapConnection(settings: ImapSettings, timeoutMs = 15_
   const client = await connect(settings, timeoutMs);
   try {
     const status = await client.status(settings.folder, { messages: true, unseen: true });
-    if (!status) throw new ImapProblem(`The folder "${settings.folder}" does not exist in this mailbox.`);
+    if (!status) throw new ImapProblem(`The folder "${settings.folder}" does not exist in this mailbox.`, true);
     return { messages: status.messages ?? 0, unseen: status.unseen ?? 0 };
   } catch (error) {
-    throw error instanceof ImapProblem ? error : new ImapProblem(describeImapError(error, settings));
+    throw imapProblem(error, settings);
   } finally {
     await finish(client);
   }
@@ -125,20 +145,25 @@ export async function pollImapFolder(
     }
     return outcome;
   } catch (error) {
-    throw error instanceof ImapProblem ? error : new ImapProblem(describeImapError(error, settings));
+    throw imapProblem(error, settings);
   } finally {
     await finish(client);
   }
 }
 
-/** imapflow / socket / TLS errors → one sentence that says what to check. */
+function isFolderMissing(error: unknown): boolean {
+  const e = (error ?? {}) as Record<string, any>;
+  return !!(e.mailboxMissing || e.serverResponseCode === "NONEXISTENT" || (String(e.code ?? "") === "NotFound" && /mailbox/i.test(String(e.message ?? ""))));
+}
+
+/** imapflow / socket / TLS errors → one sentence that says what to check (for the server log). */
 export function describeImapError(error: unknown, settings: Pick<ImapSettings, "host" | "port" | "folder" | "tls">): string {
   const e = (error ?? {}) as Record<string, any>;
   const code = String(e.code ?? "");
   const message = String(e.message ?? error);
   const where = `${settings.host}:${settings.port}`;
   if (e.authenticationFailed || e.serverResponseCode === "AUTHENTICATIONFAILED") return "The IMAP server refused the user name or password.";
-  if (e.mailboxMissing || e.serverResponseCode === "NONEXISTENT" || (code === "NotFound" && /mailbox/i.test(message))) return `The folder "${settings.folder}" does not exist in this mailbox.`;
+  if (isFolderMissing(error)) return `The folder "${settings.folder}" does not exist in this mailbox.`;
   if (code === "ECONNREFUSED") return `Nothing answers on ${where} (connection refused). Check the host and port.`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME") return `The host name ${settings.host} could not be found. Check the spelling.`;
   if (["CONNECT_TIMEOUT", "GREETING_TIMEOUT", "ETIMEDOUT", "ETIMEOUT", "UPGRADE_TIMEOUT"].includes(code))

@@ -8,8 +8,9 @@ import { organizations, reportMailboxes, type ReportMailbox } from "../../db/sch
 import type { AppDeps } from "../../deps";
 import { NotFoundError, ValidationError } from "../../http/errors";
 import type { IngestInput, IngestResult } from "../reports/ingest";
-import { MAILBOX_MESSAGES, type MailboxInput, type MailboxTestResult, type MailboxView, type ReportAddress } from "./contract";
+import { MAILBOX_MESSAGES, mailboxUnreachable, type MailboxInput, type MailboxTestResult, type MailboxView, type ReportAddress } from "./contract";
 import { ImapProblem, pollImapFolder, testImapConnection, type ImapSettings, type PollOutcome } from "./imap-client";
+import { mailboxAddress } from "./mailbox-address";
 import { decryptSecret, encryptSecret, SecretKeyError } from "./secret-box";
 import { serverKey } from "./server-key";
 
@@ -80,6 +81,26 @@ export function deleteMailbox(deps: AppDeps, orgId: string): void {
   if (!removed.length) throw new NotFoundError("No report mailbox is configured for this organisation.");
 }
 
+/** The settings with the address the connection must go to, once the host is checked (mailbox-address.ts). */
+async function checkedSettings(deps: AppDeps, settings: ImapSettings): Promise<ImapSettings> {
+  const found = await mailboxAddress(deps, settings.host);
+  if (!found.ok) throw new ImapProblem(found.reason);
+  return { ...settings, address: found.address };
+}
+
+/**
+ * What the user is told about a failed connection: one message whatever went wrong (refused
+ * address, closed port, timeout, TLS, sign-in), so the answer never tells an open port from a
+ * closed one; the detail goes to the server log. A missing folder needs a working sign-in and
+ * is said as it is. Null for errors that are not about the mailbox.
+ */
+function mailboxProblem(deps: AppDeps, orgId: string, settings: ImapSettings, error: unknown, event: string): string | null {
+  if (!(error instanceof ImapProblem)) return null;
+  if (error.folderMissing) return error.message;
+  deps.log.warn(event, { org: orgId, host: settings.host, port: settings.port, tls: settings.tls, detail: error.message });
+  return mailboxUnreachable(settings);
+}
+
 function settingsOf(deps: AppDeps, row: ReportMailbox): ImapSettings {
   return { host: row.host, port: row.port, tls: row.tls, username: row.username, folder: row.folder, password: decryptSecret(serverKey(deps), row.passwordEncrypted, row.orgId) };
 }
@@ -105,10 +126,11 @@ export async function testMailbox(deps: AppDeps, orgId: string, input: ParsedMai
     throw error;
   }
   try {
-    const { messages, unseen } = await testImapConnection(settings);
+    const { messages, unseen } = await testImapConnection(await checkedSettings(deps, settings));
     return { ok: true, folder: settings.folder, messages, unseen };
   } catch (error) {
-    if (error instanceof ImapProblem) return { ok: false, error: error.message };
+    const problem = mailboxProblem(deps, orgId, settings, error, "imap_test_failed");
+    if (problem) return { ok: false, error: problem };
     throw error;
   }
 }
@@ -133,10 +155,12 @@ async function pollOnce(deps: AppDeps, orgId: string, ingest: IngestFn): Promise
   if (!row) return { ok: false, error: "No report mailbox is configured for this organisation." };
   const startedAt = deps.now();
   let result: PollResult;
+  let settings: ImapSettings | null = null;
   try {
     let lastFailure: string | null = null;
+    settings = settingsOf(deps, row);
     const outcome = await pollImapFolder(
-      settingsOf(deps, row),
+      await checkedSettings(deps, settings),
       async ({ uid, bytes }) => {
         try {
           const ingested = await ingest(deps, { orgId, fileName: `imap-${uid}.eml`, bytes, source: "imap" });
@@ -159,7 +183,8 @@ async function pollOnce(deps: AppDeps, orgId: string, ingest: IngestFn): Promise
     const error = outcome.retried ? `${outcome.retried} message(s) could not be ingested and will be tried again (${lastFailure}).` : null;
     db.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: error, lastPollMessages: outcome.processed + outcome.invalid }).where(eq(reportMailboxes.orgId, orgId)).run();
   } catch (error) {
-    const message = error instanceof ImapProblem || error instanceof SecretKeyError ? error.message : `Polling failed: ${error instanceof Error ? error.message : String(error)}`;
+    const problem = settings && mailboxProblem(deps, orgId, settings, error, "imap_poll_failed");
+    const message = problem ?? (error instanceof SecretKeyError ? error.message : `Polling failed: ${error instanceof Error ? error.message : String(error)}`);
     result = { ok: false, error: message };
     db.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: message }).where(eq(reportMailboxes.orgId, orgId)).run();
   }
