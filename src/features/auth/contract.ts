@@ -1,6 +1,12 @@
 import { z } from "zod";
+import { isGuessablePassword } from "../../lib/password-strength";
 
-/** Password rules, shared by the signup form and the server. */
+export const PASSWORD_GUESSABLE_MESSAGE = "This password is too common or easy to guess. Use a few unrelated words, or a longer mix of letters, numbers and symbols.";
+
+/**
+ * The one password rule of the product: sign-up, set-password, reset, the trial's first
+ * password and the Master Administrator's seed all use passwordSchema (and the UI's forms too).
+ */
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 128;
 
@@ -8,7 +14,8 @@ export const passwordSchema = z
   .string({ error: "Password is required" })
   .min(PASSWORD_MIN, `Password must be at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters`)
-  .refine((p) => p.trim().length > 0 && new Set(p).size >= 4, "Password is too simple: use a longer mix of words, letters, numbers or symbols");
+  .refine((p) => p.trim().length > 0 && new Set(p).size >= 4, "Password is too simple: use a longer mix of words, letters, numbers or symbols")
+  .refine((p) => p.length < PASSWORD_MIN || p.length > PASSWORD_MAX || new Set(p).size < 4 || !isGuessablePassword(p), PASSWORD_GUESSABLE_MESSAGE);
 
 export const emailSchema = z
   .string({ error: "Please enter a valid email address" })
