@@ -1,6 +1,7 @@
 /** Files for the CLI: folders walked recursively, mbox files split into their messages. */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { splitMbox } from "../../lib/reports/mbox";
 
 export interface InputFile {
   /** path, or path#n for the n-th message of an mbox */
@@ -19,24 +20,6 @@ export function expandPaths(paths: string[]): string[] {
   };
   for (const p of paths) walk(p);
   return out;
-}
-
-
-/** An mbox file holds several messages, each starting with a "From " line. */
-export function splitMbox(bytes: Uint8Array): Uint8Array[] | null {
-  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 5));
-  if (head !== "From ") return null;
-  const text = new TextDecoder("latin1").decode(bytes);
-  const starts: number[] = [];
-  const re = /(^|\n)From [^\n]*\n/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) starts.push(m.index + m[1]!.length);
-  if (starts.length < 2) return null;
-  return starts.map((start, i) => {
-    const end = starts[i + 1] ?? bytes.length;
-    const nl = text.indexOf("\n", start);
-    // drop the From_ line; undo mboxrd ">From " quoting is unnecessary for report parsing
-    return bytes.subarray(nl + 1, end);
-  });
 }
 
 export function* readInputs(paths: string[]): Generator<InputFile> {

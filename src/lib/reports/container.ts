@@ -2,11 +2,12 @@
  * Containers, detected by content (never by file name): gzip (odd header flags, trailing
  * bytes), zlib, zip (one or more entries), and raw documents. Every decompression runs
  * through one Budget per file, so a file cannot grow past the decompressed-size and
- * compression-ratio bounds however it nests.
+ * compression-ratio bounds however it nests. Decompression is streamed: each piece goes to
+ * a consumer as it is produced (a report parser, which may refuse at once), compressed input
+ * is fed a little at a time, and the event loop gets a turn after every few megabytes.
  */
-import { Unzip, UnzipInflate, UnzipPassThrough } from "fflate";
-import { inflateRawSync } from "node:zlib";
-import { MB, ReportRefusedError, type ReportLimits } from "./model";
+import { Inflate, Unzip, UnzipInflate, UnzipPassThrough } from "fflate";
+import { MB, ReportRefusedError, yieldToEventLoop, type ReportLimits } from "./model";
 
 export type ContainerKind = "gzip" | "zlib" | "zip" | "mail" | "xml" | "json" | "unknown";
 
@@ -63,44 +64,50 @@ export function detectContainer(bytes: Uint8Array): ContainerKind {
   return "unknown";
 }
 
-const CHUNK = 64 * 1024;
+/** compressed bytes fed per step: DEFLATE expands at most ~1,032×, so a step yields ≤ ~1 MB */
+const INPUT_STEP = 1024;
+/** decompressed bytes between turns of the event loop */
+const YIELD_EVERY = 4 * 1024 * 1024;
 
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
+/** Receives decompressed bytes as they are produced; `final` marks the end of one file. */
+export type ChunkConsumer = (chunk: Uint8Array, final: boolean) => void;
+
+const damaged = (error: unknown) =>
+  error instanceof ReportRefusedError ? error : new ReportRefusedError(`The compressed data is damaged and could not be decompressed (${(error as Error).message}).`);
+
+/** Feeds `data` to `push` a step at a time, giving the event loop a turn as output accumulates. */
+async function feedInSteps(data: Uint8Array, push: (step: Uint8Array, last: boolean) => void, produced: () => number): Promise<void> {
+  let lastYield = 0;
+  for (let i = 0; i < data.length; i += INPUT_STEP) {
+    push(data.subarray(i, i + INPUT_STEP), i + INPUT_STEP >= data.length);
+    if (produced() - lastYield >= YIELD_EVERY) {
+      lastYield = produced();
+      await yieldToEventLoop();
+    }
   }
-  return out;
 }
 
-/**
- * Raw DEFLATE → bytes with the native zlib, never producing more than the budget allows
- * (maxOutputLength stops a bomb without allocating it). Trailing bytes after the end of the
- * stream are ignored.
- */
-function inflateBounded(data: Uint8Array, budget: Budget): Uint8Array {
-  const allowance = budget.remaining;
-  if (allowance <= 0) throw budget.exceeded();
-  let out: Uint8Array;
+/** Raw DEFLATE → `consume`, never past the budget. Trailing bytes after the stream are ignored. */
+async function inflateStreamed(data: Uint8Array, budget: Budget, consume: ChunkConsumer): Promise<void> {
+  let produced = 0;
+  const inflate = new Inflate((chunk, final) => {
+    budget.spend(chunk.length);
+    produced += chunk.length;
+    if (final && produced === 0) throw new ReportRefusedError("The compressed data is empty or damaged.");
+    consume(chunk, final);
+  });
   try {
-    out = inflateRawSync(data, { maxOutputLength: allowance });
+    await feedInSteps(data, (step, last) => inflate.push(step, last), () => produced);
   } catch (error) {
-    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) throw budget.exceeded();
-    throw new ReportRefusedError(`The compressed data is damaged and could not be decompressed (${(error as Error).message}).`);
+    throw damaged(error);
   }
-  budget.spend(out.length);
-  if (out.length === 0) throw new ReportRefusedError("The compressed data is empty or damaged.");
-  return out;
 }
 
 /**
  * gzip (RFC 1952) with any header flags (FEXTRA, FNAME, FCOMMENT, FHCRC), parsed by hand
  * so odd headers and trailing bytes after the stream do not stop us.
  */
-export function gunzipBounded(bytes: Uint8Array, budget: Budget): Uint8Array {
+export function gunzipStreamed(bytes: Uint8Array, budget: Budget, consume: ChunkConsumer): Promise<void> {
   if (bytes.length < 18) throw new ReportRefusedError("The gzip file is truncated.");
   if (bytes[2] !== 8) throw new ReportRefusedError("The gzip file uses an unknown compression method.");
   const flags = bytes[3]!;
@@ -110,34 +117,33 @@ export function gunzipBounded(bytes: Uint8Array, budget: Budget): Uint8Array {
   if (flags & 0x10) while (at < bytes.length && bytes[at++] !== 0); // FCOMMENT
   if (flags & 0x02) at += 2; // FHCRC
   if (at >= bytes.length) throw new ReportRefusedError("The gzip file is truncated.");
-  return inflateBounded(bytes.subarray(at), budget);
+  return inflateStreamed(bytes.subarray(at), budget, consume);
 }
 
-export function unzlibBounded(bytes: Uint8Array, budget: Budget): Uint8Array {
-  return inflateBounded(bytes.subarray(2), budget);
+export function unzlibStreamed(bytes: Uint8Array, budget: Budget, consume: ChunkConsumer): Promise<void> {
+  return inflateStreamed(bytes.subarray(2), budget, consume);
 }
 
-export interface ArchiveEntry {
-  name: string;
-  bytes: Uint8Array;
-}
-
-/** Every file in a zip archive (directories skipped), decompressed within the budget. */
-export function unzipBounded(bytes: Uint8Array, budget: Budget, maxEntries: number): ArchiveEntry[] {
-  const entries: ArchiveEntry[] = [];
+/**
+ * Every file in a zip archive (directories skipped), decompressed within the budget, each
+ * streamed to the consumer `openEntry` gives for it. Resolves to the number of non-empty files.
+ */
+export async function unzipStreamed(bytes: Uint8Array, budget: Budget, maxEntries: number, openEntry: (name: string) => ChunkConsumer): Promise<number> {
+  let entries = 0;
+  let nonEmpty = 0;
+  let produced = 0;
   const unzip = new Unzip((file) => {
     if (file.name.endsWith("/")) return;
-    if (entries.length >= maxEntries) throw new ReportRefusedError(`The archive holds more than ${maxEntries} files, the most one upload may hold.`, "too_large");
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    const entry: ArchiveEntry = { name: file.name, bytes: new Uint8Array(0) };
-    entries.push(entry);
+    if (++entries > maxEntries) throw new ReportRefusedError(`The archive holds more than ${maxEntries} files, the most one upload may hold.`, "too_large");
+    const consume = openEntry(file.name);
+    let size = 0;
     file.ondata = (error, chunk, final) => {
       if (error) throw error instanceof ReportRefusedError ? error : new ReportRefusedError(`The zip entry "${file.name}" is damaged (${error.message}).`);
-      total += chunk.length;
       budget.spend(chunk.length);
-      chunks.push(chunk);
-      if (final) entry.bytes = concat(chunks, total);
+      produced += chunk.length;
+      size += chunk.length;
+      if (final && size > 0) nonEmpty++;
+      if (size > 0) consume(chunk, final);
     };
     try {
       file.start();
@@ -149,12 +155,22 @@ export function unzipBounded(bytes: Uint8Array, budget: Budget, maxEntries: numb
   unzip.register(UnzipInflate);
   unzip.register(UnzipPassThrough);
   try {
-    for (let i = 0; i < bytes.length; i += CHUNK) unzip.push(bytes.subarray(i, i + CHUNK), i + CHUNK >= bytes.length);
+    await feedInSteps(bytes, (step, last) => unzip.push(step, last), () => produced);
   } catch (error) {
     if (error instanceof ReportRefusedError) throw error;
     throw new ReportRefusedError(`The zip archive is damaged (${(error as Error).message}).`);
   }
-  const complete = entries.filter((e) => e.bytes.length > 0);
-  if (complete.length === 0) throw new ReportRefusedError("The zip archive holds no readable file.");
-  return complete;
+  if (nonEmpty === 0) throw new ReportRefusedError("The zip archive holds no readable file.");
+  return nonEmpty;
+}
+
+export function concat(chunks: Uint8Array[], total = chunks.reduce((n, c) => n + c.length, 0)): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }

@@ -22,6 +22,10 @@ export interface FailureMail {
 }
 
 const MAX_ORIGINAL_HEADERS = 32 * 1024;
+/** an ARF machine-readable part is a few header lines; anything far larger is not one */
+export const MAX_FEEDBACK_PART = 64 * 1024;
+/** how much of a plain-text notice is searched for its labelled lines */
+const MAX_NOTICE_TEXT = 256 * 1024;
 
 /** "Name: value" header block with folded lines → lower-case name → values. */
 export function parseHeaderBlock(block: string): Map<string, string[]> {
@@ -81,6 +85,7 @@ export function parseFailureReport(mail: FailureMail): FailureReport {
   const first = (m: Map<string, string[]>, k: string) => m.get(k)?.[0] ?? null;
 
   if (mail.feedbackReport) {
+    if (mail.feedbackReport.length > MAX_FEEDBACK_PART) throw new ReportRefusedError(`The failure report's message/feedback-report part is longer than ${MAX_FEEDBACK_PART / 1024} KB, far more than its fields need; it was refused.`, "too_large");
     const arf = parseHeaderBlock(mail.feedbackReport);
     const get = (k: string) => first(arf, k);
     const domain = (get("reported-domain") ?? domainOfAddress(first(original, "from")) ?? get("dkim-domain") ?? domainOfAddress(get("original-mail-from")))?.toLowerCase().replace(/\.$/, "");
@@ -112,10 +117,11 @@ export function parseFailureReport(mail: FailureMail): FailureReport {
   }
 
   // A plain-text notice: read what it states in "Label: value" lines.
-  const text = mail.text;
+  const text = mail.text.slice(0, MAX_NOTICE_TEXT);
   const labelled = (labels: string[]) => {
     for (const label of labels) {
-      const m = new RegExp(`^\\s*${label}\\s*:\\s*(.+)$`, "im").exec(text);
+      // [ \t] rather than \s: a label never spans lines, and \s* at each line start would rescan blank runs
+      const m = new RegExp(`^[ \\t]*${label}[ \\t]*:[ \\t]*(.+)$`, "im").exec(text);
       if (m) return m[1]!.trim();
     }
     return null;

@@ -163,8 +163,20 @@ export interface ReportLimits {
   ratioCheckAfterBytes: number;
   /** records in one aggregate report */
   maxRecords: number;
-  /** reports in one file (zip entries, mail attachments) */
+  /** reports in one file (zip entries, mail attachments, mbox messages) */
   maxReportsPerFile: number;
+  /** characters of one XML token: an element's text, an attribute value, a comment */
+  maxXmlTokenChars: number;
+  /** nesting depth of XML elements (the DMARC schema needs 5) */
+  maxXmlDepth: number;
+  /** DKIM/SPF results and override reasons in one record; errors in one report's metadata */
+  maxItemsPerList: number;
+  /** characters of an SMTP TLS report's JSON */
+  maxTlsJsonChars: number;
+  /** nesting depth of an SMTP TLS report's JSON (RFC 8460 needs 4) */
+  maxJsonDepth: number;
+  /** policies in one SMTP TLS report, and failure details in one policy */
+  maxTlsPolicies: number;
 }
 
 export const DEFAULT_LIMITS: ReportLimits = {
@@ -174,6 +186,15 @@ export const DEFAULT_LIMITS: ReportLimits = {
   ratioCheckAfterBytes: 4 * 1024 * 1024,
   maxRecords: 500_000,
   maxReportsPerFile: 100,
+  maxXmlTokenChars: 64 * 1024,
+  maxXmlDepth: 32,
+  maxItemsPerList: 100,
+  maxTlsJsonChars: 10 * 1024 * 1024,
+  maxJsonDepth: 32,
+  maxTlsPolicies: 1000,
 };
+
+/** Lets other requests (and /healthz) run between chunks of a long parse. */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const MB = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;

@@ -5,9 +5,12 @@
 import { createHash } from "node:crypto";
 import PostalMime from "postal-mime";
 import { looksLikeAggregateXml, parseAggregateXml } from "./aggregate";
-import { Budget, detectContainer, gunzipBounded, unzipBounded, unzlibBounded } from "./container";
+import { assertFieldBounds } from "./bounds";
+import { Budget, detectContainer, gunzipStreamed, unzipStreamed, unzlibStreamed, type ChunkConsumer } from "./container";
 import { parseFailureReport } from "./failure";
-import { DEFAULT_LIMITS, MB, ReportRefusedError, type ParsedReport, type ReportLimits } from "./model";
+import { splitMbox } from "./mbox";
+import { DEFAULT_LIMITS, MB, ReportRefusedError, yieldToEventLoop, type ParsedReport, type ReportLimits } from "./model";
+import { StreamedDocument } from "./streamed";
 import { decodeText } from "./text";
 import { looksLikeTlsJson, parseTlsReport } from "./tls";
 
@@ -18,6 +21,8 @@ export interface ParsedFile {
 }
 
 const MAX_DEPTH = 5;
+/** bytes of an uncompressed XML file handed to the parser between turns of the event loop */
+const XML_STEP = 256 * 1024;
 
 interface Context {
   limits: ReportLimits;
@@ -37,36 +42,76 @@ export async function parseReportFile(bytes: Uint8Array, limits: ReportLimits = 
 
 function push(ctx: Context, report: ParsedReport) {
   if (ctx.out.length >= ctx.limits.maxReportsPerFile) throw new ReportRefusedError(`The file holds more than ${ctx.limits.maxReportsPerFile} reports, the most one file may hold.`, "too_large");
+  assertFieldBounds(report);
   ctx.out.push(report);
+}
+
+/** Runs a streamed decompression into a new document, then parses what it held. */
+async function parseStreamed(decompress: (consume: ChunkConsumer) => Promise<unknown>, ctx: Context, depth: number): Promise<void> {
+  const document = new StreamedDocument(ctx.limits);
+  await decompress(document.push);
+  await finishDocument(document, ctx, depth + 1);
+}
+
+async function finishDocument(document: StreamedDocument, ctx: Context, depth: number): Promise<void> {
+  const result = document.result();
+  if ("bytes" in result) return parseDocument(result.bytes, ctx, depth);
+  if (result.repaired) ctx.notes.push("invalid UTF-8 bytes were replaced");
+  push(ctx, result.report);
 }
 
 async function parseDocument(bytes: Uint8Array, ctx: Context, depth: number): Promise<void> {
   if (depth > MAX_DEPTH) throw new ReportRefusedError("The file nests archives too deeply to be a report.");
   switch (detectContainer(bytes)) {
     case "gzip":
-      return parseDocument(gunzipBounded(bytes, ctx.budget), ctx, depth + 1);
+      return parseStreamed((consume) => gunzipStreamed(bytes, ctx.budget, consume), ctx, depth);
     case "zlib":
-      return parseDocument(unzlibBounded(bytes, ctx.budget), ctx, depth + 1);
-    case "zip":
-      for (const entry of unzipBounded(bytes, ctx.budget, ctx.limits.maxReportsPerFile)) await parseDocument(entry.bytes, ctx, depth + 1);
+      return parseStreamed((consume) => unzlibStreamed(bytes, ctx.budget, consume), ctx, depth);
+    case "zip": {
+      const entries: StreamedDocument[] = [];
+      await unzipStreamed(bytes, ctx.budget, ctx.limits.maxReportsPerFile, () => {
+        const entry = new StreamedDocument(ctx.limits);
+        entries.push(entry);
+        return entry.push;
+      });
+      for (const entry of entries) await finishDocument(entry, ctx, depth + 1);
       return;
+    }
     case "xml": {
-      const { text, repaired } = decodeText(bytes);
-      if (repaired) ctx.notes.push("invalid UTF-8 bytes were replaced");
-      if (!looksLikeAggregateXml(text.slice(0, 4096)) && !/<!DOCTYPE/i.test(text.slice(0, 4096))) {
-        throw new ReportRefusedError("This XML file is not a DMARC aggregate report (no <feedback> element).", "unknown_format");
+      // read like a decompressed stream: refused at the first bad byte, with turns for others
+      const document = new StreamedDocument(ctx.limits);
+      for (let i = 0; i < bytes.length; i += XML_STEP) {
+        const last = i + XML_STEP >= bytes.length;
+        document.push(bytes.subarray(i, i + XML_STEP), last);
+        if (!last) await yieldToEventLoop();
       }
-      push(ctx, parseAggregateXml(text, ctx.limits));
+      const result = document.result();
+      if ("bytes" in result) throw new ReportRefusedError("This XML file is not a DMARC aggregate report.", "unknown_format");
+      if (result.repaired) ctx.notes.push("invalid UTF-8 bytes were replaced");
+      push(ctx, result.report);
       return;
     }
     case "json": {
+      if (bytes.length > ctx.limits.maxTlsJsonChars) throw new ReportRefusedError(`The JSON document is ${MB(bytes.length)}; an SMTP TLS report may be at most ${MB(ctx.limits.maxTlsJsonChars)}.`, "too_large");
       const { text } = decodeText(bytes);
       if (!looksLikeTlsJson(text.slice(0, 4096))) throw new ReportRefusedError("This JSON file is not an SMTP TLS report (RFC 8460).", "unknown_format");
-      push(ctx, parseTlsReport(text));
+      push(ctx, parseTlsReport(text, ctx.limits));
       return;
     }
-    case "mail":
-      return parseMail(bytes, ctx, depth);
+    case "mail": {
+      const messages = splitMbox(bytes);
+      if (!messages) return parseMail(bytes, ctx, depth);
+      // an mbox: every message is read; one without a report in it is skipped
+      for (const [i, message] of messages.entries()) {
+        try {
+          await parseMail(message, ctx, depth);
+        } catch (error) {
+          if (!(error instanceof ReportRefusedError && error.code === "unknown_format")) throw error;
+          ctx.notes.push(`skipped message ${i + 1} of the mbox (no report in it)`);
+        }
+      }
+      return;
+    }
     default:
       throw new ReportRefusedError("This file is not a report: expected DMARC aggregate XML, an SMTP TLS JSON report, gzip, zip or an e-mail message.", "unknown_format");
   }
@@ -120,9 +165,9 @@ async function parseMail(raw: Uint8Array, ctx: Context, depth: number): Promise<
   const text = email.text ?? "";
   if (ctx.out.length === before && looksLikeAggregateXml(text)) {
     const start = text.search(/<\?xml|<(\w+:)?feedback[\s>]/);
-    push(ctx, parseAggregateXml(text.slice(start), ctx.limits));
+    push(ctx, await parseAggregateXml(text.slice(start), ctx.limits));
   } else if (ctx.out.length === before && /^\s*\{/.test(text) && looksLikeTlsJson(text)) {
-    push(ctx, parseTlsReport(text));
+    push(ctx, parseTlsReport(text, ctx.limits));
   }
   if (ctx.out.length > before) return;
 

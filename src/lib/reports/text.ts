@@ -12,22 +12,50 @@ export interface DecodedText {
 
 const SINGLE_BYTE = /^(iso-8859-1|latin-?1|us-ascii|ascii|windows-1252|cp1252)$/i;
 
-export function decodeText(bytes: Uint8Array): DecodedText {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder("utf-16le").decode(bytes.subarray(2)), repaired: false };
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { text: new TextDecoder("utf-16be").decode(bytes.subarray(2)), repaired: false };
-  let body = bytes;
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) body = bytes.subarray(3);
+type Encoding = "utf-8" | "utf-16le" | "utf-16be" | "windows-1252";
+
+/** The encoding of a document, from its first bytes (a BOM, UTF-16 "<", or an XML declaration). */
+function encodingOf(head: Uint8Array): Encoding {
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return "utf-16le";
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return "utf-16be";
+  const body = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? head.subarray(3) : head;
   // UTF-16 without a BOM: "<\0?\0" or "\0<\0?"
-  if (body.length >= 4 && body[0] === 0x3c && body[1] === 0 && body[2] !== 0 && body[3] === 0) return { text: new TextDecoder("utf-16le").decode(body), repaired: false };
-  if (body.length >= 4 && body[0] === 0 && body[1] === 0x3c && body[2] === 0 && body[3] !== 0) return { text: new TextDecoder("utf-16be").decode(body), repaired: false };
+  if (body.length >= 4 && body[0] === 0x3c && body[1] === 0 && body[2] !== 0 && body[3] === 0) return "utf-16le";
+  if (body.length >= 4 && body[0] === 0 && body[1] === 0x3c && body[2] === 0 && body[3] !== 0) return "utf-16be";
+  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(new TextDecoder("latin1").decode(body.subarray(0, 200)))?.[1];
+  return declared && SINGLE_BYTE.test(declared) ? "windows-1252" : "utf-8";
+}
 
-  const head = new TextDecoder("latin1").decode(body.subarray(0, 200));
-  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(head)?.[1];
-  if (declared && SINGLE_BYTE.test(declared)) return { text: new TextDecoder("windows-1252").decode(body), repaired: false };
+/** Decodes a document piece by piece (decompressed chunks), with the rules of decodeText. */
+export interface TextStream {
+  decode(bytes: Uint8Array, final: boolean): string;
+  /** true once invalid bytes were replaced */
+  readonly repaired: boolean;
+}
 
-  try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(body), repaired: false };
-  } catch {
-    return { text: new TextDecoder("utf-8").decode(body), repaired: true };
-  }
+/** A TextStream for a document starting with `head` (a BOM is dropped by the decoder). */
+export function textStream(head: Uint8Array): TextStream {
+  const encoding = encodingOf(head);
+  let decoder = new TextDecoder(encoding, { fatal: encoding === "utf-8" });
+  let repaired = false;
+  return {
+    decode(bytes, final) {
+      try {
+        return decoder.decode(bytes, { stream: !final });
+      } catch {
+        repaired = true;
+        decoder = new TextDecoder(encoding);
+        return decoder.decode(bytes, { stream: !final });
+      }
+    },
+    get repaired() {
+      return repaired;
+    },
+  };
+}
+
+export function decodeText(bytes: Uint8Array): DecodedText {
+  const stream = textStream(bytes);
+  const text = stream.decode(bytes, true);
+  return { text, repaired: stream.repaired };
 }

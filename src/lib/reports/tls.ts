@@ -1,5 +1,5 @@
 /** SMTP TLS reports (RFC 8460 §4) JSON → TlsReport. */
-import { ReportRefusedError, type TlsFailureDetail, type TlsPolicyResult, type TlsReport } from "./model";
+import { DEFAULT_LIMITS, MB, ReportRefusedError, type ReportLimits, type TlsFailureDetail, type TlsPolicyResult, type TlsReport } from "./model";
 
 type Json = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : null);
@@ -15,7 +15,31 @@ export function looksLikeTlsJson(head: string): boolean {
   return /"(organization-name|policies|report-id|date-range)"/.test(head);
 }
 
-export function parseTlsReport(json: string): TlsReport {
+/** Deepest nesting of objects and arrays in a JSON text, found without parsing it. */
+export function jsonDepth(json: string, stopAfter: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest && (deepest = depth) > stopAfter) return deepest;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+const tooMany = (count: number, max: number, what: string) => {
+  if (count > max) throw new ReportRefusedError(`The SMTP TLS report has ${count.toLocaleString("en-US")} ${what}; the most one report may have is ${max.toLocaleString("en-US")}.`, "too_large");
+};
+
+export function parseTlsReport(json: string, limits: ReportLimits = DEFAULT_LIMITS): TlsReport {
+  if (json.length > limits.maxTlsJsonChars) throw new ReportRefusedError(`The SMTP TLS report is ${MB(json.length)} of JSON; the most one may be is ${MB(limits.maxTlsJsonChars)}.`, "too_large");
+  if (jsonDepth(json, limits.maxJsonDepth) > limits.maxJsonDepth) throw new ReportRefusedError(`The SMTP TLS report nests JSON more than ${limits.maxJsonDepth} deep; RFC 8460 needs 4. It was refused.`);
   let doc: unknown;
   try {
     doc = JSON.parse(json);
@@ -30,6 +54,7 @@ export function parseTlsReport(json: string): TlsReport {
   const end = Date.parse(str(range["end-datetime"]) ?? "");
   if (Number.isNaN(begin) || Number.isNaN(end)) throw new ReportRefusedError('The SMTP TLS report has no readable "date-range" (start-datetime, end-datetime).');
   if (!Array.isArray(doc.policies) || doc.policies.length === 0) throw new ReportRefusedError('The SMTP TLS report has no "policies".');
+  tooMany(doc.policies.length, limits.maxTlsPolicies, '"policies"');
 
   const policies: TlsPolicyResult[] = [];
   for (const entry of doc.policies) {
@@ -38,7 +63,13 @@ export function parseTlsReport(json: string): TlsReport {
     const summary = isObject(entry.summary) ? entry.summary : {};
     const policyDomain = (str(policy["policy-domain"]) ?? "").toLowerCase().replace(/\.$/, "");
     if (!policyDomain) throw new ReportRefusedError('An SMTP TLS report policy has no "policy-domain".');
-    const failureDetails: TlsFailureDetail[] = (Array.isArray(entry["failure-details"]) ? entry["failure-details"] : []).filter(isObject).map((d) => ({
+    const details: unknown[] = Array.isArray(entry["failure-details"]) ? entry["failure-details"] : [];
+    tooMany(details.length, limits.maxTlsPolicies, '"failure-details" in one policy');
+    const policyString = strings(policy["policy-string"]);
+    const mxHost = strings(policy["mx-host"]);
+    tooMany(policyString.length, limits.maxItemsPerList, '"policy-string" lines in one policy');
+    tooMany(mxHost.length, limits.maxItemsPerList, '"mx-host" entries in one policy');
+    const failureDetails: TlsFailureDetail[] = details.filter(isObject).map((d) => ({
       resultType: str(d["result-type"]) ?? "unknown",
       sendingMtaIp: str(d["sending-mta-ip"]),
       receivingMxHostname: str(d["receiving-mx-hostname"]),
@@ -50,9 +81,9 @@ export function parseTlsReport(json: string): TlsReport {
     }));
     policies.push({
       policyType: str(policy["policy-type"]) ?? "no-policy-found",
-      policyString: strings(policy["policy-string"]),
+      policyString,
       policyDomain,
-      mxHost: strings(policy["mx-host"]),
+      mxHost,
       successfulSessions: num(summary["total-successful-session-count"]),
       failedSessions: num(summary["total-failure-session-count"]),
       failureDetails,
