@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps";
 import { errorPlugin, jsonError } from "./http/errors";
-import { securityPlugin, SECURITY_HEADERS } from "./http/security";
+import { addSecurityHeaders, securityPlugin } from "./http/security";
 import { serveSpa } from "./http/spa";
 import { adminRoutes } from "./features/admin/routes";
 import { authRoutes } from "./features/auth/routes";
@@ -65,7 +65,7 @@ export function createHandler(deps: AppDeps, app: App = createApp(deps)) {
     try {
       const response = await app.handle(request);
       status = response.status;
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!response.headers.has(name)) response.headers.set(name, value);
+      addSecurityHeaders(response, request, deps.config);
       return response;
     } finally {
       const path = new URL(request.url).pathname;

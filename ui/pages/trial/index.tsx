@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import type { TrialSetupInput } from "../../../src/features/billing/contract";
 import { DEFAULT_PLAN, isPlanKey, PLANS, type PlanKey } from "../../../src/lib/plans";
@@ -12,6 +12,13 @@ import { PlanStep } from "./PlanStep";
 
 type Step = "plan" | "details" | "payment";
 
+/** True unless this document was loaded at another path and the app then navigated here. */
+function documentLoadedHere(): boolean {
+  const entry = globalThis.performance?.getEntriesByType?.("navigation")[0];
+  if (!entry || !/^https?:/.test(entry.name)) return true;
+  return new URL(entry.name).pathname === window.location.pathname;
+}
+
 /**
  * /trial (SPEC §2, §4): plan → details → payment. Back returns payment to details and details
  * to plan. With billing off (no Stripe keys on the server) there is no payment step: the
@@ -23,6 +30,11 @@ export default function TrialPage() {
   const config = useBillingConfig();
   const billingOn = config.data?.enabled ?? false;
   const [step, setStep] = useState<Step>("plan");
+  // The server lets Stripe's origins into the Content-Security-Policy of /trial itself only:
+  // reached through an in-app link, the page is loaded anew so the payment step can run.
+  useEffect(() => {
+    if (billingOn && !documentLoadedHere()) window.location.reload();
+  }, [billingOn]);
   // The landing page's plan cards link to /trial?plan=<key>; otherwise SPEC's default, Growth.
   const [params] = useSearchParams();
   const [plan, setPlan] = useState<PlanKey>(() => {
