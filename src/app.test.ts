@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { renderEmbeddedMigrations } from "../scripts/embed-migrations";
+import { renderEmbeddedMigrations, renderEmbeddedPgMigrations } from "../scripts/embed-migrations";
 import { makeTestApp, type TestApp } from "../tests/support/app";
 import { openStore } from "./db";
 import { adminUsers, contactSubmissions } from "./db/schema";
@@ -68,6 +68,7 @@ describe("database", () => {
   test("the embedded migrations match migrations/ (run `npm run db:generate` after a schema change)", () => {
     const root = join(import.meta.dir, "..");
     expect(readFileSync(join(root, "src/db/migrations.gen.ts"), "utf8")).toBe(renderEmbeddedMigrations(root));
+    expect(readFileSync(join(root, "src/db/migrations-pg.gen.ts"), "utf8")).toBe(renderEmbeddedPgMigrations(root));
   });
 
   test("a file database uses WAL and foreign keys, and keeps data across a restart", () => {

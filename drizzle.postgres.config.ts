@@ -1,0 +1,8 @@
+import { defineConfig } from "drizzle-kit";
+
+// The PostgreSQL migrations (`--database-url`); drizzle.config.ts generates SQLite's.
+export default defineConfig({
+  dialect: "postgresql",
+  schema: "./src/db/schema-pg/index.ts",
+  out: "./migrations/postgres",
+});

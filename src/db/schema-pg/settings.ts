@@ -1,0 +1,18 @@
+import { boolean, integer, pgTable, text } from "drizzle-orm/pg-core";
+import { organizations } from "./accounts";
+import { epoch } from "./columns";
+
+export const organizationSettings = pgTable("organization_settings", {
+  orgId: text("org_id").primaryKey().references(() => organizations.id, { onDelete: "cascade" }),
+  organizationName: text("organization_name"),
+  contactEmail: text("contact_email"),
+  emailNotifications: boolean("email_notifications").notNull().default(true),
+  dmarcRua: text("dmarc_rua"),
+  dmarcRuf: text("dmarc_ruf"),
+  autoProcessReports: boolean("auto_process_reports").notNull().default(true),
+  dnsCaching: boolean("dns_caching").notNull().default(true),
+  cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(3600),
+  realtimeThreatMonitoring: boolean("realtime_threat_monitoring").notNull().default(true),
+  complianceAlerts: boolean("compliance_alerts").notNull().default(true),
+  updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
+});
