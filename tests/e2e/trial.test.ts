@@ -194,6 +194,11 @@ describe("trial sign-up with billing on (Stripe)", () => {
 
   test("payment step: Setting up your trial..., button disabled until Stripe.js loads, Processing..., the provider's error, then success", async () => {
     const { page, errors } = await newPage(browser);
+    // the page's Content-Security-Policy must let Stripe.js load and run
+    const cspViolations: string[] = [];
+    page.on("console", (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
     const stripeJs = gate();
     const scriptRequests: string[] = [];
     await page.route("https://js.stripe.com/**", async (route: Route) => {
@@ -277,6 +282,7 @@ describe("trial sign-up with billing on (Stripe)", () => {
     const created = stripe.calls("/v1/subscriptions", "POST").find((r) => r.params.customer === customer.id)!;
     expect(created.params["items[0][price]"]).toBe(TEST_PRICES.scale);
     expect(created.params.default_payment_method).toBe("pm_card_visa");
+    expect(cspViolations).toEqual([]);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 90_000);
