@@ -35,9 +35,13 @@ const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 const unique = (name: string) => `${name}-${crypto.randomUUID().slice(0, 8)}@example.test`;
 
 async function signUp(t: TestApp, email: string, password = "first password 123") {
+  // with mail on, sign-up mails a verification link and the link signs in
   const res = await t.json("POST", "/api/auth/signup", { body: { name: "Mail Person", email, password, organization: "Mail Org" } });
-  expect(res.status).toBe(201);
-  return cookieFrom(res, "dw_session")!;
+  expect(res.status).toBe(202);
+  const mail = await capture.waitFor((m) => m.to.includes(email) && m.subject === "Confirm your email address for dmarcwarden");
+  const verified = await t.json("POST", "/api/auth/verify-email", { body: { token: tokenOf(linkIn(mail, `${PUBLIC}/verify-email`)) } });
+  expect(verified.status).toBe(200);
+  return cookieFrom(verified, "dw_session")!;
 }
 
 describe("invitation mail", () => {
@@ -101,6 +105,7 @@ describe("forgot password", () => {
     const t = appWithMail();
     const known = unique("known");
     await signUp(t, known);
+    await capture.waitFor((m) => m.to.includes(known));
     const before = capture.messages.length;
     const unknown = await t.json("POST", "/api/auth/password-link", { body: { email: unique("nobody") } });
     const found = await t.json("POST", "/api/auth/password-link", { body: { email: known.toUpperCase() } });
@@ -108,7 +113,7 @@ describe("forgot password", () => {
     expect(found.status).toBe(200);
     expect(unknown.body).toEqual(found.body);
     expect(found.body).toEqual({ success: true, message: PASSWORD_LINK_SENT_MESSAGE });
-    const mail = await capture.waitFor((m) => m.to.includes(known));
+    const mail = await capture.waitFor((m) => m.to.includes(known) && m.subject === "Set a new password for dmarcwarden");
     expect(mail.subject).toBe("Set a new password for dmarcwarden");
     // the known address's mail arrived, and it is the only one sent since
     expect(capture.messages.slice(before).map((m) => m.to)).toEqual([[known]]);
@@ -120,7 +125,7 @@ describe("forgot password", () => {
     const email = unique("reset");
     const oldSession = await signUp(t, email);
     await t.json("POST", "/api/auth/password-link", { body: { email } });
-    const token = tokenOf(linkIn(await capture.waitFor((m) => m.to.includes(email)), `${PUBLIC}/set-password?token=`));
+    const token = tokenOf(linkIn(await capture.waitFor((m) => m.to.includes(email) && m.subject === "Set a new password for dmarcwarden"), `${PUBLIC}/set-password?token=`));
 
     const lookup = await t.json("POST", "/api/auth/password-link/lookup", { body: { token } });
     expect(lookup.body).toEqual({ email });
@@ -150,7 +155,7 @@ describe("forgot password", () => {
     const email = unique("late");
     await signUp(t, email);
     await t.json("POST", "/api/auth/password-link", { body: { email } });
-    const token = tokenOf(linkIn(await capture.waitFor((m) => m.to.includes(email)), `${PUBLIC}/set-password?token=`));
+    const token = tokenOf(linkIn(await capture.waitFor((m) => m.to.includes(email) && m.subject === "Set a new password for dmarcwarden"), `${PUBLIC}/set-password?token=`));
     clock = new Date(clock.getTime() + 24 * 3600_000 + 1000);
     const res = await t.json("POST", "/api/auth/reset-password", { body: { token, password: "too late password 1" } });
     expect(res.status).toBe(404);

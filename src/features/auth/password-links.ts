@@ -14,6 +14,7 @@ import { hashToken, newToken } from "../../lib/tokens";
 import { sendInBackground, type Mailer } from "../mail/mailer";
 import { passwordLinkMail } from "../mail/templates";
 import { organizationsOf } from "../orgs/directory";
+import { markEmailVerified } from "./email-verification";
 import { createSession } from "./sessions";
 
 export const PASSWORD_LINK_HOURS = 24;
@@ -92,7 +93,9 @@ export async function resetPassword(db: DB, token: string, password: string, now
       .get();
     if (!used) throw new NotFoundError(LINK_INVALID);
     tx.update(passwordTokens).set({ usedAt: now }).where(and(eq(passwordTokens.userId, link.userId), isNull(passwordTokens.usedAt))).run();
+    // the link came by mail: the address is proven
     tx.update(users).set({ passwordHash }).where(eq(users.id, link.userId)).run();
+    markEmailVerified(t, link.userId, now);
     tx.delete(sessions).where(eq(sessions.userId, link.userId)).run();
     const orgId = organizationsOf(t, link.userId)[0]?.id ?? null;
     return { userId: link.userId, orgId, token: createSession(t, link.userId, orgId, now) };
