@@ -5,13 +5,22 @@ import type { IngestResult } from "./ingest";
 
 export type { IngestResult } from "./ingest";
 
-/** GET /api/dmarc-reports caps its list: ?limit= 1 to 1000, 1000 when not given. */
+/**
+ * Report lists are paged: ?limit= 1 to 1000 (the largest page), ?offset= where the page
+ * starts. A page that is followed by more carries a `Link: <…>; rel="next"` header.
+ * GET /api/dmarc-reports gives 1000 when no limit is given.
+ */
 export const MAX_REPORT_LIST = 1000;
+/** the furthest a list can be paged to */
+export const MAX_LIST_OFFSET = 10_000_000;
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_REPORT_LIST}`;
+const OFFSET_MESSAGE = `offset must be a whole number from 0 to ${MAX_LIST_OFFSET}`;
 const listQuerySchema = (defaultLimit: number) =>
   z.object({
     limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_REPORT_LIST, LIMIT_MESSAGE).default(defaultLimit),
+    offset: z.coerce.number({ error: OFFSET_MESSAGE }).int(OFFSET_MESSAGE).min(0, OFFSET_MESSAGE).max(MAX_LIST_OFFSET, OFFSET_MESSAGE).default(0),
   });
+export type PageQuery = z.infer<ReturnType<typeof listQuerySchema>>;
 export const listReportsQuerySchema = listQuerySchema(MAX_REPORT_LIST);
 
 /** GET /api/failure-reports and /api/tls-reports: ?limit= 1 to 1000, 200 when not given. */
@@ -154,6 +163,8 @@ export interface UploadResponse {
 
 export const MAX_DETAIL_RECORDS = 2000;
 export const MAX_UPLOAD_FILES = 50;
+/** characters of an uploaded file's name kept with its reports */
+export const MAX_FILE_NAME = 255;
 
 /** Share of messages with DMARC pass, 0–100, one decimal. */
 export function passRateOf(passCount: number, messageCount: number): number {

@@ -4,7 +4,8 @@ import type { DB } from "../../db";
 import { failureReports, tlsReports } from "../../db/schema";
 import { NotFoundError } from "../../http/errors";
 import type { TlsPolicyResult } from "../../lib/reports/model";
-import { DEFAULT_FAILURE_TLS_LIST, type FailureReportDetail, type FailureReportSummary, type TlsReportDetail, type TlsReportSummary } from "./contract";
+import { DEFAULT_FAILURE_TLS_LIST, type FailureReportDetail, type FailureReportSummary, type PageQuery, type TlsReportDetail, type TlsReportSummary } from "./contract";
+import { pageOf, type Page } from "./paging";
 
 type FailureRow = typeof failureReports.$inferSelect;
 type TlsRow = typeof tlsReports.$inferSelect;
@@ -25,16 +26,19 @@ function failureSummary(row: FailureRow): FailureReportSummary {
   };
 }
 
-/** The organisation's failure reports, newest first (arrival date, else when received). */
-export function listFailureReports(db: DB, orgId: string, limit = DEFAULT_FAILURE_TLS_LIST): FailureReportSummary[] {
-  return db
+const FIRST_PAGE: PageQuery = { limit: DEFAULT_FAILURE_TLS_LIST, offset: 0 };
+
+/** One page of the organisation's failure reports, newest first (arrival date, else when received). */
+export function listFailureReports(db: DB, orgId: string, page = FIRST_PAGE): Page<FailureReportSummary> {
+  const rows = db
     .select()
     .from(failureReports)
     .where(eq(failureReports.orgId, orgId))
-    .orderBy(desc(sql`coalesce(${failureReports.arrivalDate}, ${failureReports.processedAt})`), desc(failureReports.processedAt))
-    .limit(limit)
-    .all()
-    .map(failureSummary);
+    .orderBy(desc(sql`coalesce(${failureReports.arrivalDate}, ${failureReports.processedAt})`), desc(failureReports.processedAt), desc(failureReports.id))
+    .limit(page.limit + 1)
+    .offset(page.offset)
+    .all();
+  return pageOf(rows.map(failureSummary), page);
 }
 
 /** One failure report with every stored field; another organisation's is simply not found. */
@@ -75,16 +79,17 @@ function tlsSummary(row: TlsRow): TlsReportSummary {
   };
 }
 
-/** The organisation's SMTP TLS reports, newest period first. */
-export function listTlsReports(db: DB, orgId: string, limit = DEFAULT_FAILURE_TLS_LIST): TlsReportSummary[] {
-  return db
+/** One page of the organisation's SMTP TLS reports, newest period first. */
+export function listTlsReports(db: DB, orgId: string, page = FIRST_PAGE): Page<TlsReportSummary> {
+  const rows = db
     .select()
     .from(tlsReports)
     .where(eq(tlsReports.orgId, orgId))
-    .orderBy(desc(tlsReports.dateBegin), desc(tlsReports.processedAt))
-    .limit(limit)
-    .all()
-    .map(tlsSummary);
+    .orderBy(desc(tlsReports.dateBegin), desc(tlsReports.processedAt), desc(tlsReports.id))
+    .limit(page.limit + 1)
+    .offset(page.offset)
+    .all();
+  return pageOf(rows.map(tlsSummary), page);
 }
 
 function parsePolicies(json: string): TlsPolicyResult[] {

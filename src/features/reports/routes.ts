@@ -3,9 +3,10 @@ import type { AppDeps } from "../../deps";
 import { parseInput, PayloadTooLargeError, ServiceError, ValidationError } from "../../http/errors";
 import { clientAddress } from "../../http/client";
 import { requireActor } from "../../http/tenant";
-import { listFailureTlsQuerySchema, listReportsQuerySchema, MAX_UPLOAD_FILES, sendersQuerySchema, type UploadResponse } from "./contract";
+import { listFailureTlsQuerySchema, listReportsQuerySchema, MAX_FILE_NAME, MAX_UPLOAD_FILES, sendersQuerySchema, type UploadResponse } from "./contract";
 import { getFailureReport, getTlsReport, listFailureReports, listTlsReports } from "./failure-tls";
 import { ingestFile, type IngestResult } from "./ingest";
+import { sendPage } from "./paging";
 import { listSenders } from "./senders-view";
 import { getReport, listReports } from "./service";
 
@@ -29,7 +30,7 @@ export function reportsRoutes(deps: AppDeps) {
         if (files.length > MAX_UPLOAD_FILES) throw new PayloadTooLargeError(`Upload at most ${MAX_UPLOAD_FILES} files at a time.`);
         const results: IngestResult[] = [];
         for (const file of files) {
-          results.push(await ingestFile(deps, { orgId, fileName: file.name || "report", bytes: new Uint8Array(await file.arrayBuffer()), source: "upload" }));
+          results.push(await ingestFile(deps, { orgId, fileName: (file.name || "report").slice(0, MAX_FILE_NAME), bytes: new Uint8Array(await file.arrayBuffer()), source: "upload" }));
         }
         // a single file (or every file) over a size bound is a 413; otherwise each file says how it went
         if (results.every((r) => r.code === "too_large")) throw new PayloadTooLargeError(results[0]!.error!);
@@ -39,28 +40,28 @@ export function reportsRoutes(deps: AppDeps) {
       },
       { parse: "none" },
     )
-    .get("/api/dmarc-reports", ({ request, query }) => {
+    .get("/api/dmarc-reports", ({ request, query, set }) => {
       const { orgId } = requireActor(db, request, "read");
-      const { limit } = parseInput(listReportsQuerySchema, query);
-      return listReports(db, orgId, limit);
+      const page = parseInput(listReportsQuerySchema, query);
+      return sendPage(set, "/api/dmarc-reports", page, listReports(db, orgId, page));
     })
     .get("/api/dmarc-reports/:id", ({ request, params }) => {
       const { orgId } = requireActor(db, request, "read");
       return getReport(db, orgId, params.id);
     })
-    .get("/api/failure-reports", ({ request, query }) => {
+    .get("/api/failure-reports", ({ request, query, set }) => {
       const { orgId } = requireActor(db, request, "read");
-      const { limit } = parseInput(listFailureTlsQuerySchema, query);
-      return listFailureReports(db, orgId, limit);
+      const page = parseInput(listFailureTlsQuerySchema, query);
+      return sendPage(set, "/api/failure-reports", page, listFailureReports(db, orgId, page));
     })
     .get("/api/failure-reports/:id", ({ request, params }) => {
       const { orgId } = requireActor(db, request, "read");
       return getFailureReport(db, orgId, params.id);
     })
-    .get("/api/tls-reports", ({ request, query }) => {
+    .get("/api/tls-reports", ({ request, query, set }) => {
       const { orgId } = requireActor(db, request, "read");
-      const { limit } = parseInput(listFailureTlsQuerySchema, query);
-      return listTlsReports(db, orgId, limit);
+      const page = parseInput(listFailureTlsQuerySchema, query);
+      return sendPage(set, "/api/tls-reports", page, listTlsReports(db, orgId, page));
     })
     .get("/api/tls-reports/:id", ({ request, params }) => {
       const { orgId } = requireActor(db, request, "read");

@@ -4,7 +4,8 @@ import type { DB } from "../../db";
 import { aggregateAuthResults, aggregateRecords, aggregateReports } from "../../db/schema";
 import { NotFoundError } from "../../http/errors";
 import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
-import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type AuthResultView, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary } from "./contract";
+import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type AuthResultView, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary, type PageQuery } from "./contract";
+import { pageOf, type Page } from "./paging";
 
 type ReportRow = typeof aggregateReports.$inferSelect;
 
@@ -24,16 +25,17 @@ function toSummary(row: ReportRow): DmarcReportSummary {
   };
 }
 
-/** The organisation's aggregate reports, newest first, at most `limit` (GET /api/dmarc-reports ?limit=). */
-export function listReports(db: DB, orgId: string, limit = MAX_REPORT_LIST): DmarcReportSummary[] {
-  return db
+/** One page of the organisation's aggregate reports, newest first (GET /api/dmarc-reports ?limit=&offset=). */
+export function listReports(db: DB, orgId: string, page: PageQuery = { limit: MAX_REPORT_LIST, offset: 0 }): Page<DmarcReportSummary> {
+  const rows = db
     .select()
     .from(aggregateReports)
     .where(eq(aggregateReports.orgId, orgId))
-    .orderBy(desc(aggregateReports.processedAt), desc(aggregateReports.dateEnd))
-    .limit(limit)
-    .all()
-    .map(toSummary);
+    .orderBy(desc(aggregateReports.processedAt), desc(aggregateReports.dateEnd), desc(aggregateReports.id))
+    .limit(page.limit + 1)
+    .offset(page.offset)
+    .all();
+  return pageOf(rows.map(toSummary), page);
 }
 
 /** One report with its records; another organisation's report is simply not found. */

@@ -151,13 +151,17 @@ export class AggregateXmlReader {
     };
     parser.on("text", addText);
     parser.on("cdata", addText);
-    parser.on("comment", seen);
-    parser.on("processinginstruction", seen);
+    const bounded = (value: string) => {
+      seen();
+      if (value.length > tokenCap) throw tooLongToken(tokenCap, this.where);
+    };
+    parser.on("comment", bounded);
+    parser.on("processinginstruction", (pi) => bounded(pi.body));
     parser.on("opentagstart", (tag) => {
       seen();
       this.where = localName(tag.name);
     });
-    parser.on("attribute", seen);
+    parser.on("attribute", (attribute) => bounded(attribute.value));
     parser.on("opentag", (tag) => {
       seen();
       const name = localName(tag.name);

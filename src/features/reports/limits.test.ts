@@ -1,0 +1,124 @@
+/** Uploads: an mbox ingests every message; a refused report stores nothing; report lists are paged. */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { strToU8 } from "fflate";
+import { domains, failureReports, tlsReports } from "../../db/schema";
+import { makeTestApp, type TestApp } from "../../../tests/support/app";
+import { signedInMember } from "../../../tests/support/fixtures";
+import { fixtureText, gzip, mbox, reportMail, sampleAggregate, tlsReportJson, xmlBytes } from "../../../tests/support/report-fixtures";
+import { aggregateXml } from "../../lib/reports/generate";
+import { MAX_REPORT_LIST } from "./contract";
+import { reverseDnsSettled } from "./reverse-dns";
+
+let t: TestApp;
+beforeEach(() => {
+  t = makeTestApp();
+});
+afterEach(async () => {
+  await reverseDnsSettled();
+  t.close();
+});
+
+function member() {
+  const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+  t.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
+  return { orgId, cookie };
+}
+
+function upload(cookie: string, files: { name: string; bytes: Uint8Array }[]) {
+  const form = new FormData();
+  for (const f of files) form.append("files", new File([f.bytes as Uint8Array<ArrayBuffer>], f.name));
+  return t.json("POST", "/api/reports/upload", { body: form, cookie });
+}
+
+const TABLES = ["aggregate_reports", "aggregate_records", "aggregate_auth_results", "failure_reports", "tls_reports"];
+const counts = () => TABLES.map((name) => (t.deps.store.sqlite.query(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n);
+const long = (n: number) => "x".repeat(n);
+
+describe("uploads", () => {
+  test("an mbox with three report messages stores three reports", async () => {
+    const { cookie } = member();
+    const mails = [1, 2, 3].map((n) => reportMail([{ fileName: `${n}.xml.gz`, contentType: "application/gzip", data: gzip(xmlBytes(sampleAggregate("example.com", { reportId: `mbox-${n}` }))) }]));
+    const res = await upload(cookie, [{ name: "export.mbox", bytes: mbox(mails) }]);
+    expect(res.status).toBe(200);
+    expect(res.body.results[0].status).toBe("ingested");
+    expect(res.body.results[0].reports.map((r: { reportId: string }) => r.reportId)).toEqual(["mbox-1", "mbox-2", "mbox-3"]);
+    const list = await t.json("GET", "/api/dmarc-reports", { cookie });
+    expect(list.body.map((r: { reportId: string }) => r.reportId).sort()).toEqual(["mbox-1", "mbox-2", "mbox-3"]);
+  });
+
+  test("a report of each kind with an over-long field is refused, naming the field, and nothing is stored", async () => {
+    const { cookie } = member();
+    const tls = JSON.parse(new TextDecoder().decode(tlsReportJson("example.com", "t-long")));
+    tls["organization-name"] = long(20_000);
+    const files = [
+      { name: "org.xml", bytes: strToU8(aggregateXml(sampleAggregate("example.com", { orgName: long(20_000) }))) },
+      { name: "id.xml.gz", bytes: gzip(strToU8(aggregateXml(sampleAggregate("example.com", { reportId: long(60_000) })))) },
+      { name: "ruf.eml", bytes: strToU8(fixtureText("arf-auth-failure.eml").replace("Subject: Urgent wire transfer", `Subject: ${long(20_000)}`)) },
+      { name: "tls.json", bytes: strToU8(JSON.stringify(tls)) },
+    ];
+    const res = await upload(cookie, files);
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe("payload_too_large");
+    const each = await Promise.all(files.map((f) => upload(cookie, [f])));
+    expect(each.map((r) => r.body.error.message)).toEqual([
+      "The aggregate report's <org_name> is 20,000 characters long; the most allowed is 1,024. The report was refused and nothing of it was stored.",
+      "The aggregate report's <report_id> is 60,000 characters long; the most allowed is 1,024. The report was refused and nothing of it was stored.",
+      "The failure report's original Subject is 20,000 characters long; the most allowed is 16,384. The report was refused and nothing of it was stored.",
+      "The SMTP TLS report's \"organization-name\" is 20,000 characters long; the most allowed is 1,024. The report was refused and nothing of it was stored.",
+    ]);
+    expect(counts()).toEqual([0, 0, 0, 0, 0]);
+  });
+});
+
+describe("report lists are paged", () => {
+  test("limit and offset page through the list, with a Link to the next page until the last", async () => {
+    const { orgId, cookie } = member();
+    const domainId = t.deps.store.db.select({ id: domains.id }).from(domains).get()!.id;
+    const base = new Date("2024-03-01T00:00:00Z").getTime();
+    t.deps.store.db.transaction((tx) => {
+      for (let i = 0; i < 5; i++) {
+        const at = new Date(base + i * 60_000);
+        tx.insert(failureReports).values({ orgId, domainId, domain: "example.com", reporterOrg: "r.example", reportId: `f${i}`, arrivalDate: at, source: "upload", processedAt: at }).run();
+        tx.insert(tlsReports)
+          .values({ orgId, domainId, policyDomain: "example.com", reporterOrg: "r.example", reportId: `t${i}`, dateBegin: at, dateEnd: at, successfulSessions: 1, failedSessions: 0, policies: "[]", source: "upload", processedAt: at })
+          .run();
+      }
+    });
+    for (const path of ["/api/failure-reports", "/api/tls-reports"]) {
+      const seen: string[] = [];
+      let next: string | null = `${path}?limit=2`;
+      for (let pages = 0; next && pages < 10; pages++) {
+        const res = await t.json("GET", next, { cookie });
+        expect(res.status).toBe(200);
+        seen.push(...res.body.map((r: { id: string }) => r.id));
+        next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get("link") ?? "")?.[1] ?? null;
+      }
+      expect(seen).toHaveLength(5);
+      expect(new Set(seen).size).toBe(5);
+      expect((await t.json("GET", `${path}?limit=2&offset=4`, { cookie })).headers.get("link")).toBeNull();
+      const bad = await t.json("GET", `${path}?offset=-1`, { cookie });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.fields.offset).toBe("offset must be a whole number from 0 to 10000000");
+      expect((await t.json("GET", `${path}?limit=${MAX_REPORT_LIST + 1}`, { cookie })).status).toBe(400);
+    }
+  });
+
+  test("a full page of reports with long names and ids stays small", async () => {
+    const { cookie } = member();
+    const at = (i: number) => String(1_704_067_200 + i * 86_400);
+    const xml = (i: number) =>
+      aggregateXml(sampleAggregate("example.com", { orgName: long(480), reportId: `${i}-${long(1000)}` })).replace(/<begin>\d+<\/begin>/, `<begin>${at(i)}</begin>`);
+    for (let batch = 0; batch < 2; batch++) {
+      const files = Array.from({ length: 40 }, (_, i) => ({ name: `r${batch}-${i}.xml`, bytes: strToU8(xml(batch * 40 + i)) }));
+      const res = await upload(cookie, files);
+      expect(res.body.results?.map((r: { status: string }) => r.status) ?? res.body).toEqual(files.map(() => "ingested"));
+    }
+    const first = await t.json("GET", "/api/dmarc-reports?limit=50", { cookie });
+    expect(first.body).toHaveLength(50);
+    expect(first.headers.get("link")).toBe('</api/dmarc-reports?limit=50&offset=50>; rel="next"');
+    expect(JSON.stringify(first.body).length).toBeLessThan(50 * 3 * 1024);
+    const rest = await t.json("GET", "/api/dmarc-reports?limit=50&offset=50", { cookie });
+    expect(rest.body).toHaveLength(30);
+    expect(rest.headers.get("link")).toBeNull();
+  });
+});
