@@ -26,6 +26,7 @@ const Login = page(() => import("./pages/login"));
 const Signup = page(() => import("./pages/signup"));
 const Invite = page(() => import("./pages/invite"));
 const SetPassword = page(() => import("./pages/set-password"));
+const VerifyEmail = page(() => import("./pages/verify-email"));
 
 /** SPEC §2 route table. */
 export const ROUTES: { path: string; element: ComponentType }[] = [
@@ -49,6 +50,7 @@ export const ROUTES: { path: string; element: ComponentType }[] = [
   { path: "/signup", element: Signup },
   { path: "/invite", element: Invite },
   { path: "/set-password", element: SetPassword },
+  { path: "/verify-email", element: VerifyEmail },
 ];
 
 function Loading() {

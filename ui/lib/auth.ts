@@ -44,8 +44,12 @@ export function useSignIn() {
 export function useSignUp() {
   const replace = useReplaceSession();
   return useMutation({
-    mutationFn: async (input: { name: string; email: string; password: string; organization: string }) => (await (await apiRequest("POST", "/api/auth/signup", input)).json()) as MeResponse,
-    onSuccess: replace,
+    // with mail on, the server answers "check your inbox" (202) instead of signing in
+    mutationFn: async (input: { name: string; email: string; password: string; organization: string }) =>
+      (await (await apiRequest("POST", "/api/auth/signup", input)).json()) as MeResponse | { verificationSent: true; message: string },
+    onSuccess: (answer) => {
+      if (isSignedIn(answer)) replace(answer);
+    },
   });
 }
 

@@ -2,7 +2,7 @@
  * SPEC §2 layout rule: the app sidebar wraps every screen except /, /trial, /demo, /contact,
  * paths starting /onboarding/ and /admin/, and the sign-in screens.
  */
-const BARE = new Set(["/", "/trial", "/demo", "/contact", "/login", "/signup", "/invite", "/set-password"]);
+const BARE = new Set(["/", "/trial", "/demo", "/contact", "/login", "/signup", "/invite", "/set-password", "/verify-email"]);
 
 export function usesSidebar(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname;

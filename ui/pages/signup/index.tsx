@@ -18,7 +18,9 @@ export default function SignupPage() {
   });
   const submit = handleSubmit((values) =>
     signUp.mutate(values as Required<SignupInput>, {
-      onSuccess: () => navigate(next, { replace: true }),
+      onSuccess: (answer) => {
+        if (!("verificationSent" in answer)) navigate(next, { replace: true });
+      },
       onError: (e) => {
         const fields = e instanceof ApiError ? e.fields : undefined;
         for (const [name, message] of Object.entries(fields ?? {})) if (name in values) setError(name as keyof SignupInput, { message });
@@ -28,6 +30,17 @@ export default function SignupPage() {
   const loginHref = params.get("next") ? `/login?next=${encodeURIComponent(next)}` : "/login";
   const err = (name: keyof SignupInput) => formState.errors[name]?.message;
   const cls = (name: keyof SignupInput) => `input input-bordered w-full ${formState.errors[name] ? "input-error" : ""}`;
+
+  const answer = signUp.data;
+  if (answer && "verificationSent" in answer) {
+    return (
+      <AuthCard title="Check your inbox" subtitle={answer.message}>
+        <Link to="/login" className="link link-primary text-center text-sm">
+          Back to sign in
+        </Link>
+      </AuthCard>
+    );
+  }
 
   return (
     <AuthCard
