@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { buildUi, distDir } from "./build-ui";
-import { renderEmbeddedMigrations } from "./embed-migrations";
+import { renderEmbeddedMigrations, renderEmbeddedPgMigrations } from "./embed-migrations";
 
 const root = join(import.meta.dir, "..");
 
@@ -19,6 +19,7 @@ function listFiles(dir: string): string[] {
 export async function buildExecutable(outfile = join(distDir(root), "dmarcwarden")): Promise<string> {
   // The embedded migrations must match migrations/ exactly.
   writeFileSync(join(root, "src/db/migrations.gen.ts"), renderEmbeddedMigrations(root));
+  writeFileSync(join(root, "src/db/migrations-pg.gen.ts"), renderEmbeddedPgMigrations(root));
 
   const uiDir = await buildUi(root);
   const files = listFiles(uiDir);
