@@ -4,12 +4,13 @@ import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { applyMigrations } from "./migrate";
 import * as schema from "./schema";
+import { sqliteStoreCore, type StoreCore } from "./store";
 
 export type DB = BunSQLiteDatabase<typeof schema>;
-export interface Store {
+/** The database, whichever it is: see store.ts for how services read and write through it. */
+export interface Store extends StoreCore {
   /** the raw connection, for pragmas, health checks and hot-path prepared statements */
   sqlite: Database;
-  db: DB;
   close(): void;
 }
 
@@ -26,7 +27,7 @@ export function openStore(path: string, options: { migrate?: boolean } = {}): St
   sqlite.run("PRAGMA foreign_keys = ON");
   if (options.migrate !== false) applyMigrations(sqlite);
   const db = drizzle(sqlite, { schema });
-  return { sqlite, db, close: () => sqlite.close() };
+  return Object.assign(sqliteStoreCore(sqlite, db), { sqlite, close: () => sqlite.close() });
 }
 
 export { schema };

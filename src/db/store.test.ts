@@ -1,0 +1,107 @@
+/**
+ * The store's write contract on a real SQLite file: write transactions with awaits inside them
+ * never interleave, a failing body leaves nothing behind, nested writes share the outer
+ * transaction, and another process holding the write lock makes a write wait, not fail.
+ */
+import { Database } from "bun:sqlite";
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { openStore, type Store } from "./index";
+import { isUniqueViolation } from "./store";
+
+let dir = "";
+let store: Store | null = null;
+afterEach(() => {
+  store?.close();
+  store = null;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = "";
+});
+
+function fileStore(): Store {
+  dir = mkdtempSync(join(tmpdir(), "dw-store-"));
+  store = openStore(join(dir, "dw.db"));
+  return store;
+}
+
+async function addOrg(s: Store, name: string) {
+  const [org] = await s.write((tx) => tx.insert(s.t.organizations).values({ name, slug: name.toLowerCase() }).returning());
+  return org!;
+}
+
+test("concurrent write transactions that await between read and write do not lose updates", async () => {
+  const s = fileStore();
+  const org = await addOrg(s, "Counter");
+  // read the name length, yield, write it back one longer: 20 at once must end 20 longer
+  await Promise.all(
+    Array.from({ length: 20 }, () =>
+      s.write(async (tx) => {
+        const [row] = await tx.select().from(s.t.organizations).where(eq(s.t.organizations.id, org.id));
+        await Bun.sleep(1);
+        await tx.update(s.t.organizations).set({ name: `${row!.name}+` }).where(eq(s.t.organizations.id, org.id));
+      }),
+    ),
+  );
+  const [row] = await s.db.select().from(s.t.organizations).where(eq(s.t.organizations.id, org.id));
+  expect(row!.name).toBe(`Counter${"+".repeat(20)}`);
+});
+
+test("a write whose body throws after an await leaves no row behind", async () => {
+  const s = fileStore();
+  await expect(
+    s.write(async (tx) => {
+      await tx.insert(s.t.organizations).values({ name: "Half", slug: "half" });
+      await Bun.sleep(1);
+      throw new Error("refused halfway");
+    }),
+  ).rejects.toThrow("refused halfway");
+  expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
+  // and the store is usable afterwards
+  await addOrg(s, "Whole");
+  expect(await s.db.select().from(s.t.organizations)).toHaveLength(1);
+});
+
+test("a nested write joins the outer transaction and rolls back with it", async () => {
+  const s = fileStore();
+  await expect(
+    s.write(async () => {
+      await addOrg(s, "Inner");
+      expect(await s.db.select().from(s.t.organizations)).toHaveLength(1);
+      throw new Error("outer fails");
+    }),
+  ).rejects.toThrow("outer fails");
+  expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
+});
+
+test("a write waits while another connection holds the write lock, then succeeds", async () => {
+  const s = fileStore();
+  const other = new Database(join(dir, "dw.db"));
+  other.run("PRAGMA busy_timeout = 0");
+  other.run("BEGIN IMMEDIATE");
+  s.sqlite.run("PRAGMA busy_timeout = 10");
+  const pending = addOrg(s, "Patient");
+  await Bun.sleep(30);
+  other.run("COMMIT");
+  other.close();
+  expect((await pending).name).toBe("Patient");
+});
+
+test("unique violations are recognised", async () => {
+  const s = fileStore();
+  await addOrg(s, "Twice");
+  const error = await addOrg(s, "Twice").catch((e) => e);
+  expect(isUniqueViolation(error)).toBe(true);
+  expect(isUniqueViolation(new Error("something else"))).toBe(false);
+});
+
+test("rows runs raw SQL and sees the open transaction inside a write", async () => {
+  const s = fileStore();
+  await s.write(async () => {
+    await addOrg(s, "Raw");
+    const rows = await s.rows<{ n: number }>(sql`SELECT count(*) AS n FROM organizations`);
+    expect(Number(rows[0]!.n)).toBe(1);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * The store: one object that reaches the database, whichever it is. Services are written once,
+ * async and dialect-free, against it:
+ *
+ *   reads   `await store.db.select().from(store.t.domains)…`   (never `.get()/.all()/.run()`:
+ *           those exist on SQLite only; `await` runs the query on both)
+ *   writes  `await store.write(async (tx) => { await tx.insert(store.t.domains)… })` — every
+ *           write, one statement or many, goes through `write`
+ *   raw SQL `await store.rows<T>(sql\`…\`)` for what drizzle's builder cannot say the same way
+ *           in both dialects (keep it portable, or branch on `store.dialect`)
+ *
+ * Why `write` and not drizzle's `transaction`: on SQLite all requests share one connection, and
+ * an `await` inside a transaction would let another request's statements run inside it. `write`
+ * serialises write transactions in the process (an async lock), takes SQLite's write lock first
+ * (BEGIN IMMEDIATE, retried while another process holds it) and commits or rolls back when the
+ * body settles. On PostgreSQL each `write` runs on its own pooled connection. Inside a `write`,
+ * `store.db` and nested `write` calls use the same transaction, so a service may call another
+ * feature's service within one transaction.
+ *
+ * `store.t` holds the active dialect's tables. Their TypeScript type is the SQLite schema's (the
+ * canonical one); the PostgreSQL twin in `schema-pg/` has the same names, keys and JS types,
+ * which `schema-parity.test.ts` checks.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Database } from "bun:sqlite";
+import type { SQL } from "drizzle-orm";
+import type { DB } from "./index";
+import * as sqliteSchema from "./schema";
+import { isBusyError, WRITE_ATTEMPTS, WRITE_RETRY_BASE_MS } from "./transaction";
+
+export type Dialect = "sqlite" | "postgres";
+export type Tables = typeof sqliteSchema;
+
+export interface StoreCore {
+  readonly dialect: Dialect;
+  /** reads; inside `write` the same transaction */
+  readonly db: DB;
+  /** the active dialect's tables */
+  readonly t: Tables;
+  /** runs `work` as one write transaction (see the module comment) */
+  write<T>(work: (tx: DB) => Promise<T>): Promise<T>;
+  /** rows of a raw query */
+  rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+}
+
+/** True when `error` is a unique-constraint violation, in either dialect. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; errno?: unknown; message?: unknown } | null;
+  if (!e) return false;
+  const code = String(e.code ?? "");
+  if (code === "23505" || code.startsWith("SQLITE_CONSTRAINT_UNIQUE") || code.startsWith("SQLITE_CONSTRAINT_PRIMARYKEY")) return true;
+  return /UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(String(e.message ?? e));
+}
+
+/** A FIFO async lock: one holder at a time, waiters in order. */
+class AsyncLock {
+  private tail: Promise<void> = Promise.resolve();
+  async acquire(): Promise<() => void> {
+    let release!: () => void;
+    const next = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => next);
+    await previous;
+    return release;
+  }
+}
+
+/**
+ * The SQLite side of the store on a bun:sqlite connection and its drizzle instance. Write
+ * transactions are serialised in the process and take the write lock first; a busy database
+ * (another process writing) is retried with backoff that yields to the event loop.
+ */
+export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
+  const lock = new AsyncLock();
+  const current = new AsyncLocalStorage<DB>();
+  return {
+    dialect: "sqlite",
+    get db() {
+      return current.getStore() ?? db;
+    },
+    t: sqliteSchema,
+    async write(work) {
+      const open = current.getStore();
+      if (open) return work(open);
+      const release = await lock.acquire();
+      try {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            sqlite.run("BEGIN IMMEDIATE");
+            break;
+          } catch (error) {
+            if (attempt >= WRITE_ATTEMPTS || !isBusyError(error)) throw error;
+            await Bun.sleep(WRITE_RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
+          }
+        }
+        try {
+          const result = await current.run(db, () => work(db));
+          sqlite.run("COMMIT");
+          return result;
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.run("ROLLBACK");
+          throw error;
+        }
+      } finally {
+        release();
+      }
+    },
+    async rows<T>(query: SQL) {
+      return (current.getStore() ?? db).all(query) as T[];
+    },
+  };
+}
+
+/** The PostgreSQL side: every write on its own pooled connection through drizzle's transaction. */
+export function postgresStoreCore(db: DB, t: Tables): StoreCore {
+  const current = new AsyncLocalStorage<DB>();
+  // The PostgreSQL drizzle instance and tables are typed as their SQLite twins (see the module
+  // comment); these are the two members whose shape differs between the dialects.
+  const pg = db as unknown as { transaction<T>(work: (tx: unknown) => Promise<T>): Promise<T>; execute(query: SQL): Promise<unknown[]> };
+  return {
+    dialect: "postgres",
+    get db() {
+      return current.getStore() ?? db;
+    },
+    t,
+    async write(work) {
+      const open = current.getStore();
+      if (open) return work(open);
+      return pg.transaction((tx) => current.run(tx as DB, () => work(tx as DB)));
+    },
+    async rows<T>(query: SQL) {
+      const open = current.getStore() as unknown as typeof pg | undefined;
+      return [...(await (open ?? pg).execute(query))] as T[];
+    },
+  };
+}
