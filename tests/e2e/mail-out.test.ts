@@ -21,7 +21,7 @@ const ctx = useServerAndBrowser({
 describe("outgoing mail", () => {
   test("forgot password on /login → link from the mail → /set-password → signed in on the dashboard", async () => {
     const { page: setup } = await newPage(ctx.browser);
-    const account = await signUpViaApi(setup, ctx.server.url);
+    const account = await signUpViaApi(setup, ctx.server.url, {}, capture);
     await setup.context().close();
 
     const { page, errors } = await newPage(ctx.browser);
@@ -33,7 +33,7 @@ describe("outgoing mail", () => {
     await page.getByRole("button", { name: "Send link" }).click();
     await page.getByRole("heading", { name: "Check your inbox" }).waitFor();
 
-    const mail = await capture.waitFor((m) => m.to.includes(account.email));
+    const mail = await capture.waitFor((m) => m.to.includes(account.email) && m.subject === "Set a new password for dmarcwarden");
     expect(mail.authUser).toBe("e2e-relay");
     const link = linkIn(mail, `${ctx.server.url}/set-password?token=`);
     await page.goto(link);
@@ -56,7 +56,7 @@ describe("outgoing mail", () => {
 
   test("an invitation from Settings is mailed, and the UI says so instead of showing the link", async () => {
     const { page, errors } = await newPage(ctx.browser);
-    await signUpViaApi(page, ctx.server.url, { organization: "Mailed Invites Ltd" });
+    await signUpViaApi(page, ctx.server.url, { organization: "Mailed Invites Ltd" }, capture);
     await page.goto(ctx.server.url + "/app/settings");
     const invited = `invitee-${Date.now()}@e2e.example`;
     await page.getByLabel("Email to invite").fill(invited);

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, expect } from "bun:test";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./browser";
+import { linkIn, type MailCapture } from "./mail-capture";
 import { startServer, type RunningServer } from "./server";
 
 export interface ServerAndBrowser {
@@ -38,8 +39,11 @@ export interface SignUp {
   organization: string;
 }
 
-/** Creates an account through POST /api/auth/signup in the page's context, so the page is signed in. Unique email unless given. */
-export async function signUpViaApi(page: Page, base: string, fields: Partial<SignUp> = {}): Promise<SignUp> {
+/**
+ * Creates an account through POST /api/auth/signup in the page's context, so the page is signed
+ * in. Unique email unless given. With a mail relay, pass its capture: the account is confirmed by link.
+ */
+export async function signUpViaApi(page: Page, base: string, fields: Partial<SignUp> = {}, mailbox?: MailCapture): Promise<SignUp> {
   const account: SignUp = {
     name: "E2E Owner",
     email: `owner-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@e2e.example`,
@@ -48,6 +52,15 @@ export async function signUpViaApi(page: Page, base: string, fields: Partial<Sig
     ...fields,
   };
   const res = await page.request.post(base + "/api/auth/signup", { data: account, headers: { origin: base } });
-  expect(res.status()).toBe(201);
+  if (!mailbox) {
+    expect(res.status()).toBe(201);
+    return account;
+  }
+  // mail on: the account is confirmed through the mailed link, which signs the page in
+  expect(res.status()).toBe(202);
+  const mail = await mailbox.waitFor((m) => m.to.includes(account.email) && m.subject === "Confirm your email address for dmarcwarden");
+  const token = new URL(linkIn(mail, `${base}/verify-email?token=`)).searchParams.get("token");
+  const confirmed = await page.request.post(base + "/api/auth/verify-email", { data: { token }, headers: { origin: base } });
+  expect(confirmed.status()).toBe(200);
   return account;
 }

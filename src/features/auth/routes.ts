@@ -87,6 +87,7 @@ export function authRoutes(deps: AppDeps) {
       deps.limiter.hit("verify-email", clientAddress(deps, request), 30, 600);
       const { token } = parseInput(z.object({ token: passwordTokenSchema }), body);
       const result = verifyEmail(db, token, deps.now());
+      rememberAddress(deps, { scope: "login", address: clientAddress(deps, request), account: me(db, result.userId, result.orgId).user.email });
       set.headers["set-cookie"] = sessionCookie(deps.config, result.token);
       set.headers["cache-control"] = "no-store";
       return me(db, result.userId, result.orgId);
