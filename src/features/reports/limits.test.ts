@@ -88,9 +88,9 @@ describe("report lists are paged", () => {
       const seen: string[] = [];
       let next: string | null = `${path}?limit=2`;
       for (let pages = 0; next && pages < 10; pages++) {
-        const res = await t.json("GET", next, { cookie });
+        const res: { status: number; body: { id: string }[]; headers: Headers } = await t.json("GET", next, { cookie });
         expect(res.status).toBe(200);
-        seen.push(...res.body.map((r: { id: string }) => r.id));
+        seen.push(...res.body.map((r) => r.id));
         next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get("link") ?? "")?.[1] ?? null;
       }
       expect(seen).toHaveLength(5);
