@@ -1,0 +1,89 @@
+/**
+ * Who may call a route, declared once per route, and the service context built from it.
+ *
+ *   .get("/api/domains", ({ ctx }) => listDomains(ctx), { org: "read" })
+ *
+ * Each route names exactly one kind of access; its macro verifies the caller and resolves
+ * `ctx`, the only way a handler reaches the store and the actor:
+ *
+ *   public: true        anyone; `ctx.actor()` gives the signed-in caller, if any (never throws)
+ *   signedIn: true      a signed-in user, with or without a current organisation (401 otherwise)
+ *   org: <permission>   a member of the current organisation whose role allows the permission
+ *                       (401 / 403; 402 while the organisation is read-only, except for reads)
+ *   admin: true         a valid X-Admin-Session of the Master Administrator (401)
+ *
+ * The organisation id comes only from the verified session: services take it from
+ * `ctx.actor.orgId`, never from the request. `access.test.ts` walks every route of the app and
+ * fails for one that declares no access.
+ */
+import { Elysia } from "elysia";
+import type { AppDeps } from "../deps";
+import type { SessionUser } from "../features/auth/sessions";
+import { requireAdmin } from "../features/admin/service";
+import type { Permission } from "../lib/permissions";
+import { currentUser, optionalActor, requireActor, type Actor } from "./tenant";
+import { UnauthorizedError } from "./errors";
+
+/** What every service verb gets: the app's dependencies (store, clock, log, config, …). */
+export type ServiceContext = AppDeps;
+/** A public route's context: the caller may or may not be signed in. */
+export interface PublicContext extends ServiceContext {
+  /** the signed-in caller in their current organisation, or null */
+  actor(): Promise<Actor | null>;
+}
+export interface UserContext extends ServiceContext {
+  user: SessionUser;
+}
+export interface OrgContext extends ServiceContext {
+  actor: Actor;
+}
+export interface AdminContext extends ServiceContext {
+  admin: { adminId: string };
+}
+
+/** The kind of access a route declared, as recorded in its `detail` for the route walk. */
+export type AccessKind = "public" | "signedIn" | `org:${Permission}` | "admin";
+export const ACCESS_DETAIL = "x-access";
+
+const declared = (kind: AccessKind) => ({ [ACCESS_DETAIL]: kind }) as Record<string, unknown>;
+
+const plugins = new WeakMap<AppDeps, ReturnType<typeof accessPlugin>>();
+
+/**
+ * The guard macros, bound to the app's dependencies. Each feature's routes `.use(access(deps))`.
+ * (Not a named plugin: Elysia de-duplicates named plugins across apps by name and seed, and
+ * several apps with different dependencies live in one test process.)
+ */
+export function access(deps: AppDeps) {
+  let plugin = plugins.get(deps);
+  if (!plugin) plugins.set(deps, (plugin = accessPlugin(deps)));
+  return plugin;
+}
+
+function accessPlugin(deps: AppDeps) {
+  return new Elysia().macro({
+    public: {
+      detail: declared("public"),
+      resolve: ({ request }): { ctx: PublicContext } => {
+        let cached: Promise<Actor | null> | null = null;
+        return { ctx: { ...deps, actor: () => (cached ??= Promise.resolve(optionalActor(deps.store.db, request))) } };
+      },
+    },
+    signedIn: {
+      detail: declared("signedIn"),
+      resolve: ({ request }): { ctx: UserContext } => {
+        const user = currentUser(deps.store.db, request);
+        if (!user) throw new UnauthorizedError();
+        return { ctx: { ...deps, user } };
+      },
+    },
+    org: (permission: Permission) => ({
+      detail: declared(`org:${permission}`),
+      resolve: ({ request }): { ctx: OrgContext } => ({ ctx: { ...deps, actor: requireActor(deps.store.db, request, permission) } }),
+    }),
+    admin: {
+      detail: declared("admin"),
+      resolve: ({ request }): { ctx: AdminContext } => ({ ctx: { ...deps, admin: requireAdmin(deps.store.db, request.headers.get("x-admin-session"), deps.now()) } }),
+    },
+  });
+}
