@@ -3,5 +3,5 @@ import { defineConfig } from "drizzle-kit";
 export default defineConfig({
   dialect: "sqlite",
   schema: "./src/db/schema/index.ts",
-  out: "./migrations",
+  out: "./migrations/sqlite",
 });

@@ -1,5 +1,5 @@
 /**
- * Writes src/db/migrations.gen.ts from migrations/ (SQLite) and src/db/migrations-pg.gen.ts
+ * Writes src/db/migrations.gen.ts from migrations/sqlite/ and src/db/migrations-pg.gen.ts
  * from migrations/postgres/ so the executable carries its SQL (a compiled binary cannot read a
  * folder relative to the working directory).
  * Run by `npm run db:generate`; a test fails when either file is out of date.
@@ -18,7 +18,7 @@ function renderMigrations(root: string, folder: string, exportName: string): str
 }
 
 export function renderEmbeddedMigrations(root: string): string {
-  return renderMigrations(root, "migrations", "MIGRATIONS");
+  return renderMigrations(root, "migrations/sqlite", "MIGRATIONS");
 }
 
 export function renderEmbeddedPgMigrations(root: string): string {

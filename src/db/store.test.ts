@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { openStore, type Store } from "./index";
+import { claimLease, releaseLease, sweepLeases } from "./leases";
 import { isUniqueViolation } from "./store";
 
 let dir = "";
@@ -104,4 +105,21 @@ test("rows runs raw SQL and sees the open transaction inside a write", async () 
     const rows = await s.rows<{ n: number }>(sql`SELECT count(*) AS n FROM organizations`);
     expect(Number(rows[0]!.n)).toBe(1);
   });
+});
+
+test("a job lease is granted to one holder at a time and again once it lapses", async () => {
+  const s = fileStore();
+  const t0 = new Date("2026-01-01T00:00:00Z");
+  const claims = await Promise.all(["node-a", "node-b", "node-c"].map((holder) => claimLease(s, "dns-check:d1", 600, t0, holder)));
+  expect(claims.filter(Boolean)).toHaveLength(1);
+  // still held a minute later, by anyone
+  expect(await claimLease(s, "dns-check:d1", 600, new Date(t0.getTime() + 60_000), "node-b")).toBe(false);
+  // another key is independent
+  expect(await claimLease(s, "dns-check:d2", 600, t0, "node-b")).toBe(true);
+  // lapsed after its period: the next asker gets it
+  expect(await claimLease(s, "dns-check:d1", 600, new Date(t0.getTime() + 600_000), "node-b")).toBe(true);
+  // released early by its holder: free again
+  await releaseLease(s, "dns-check:d2", "node-b");
+  expect(await claimLease(s, "dns-check:d2", 600, t0, "node-c")).toBe(true);
+  expect(await sweepLeases(s, new Date(t0.getTime() + 30 * 86_400_000))).toBe(2);
 });

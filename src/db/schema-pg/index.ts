@@ -26,3 +26,4 @@ export * from "./reports";
 export * from "./dns";
 export * from "./password-tokens";
 export * from "./auth-throttle";
+export * from "./jobs";

@@ -1,0 +1,7 @@
+CREATE TABLE "job_leases" (
+	"key" text PRIMARY KEY NOT NULL,
+	"holder" text NOT NULL,
+	"expires_at" bigint NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "job_leases_expires_idx" ON "job_leases" USING btree ("expires_at");
