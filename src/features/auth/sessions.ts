@@ -1,5 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { DB } from "../../db";
+import type { StoreCore } from "../../db/store";
 import { memberships, organizations, sessions, users, type Role } from "../../db/schema";
 import { hashToken, newToken } from "../../lib/tokens";
 
@@ -71,4 +72,10 @@ export function effectiveRole(db: DB, userId: string, orgId: string): Role | nul
   const roles = [direct?.role, inherited].filter(Boolean) as Role[];
   if (!roles.length) return null;
   return roles.reduce((a, b) => (rank[a] >= rank[b] ? a : b));
+}
+
+/** Makes `orgId` the session's current organisation (the caller has checked the user may act in it). */
+export async function setSessionOrganization(ctx: { store: StoreCore }, sessionId: string, orgId: string): Promise<void> {
+  const { sessions } = ctx.store.t;
+  await ctx.store.write((tx) => tx.update(sessions).set({ currentOrgId: orgId }).where(eq(sessions.id, sessionId)));
 }
