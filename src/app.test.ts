@@ -14,14 +14,14 @@ afterEach(() => t?.close());
 
 describe("server foundation", () => {
   test("GET /healthz reports the database and version", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const res = await t.json("GET", "/healthz");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ status: "ok", db: "ok", version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
   });
 
   test("unknown /api paths answer JSON 404 for every method, never the SPA", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     for (const method of ["GET", "POST", "PUT", "DELETE"]) {
       const res = await t.json(method, "/api/does-not-exist");
       expect(res.status).toBe(404);
@@ -31,14 +31,14 @@ describe("server foundation", () => {
   });
 
   test("a client route without a built UI still answers HTML, not JSON", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const res = await t.request("GET", "/app/dns");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
   });
 
   test("state-changing requests from a foreign Origin are refused; same origin is not", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const foreign = await t.json("POST", "/api/anything", { body: {}, headers: { origin: "https://evil.example" } });
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get("x-frame-options")).toBe("DENY");
@@ -48,14 +48,14 @@ describe("server foundation", () => {
   });
 
   test("responses carry security headers", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const res = await t.request("GET", "/healthz");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("x-frame-options")).toBe("DENY");
   });
 
   test("one JSON log line per request with method, path, status and ms — no query string", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     await t.request("GET", "/healthz?token=secret-value");
     const line = t.logs.map((l) => JSON.parse(l)).find((l) => l.event === "request");
     expect(line).toMatchObject({ method: "GET", path: "/healthz", status: 200 });

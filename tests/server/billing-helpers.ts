@@ -10,10 +10,10 @@ export function billingConfig(stripeUrl: string | null, raw: Record<string, unkn
 }
 
 /** The real app; with a stand-in URL billing is on and the SDK talks to the stand-in. */
-export function billingApp(stripeUrl: string | null, options: { raw?: Record<string, unknown>; now?: () => Date } = {}): TestApp {
+export async function billingApp(stripeUrl: string | null, options: { raw?: Record<string, unknown>; now?: () => Date } = {}): Promise<TestApp> {
   const config = billingConfig(stripeUrl, options.raw);
   const stripe = createStripeClient(config);
-  return makeTestApp({ config, deps: { stripe, ...(options.now ? { now: options.now } : {}) } });
+  return await makeTestApp({ config, deps: { stripe, ...(options.now ? { now: options.now } : {}) } });
 }
 
 export const trialBody = (overrides: Record<string, unknown> = {}) => ({

@@ -34,7 +34,7 @@ describe("limit messages name the limit and the plan that lifts it", () => {
 
 describe("domain limit, through POST /api/domains", () => {
   test("Essentials allows 10 domains; the 11th answers 403 with the upgrade message", async () => {
-    const t = billingApp(null);
+    const t = await billingApp(null);
     const db = t.deps.store.db;
     const admin = signedInMember(db, "admin");
     setPlan(db, admin.orgId, "essentials", "none");
@@ -48,14 +48,14 @@ describe("domain limit, through POST /api/domains", () => {
   });
 
   test("Scale has no domain limit; --no-plan-limits lifts every limit", async () => {
-    const scale = billingApp(null);
+    const scale = await billingApp(null);
     const a = signedInMember(scale.deps.store.db, "owner");
     setPlan(scale.deps.store.db, a.orgId, "scale", "none");
     fillDomains(scale.deps.store.db, a.orgId, 120);
     expect((await scale.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "more.example" } })).status).toBe(201);
     scale.close();
 
-    const unlimited = billingApp(null, { raw: { "plan-limits": false } });
+    const unlimited = await billingApp(null, { raw: { "plan-limits": false } });
     const b = signedInMember(unlimited.deps.store.db, "owner");
     setPlan(unlimited.deps.store.db, b.orgId, "essentials", "none");
     fillDomains(unlimited.deps.store.db, b.orgId, 10);
@@ -65,7 +65,7 @@ describe("domain limit, through POST /api/domains", () => {
   });
 
   test("an MSP's client organisations share the MSP's plan: their domains count together", async () => {
-    const t = billingApp(null);
+    const t = await billingApp(null);
     const db = t.deps.store.db;
     const msp = signedInMember(db, "owner");
     setPlan(db, msp.orgId, "essentials", "none");
@@ -79,7 +79,7 @@ describe("domain limit, through POST /api/domains", () => {
 
 describe("member limit, through POST /api/members/invitations", () => {
   test("Essentials allows 5 team members, pending invitations included", async () => {
-    const t = billingApp(null);
+    const t = await billingApp(null);
     const db = t.deps.store.db;
     const owner = signedInMember(db, "owner");
     setPlan(db, owner.orgId, "essentials", "none");
@@ -92,8 +92,8 @@ describe("member limit, through POST /api/members/invitations", () => {
     t.close();
   });
 
-  test("accepting an invitation that was within the limit still works", () => {
-    const t = billingApp(null);
+  test("accepting an invitation that was within the limit still works", async () => {
+    const t = await billingApp(null);
     const db = t.deps.store.db;
     const owner = signedInMember(db, "owner");
     setPlan(db, owner.orgId, "essentials", "none");
@@ -106,8 +106,8 @@ describe("member limit, through POST /api/members/invitations", () => {
 
 describe("read-only state (billing on)", () => {
   let t: TestApp;
-  beforeAll(() => {
-    t = billingApp(stripe.url);
+  beforeAll(async () => {
+    t = await billingApp(stripe.url);
   });
   afterAll(() => t.close());
 
@@ -167,7 +167,7 @@ describe("read-only state (billing on)", () => {
   }
 
   test("with billing off, a canceled organisation is not read-only (nobody could pay)", async () => {
-    const off = billingApp(null);
+    const off = await billingApp(null);
     const owner = signedInMember(off.deps.store.db, "owner");
     setPlan(off.deps.store.db, owner.orgId, "growth", "canceled");
     expect((await off.json("POST", "/api/domains", { cookie: owner.cookie, body: { name: "new.example" } })).status).toBe(201);

@@ -40,7 +40,7 @@ const subscription = (customer: string, status: string, overrides: Record<string
 
 describe("POST /api/stripe/webhook: signature checks", () => {
   test("refuses an unsigned event, a wrong signature and a stale timestamp with 400, changing nothing", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     const trial = await startTrial(t);
     const object = { id: trial.setupIntentId, object: "setup_intent", customer: trial.customerId, payment_method: "pm_card", status: "succeeded", metadata: {} };
     const { payload } = await signedEvent(stripe.client(), { type: "setup_intent.succeeded", object });
@@ -67,7 +67,7 @@ describe("POST /api/stripe/webhook: signature checks", () => {
 
 describe("POST /api/stripe/webhook: the organisation's billing life", () => {
   test("setup_intent.succeeded starts the subscription on the plan's price with the trial ending with ours; a replay is applied once", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     const trial = await startTrial(t, "essentials");
     const event = { id: `evt_setup_${trial.orgId}`, type: "setup_intent.succeeded", object: { id: trial.setupIntentId, object: "setup_intent", customer: trial.customerId, payment_method: "pm_card_visa", status: "succeeded", metadata: {} } };
     const first = await deliver(t, event);
@@ -96,7 +96,7 @@ describe("POST /api/stripe/webhook: the organisation's billing life", () => {
   });
 
   test("subscription and invoice events move the organisation trialing → active → past_due → active → canceled, and canceled is read-only", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     const trial = await startTrial(t);
     const at = Math.floor(Date.now() / 1000);
     expect(orgOf(t, trial.orgId).planStatus).toBe("trialing");
@@ -128,7 +128,7 @@ describe("POST /api/stripe/webhook: the organisation's billing life", () => {
   });
 
   test("a subscription moved to another plan's price changes the organisation's plan", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     const trial = await startTrial(t, "growth");
     const object = subscription(trial.customerId, "active", { items: { object: "list", data: [{ id: "si_1", object: "subscription_item", price: { id: TEST_PRICES.scale, object: "price" } }] } });
     await deliver(t, { type: "customer.subscription.updated", object });
@@ -137,7 +137,7 @@ describe("POST /api/stripe/webhook: the organisation's billing life", () => {
   });
 
   test("events for unknown customers and unhandled types are acknowledged and change nothing", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     expect((await deliver(t, { type: "customer.subscription.updated", object: subscription("cus_unknown", "active") })).body.outcome).toBe("ignored");
     expect((await deliver(t, { type: "charge.succeeded", object: { id: "ch_1", object: "charge" } })).body.outcome).toBe("ignored");
     t.close();

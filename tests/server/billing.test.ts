@@ -13,7 +13,7 @@ afterAll(() => stripe.close());
 
 describe("POST /api/create-trial-setup with billing on", () => {
   test("creates the account, signs in, and returns the SetupIntent's client secret", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     const before = stripe.requests.length;
     const body = trialBody({ email: "Owner@Acme.TEST", selectedPlan: "essentials", domains: 7 });
     const res = await t.json("POST", "/api/create-trial-setup", { body });
@@ -64,7 +64,7 @@ describe("POST /api/create-trial-setup with billing on", () => {
   });
 
   test("a second company with the same name gets its own unique slug", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     await t.json("POST", "/api/create-trial-setup", { body: trialBody({ company: "Same Name" }) });
     await t.json("POST", "/api/create-trial-setup", { body: trialBody({ company: "Same Name" }) });
     const slugs = t.deps.store.db.select({ slug: organizations.slug }).from(organizations).where(eq(organizations.name, "Same Name")).all().map((r) => r.slug);
@@ -73,7 +73,7 @@ describe("POST /api/create-trial-setup with billing on", () => {
   });
 
   test("an email already registered gets 409 offering sign-in, and nothing is sent to Stripe", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     const body = trialBody();
     expect((await t.json("POST", "/api/create-trial-setup", { body })).status).toBe(200);
     const before = stripe.requests.length;
@@ -87,7 +87,7 @@ describe("POST /api/create-trial-setup with billing on", () => {
   });
 
   test("Back from payment and details sent again: the same signed-in visitor gets the same SetupIntent on the new plan", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     const body = trialBody({ selectedPlan: "growth" });
     const first = await t.request("POST", "/api/create-trial-setup", { body });
     const { clientSecret } = (await first.json()) as { clientSecret: string };
@@ -103,7 +103,7 @@ describe("POST /api/create-trial-setup with billing on", () => {
   });
 
   test("when Stripe fails nothing is left half-made: no account, no session, the customer is deleted again", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     stripe.failNext("/v1/setup_intents", 400, "Invalid request");
     const before = stripe.requests.length;
     const body = trialBody();
@@ -122,7 +122,7 @@ describe("POST /api/create-trial-setup with billing on", () => {
   });
 
   test("GET /api/billing/config serves the publishable key at run time", async () => {
-    const t = billingApp(stripe.url);
+    const t = await billingApp(stripe.url);
     const res = await t.json("GET", "/api/billing/config");
     expect(res.body).toEqual({ enabled: true, publishableKey: TEST_PUBLISHABLE_KEY });
     t.close();
@@ -143,7 +143,7 @@ describe("POST /api/create-trial-setup validation", () => {
     ["unknown plan", { selectedPlan: "platinum" }, "selectedPlan", "Choose a plan: essentials, growth or scale"],
   ];
   test.each(cases)("%s → 400 with the field's message", async (_name, overrides, field, message) => {
-    const t = billingApp(null);
+    const t = await billingApp(null);
     const res = await t.json("POST", "/api/create-trial-setup", { body: trialBody(overrides) });
     expect(res.status).toBe(400);
     expect(res.body.error.fields[field]).toBe(message);
@@ -154,7 +154,7 @@ describe("POST /api/create-trial-setup validation", () => {
 
 describe("billing off (self-hosted mode)", () => {
   test("the details call creates the account on the chosen plan, signs in, and answers clientSecret null", async () => {
-    const t = billingApp(null);
+    const t = await billingApp(null);
     const body = trialBody({ selectedPlan: "scale" });
     const res = await t.json("POST", "/api/create-trial-setup", { body });
     expect(res.status).toBe(200);
@@ -170,7 +170,7 @@ describe("billing off (self-hosted mode)", () => {
   });
 
   test("the webhook endpoint does not exist without billing", async () => {
-    const t = billingApp(null);
+    const t = await billingApp(null);
     const res = await t.json("POST", "/api/stripe/webhook", { body: "{}", headers: { "stripe-signature": "t=1,v1=abc" } });
     expect(res.status).toBe(404);
     t.close();
@@ -179,7 +179,7 @@ describe("billing off (self-hosted mode)", () => {
 
 describe("POST /api/auth/set-password (the trial account's first password)", () => {
   test("sets it once; the owner can then sign in from /login", async () => {
-    const t = billingApp(null);
+    const t = await billingApp(null);
     const body = trialBody();
     const cookie = cookieFrom(await t.request("POST", "/api/create-trial-setup", { body }), "dw_session")!;
     const weak = await t.json("POST", "/api/auth/set-password", { cookie, body: { password: "short" } });
@@ -196,7 +196,7 @@ describe("POST /api/auth/set-password (the trial account's first password)", () 
   });
 
   test("needs a signed-in user", async () => {
-    const t = billingApp(null);
+    const t = await billingApp(null);
     expect((await t.json("POST", "/api/auth/set-password", { body: { password: "correct horse battery" } })).status).toBe(401);
     t.close();
   });

@@ -19,8 +19,8 @@ const message = {
 };
 
 /** An app whose requests arrive from `peer` (the socket address a listening server would report). */
-function appBehind(peer: string, config: { trustProxy?: boolean; trustedProxies?: string[] }) {
-  t = makeTestApp({ config: { trustProxy: config.trustProxy ?? false }, deps: { server: { requestIP: () => ({ address: peer }) } } });
+async function appBehind(peer: string, config: { trustProxy?: boolean; trustedProxies?: string[] }) {
+  t = await makeTestApp({ config: { trustProxy: config.trustProxy ?? false }, deps: { server: { requestIP: () => ({ address: peer }) } } });
   t.deps.config.raw["trusted-proxies"] = config.trustedProxies ?? [];
   return t;
 }
@@ -38,14 +38,14 @@ const LIMIT_TRIPS = [...Array(CONTACT_RATE_LIMIT.limit).fill(201), 429];
 
 describe("--trust-proxy (one proxy in front)", () => {
   test("the right-most X-Forwarded-For entry is the client: a rotated left-most entry does not escape the contact limit", async () => {
-    const app = appBehind("10.0.0.2", { trustProxy: true });
+    const app = await appBehind("10.0.0.2", { trustProxy: true });
     expect(await rotateSpoofedEntry(app, "198.51.100.7")).toEqual(LIMIT_TRIPS);
     // another real client behind the same proxy is not affected
     expect((await contact(app, "192.0.2.1, 198.51.100.8")).status).toBe(201);
   });
 
   test("an entry with a port counts as its address; a garbage right-most entry falls back to the proxy's address", async () => {
-    const app = appBehind("10.0.0.2", { trustProxy: true });
+    const app = await appBehind("10.0.0.2", { trustProxy: true });
     for (let i = 0; i < CONTACT_RATE_LIMIT.limit; i++) expect((await contact(app, `198.51.100.7:${40000 + i}`)).status).toBe(201);
     expect((await contact(app, "198.51.100.7")).status).toBe(429);
     for (let i = 0; i < CONTACT_RATE_LIMIT.limit; i++) expect((await contact(app, `198.51.100.9, not-an-address-${i}`)).status).toBe(201);
@@ -55,7 +55,7 @@ describe("--trust-proxy (one proxy in front)", () => {
 
 describe("--trusted-proxies", () => {
   test("entries are read from the right skipping trusted proxies: the right-most untrusted one is the client", async () => {
-    const app = appBehind("10.0.0.2", { trustedProxies: ["10.0.0.0/8", "2001:db8:feed::/48"] });
+    const app = await appBehind("10.0.0.2", { trustedProxies: ["10.0.0.0/8", "2001:db8:feed::/48"] });
     expect(await rotateSpoofedEntry(app, "198.51.100.7, 10.1.2.3, 2001:db8:feed::5")).toEqual(LIMIT_TRIPS);
     expect((await contact(app, "198.51.100.7, 10.1.2.3")).status).toBe(429);
     // the real client's neighbour, who reached the same proxies, still gets through
@@ -63,12 +63,12 @@ describe("--trusted-proxies", () => {
   });
 
   test("X-Forwarded-For from a peer that is not a trusted proxy is ignored: the peer is the client", async () => {
-    const app = appBehind("203.0.113.50", { trustedProxies: ["10.0.0.0/8"] });
+    const app = await appBehind("203.0.113.50", { trustedProxies: ["10.0.0.0/8"] });
     expect(await rotateSpoofedEntry(app, "198.51.100.7")).toEqual(LIMIT_TRIPS);
   });
 
   test("without any proxy flag X-Forwarded-For is ignored", async () => {
-    const app = appBehind("203.0.113.50", {});
+    const app = await appBehind("203.0.113.50", {});
     const statuses: number[] = [];
     for (let i = 1; i <= CONTACT_RATE_LIMIT.limit + 1; i++) statuses.push((await contact(app, `198.51.100.${i}`)).status);
     expect(statuses).toEqual(LIMIT_TRIPS);

@@ -23,8 +23,8 @@ let t: TestApp;
 let owner: SignedIn;
 let seq = 0;
 
-beforeEach(() => {
-  t = makeTestApp({ deps: { now: () => NOW, resolver: { reverse } as never } });
+beforeEach(async () => {
+  t = await makeTestApp({ deps: { now: () => NOW, resolver: { reverse } as never } });
   owner = signedInMember(t.deps.store.db, "owner", "Acme Dental");
 });
 afterEach(() => t.close());

@@ -38,8 +38,8 @@ function orgWithEveryRole(t: TestApp, name: string, emailPrefix: string) {
   return { orgId, cookies, memberIds };
 }
 
-function build(): World {
-  const t = makeTestApp();
+async function build(): Promise<World> {
+  const t = await makeTestApp();
   const db = t.deps.store.db;
   const home = orgWithEveryRole(t, "Homestead Clinic", "homer");
   const foreign = orgWithEveryRole(t, "Faraway Agency", "farah");
@@ -151,7 +151,7 @@ describe("tenant isolation", () => {
   for (const c of CASES) {
     describe(c.name, () => {
       test("signed out → 401", async () => {
-        const w = build();
+        const w = await build();
         const res = await c.run(w, undefined);
         expect(res.status).toBe(401);
         expect(JSON.stringify(res.body)).not.toContain("homestead");
@@ -159,7 +159,7 @@ describe("tenant isolation", () => {
 
       for (const role of ROLES) {
         test(`as ${role} of another organisation → ${c.foreign[role]}, never the home organisation's data`, async () => {
-          const w = build();
+          const w = await build();
           const res = await c.run(w, w.foreign.cookies[role]);
           expect(res.status).toBe(c.foreign[role]);
           const text = JSON.stringify(res.body);
@@ -168,7 +168,7 @@ describe("tenant isolation", () => {
         });
 
         test(`as ${role} of the organisation → ${c.home[role]}`, async () => {
-          const w = build();
+          const w = await build();
           const res = await c.run(w, w.home.cookies[role]);
           expect(res.status).toBe(c.home[role]);
           if (res.status === 403) expect(res.body.error.code).toBe("forbidden");
@@ -178,7 +178,7 @@ describe("tenant isolation", () => {
   }
 
   test("home members see their own organisation's domain and members", async () => {
-    const w = build();
+    const w = await build();
     const list = await w.t.json("GET", "/api/domains", { cookie: w.home.cookies.viewer });
     expect(list.body.map((d: any) => d.name)).toEqual(["homestead-secret.example"]);
     const members = await w.t.json("GET", "/api/members", { cookie: w.home.cookies.viewer });
@@ -186,7 +186,7 @@ describe("tenant isolation", () => {
   });
 
   test("a session whose membership was removed can no longer act in that organisation", async () => {
-    const w = build();
+    const w = await build();
     w.t.deps.store.db.delete(memberships).where(eq(memberships.id, w.home.memberIds.admin)).run();
     const res = await w.t.json("GET", "/api/domains", { cookie: w.home.cookies.admin });
     expect(res.status).toBe(401);
@@ -194,7 +194,7 @@ describe("tenant isolation", () => {
   });
 
   test("state changes from a foreign Origin are refused even with a valid session", async () => {
-    const w = build();
+    const w = await build();
     const res = await w.t.json("POST", "/api/domains", { cookie: w.home.cookies.owner, body: { name: "csrf.example" }, headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("cross_origin_refused");

@@ -24,10 +24,10 @@ beforeAll(async () => {
 afterAll(() => capture.stop());
 afterEach(() => t?.close());
 
-function appWithMail(relayPort = capture.port) {
+async function appWithMail(relayPort = capture.port) {
   clock = new Date();
   const mailer = createMailer({ relay: { host: "127.0.0.1", port: relayPort, secure: false, auth: { user: "relay-user", pass: "relay-secret-pass" } }, from: "dmarcwarden <alerts@dw.example.test>", publicUrl: PUBLIC });
-  t = makeTestApp({ config: { publicUrl: PUBLIC }, deps: { mailer, now: () => clock } });
+  t = await makeTestApp({ config: { publicUrl: PUBLIC }, deps: { mailer, now: () => clock } });
   return t;
 }
 
@@ -46,7 +46,7 @@ async function signUp(t: TestApp, email: string, password = "first password 123"
 
 describe("invitation mail", () => {
   test("is sent with inviter, organisation, role, expiry and a working link; the API does not return the link", async () => {
-    const t = appWithMail();
+    const t = await appWithMail();
     const owner = await signUp(t, unique("owner"));
     const invited = unique("invited");
     const res = await t.json("POST", "/api/members/invitations", { cookie: owner, body: { email: invited, role: "admin" } });
@@ -75,7 +75,7 @@ describe("invitation mail", () => {
   });
 
   test("relay down: the invitation is still created and the link comes back to copy, with a message", async () => {
-    const t = appWithMail(await freePort());
+    const t = await appWithMail(await freePort());
     const owner = signedInMember(t.deps.store.db, "owner");
     const invited = unique("nomail");
     const res = await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: invited, role: "member" } });
@@ -90,7 +90,7 @@ describe("invitation mail", () => {
   });
 
   test("without mail configured the link is returned to copy, as before", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const owner = signedInMember(t.deps.store.db, "owner");
     const res = await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: unique("copy"), role: "viewer" } });
     expect(res.status).toBe(201);
@@ -102,7 +102,7 @@ describe("invitation mail", () => {
 
 describe("forgot password", () => {
   test("a known address gets a link, an unknown one gets nothing, and both get the same answer", async () => {
-    const t = appWithMail();
+    const t = await appWithMail();
     const known = unique("known");
     await signUp(t, known);
     await capture.waitFor((m) => m.to.includes(known));
@@ -121,7 +121,7 @@ describe("forgot password", () => {
   });
 
   test("the link works once: it sets the password, ends other sessions and signs in; then it fails", async () => {
-    const t = appWithMail();
+    const t = await appWithMail();
     const email = unique("reset");
     const oldSession = await signUp(t, email);
     await t.json("POST", "/api/auth/password-link", { body: { email } });
@@ -151,7 +151,7 @@ describe("forgot password", () => {
   });
 
   test("an expired link is refused", async () => {
-    const t = appWithMail();
+    const t = await appWithMail();
     const email = unique("late");
     await signUp(t, email);
     await t.json("POST", "/api/auth/password-link", { body: { email } });
@@ -163,13 +163,13 @@ describe("forgot password", () => {
   });
 
   test("a made-up token is refused", async () => {
-    const t = appWithMail();
+    const t = await appWithMail();
     const res = await t.json("POST", "/api/auth/reset-password", { body: { token: "x".repeat(43), password: "made up password 1" } });
     expect(res.status).toBe(404);
   });
 
   test("limited per email address (and per client address) with 429", async () => {
-    const t = appWithMail();
+    const t = await appWithMail();
     const email = unique("many");
     for (let i = 0; i < 3; i++) expect((await t.json("POST", "/api/auth/password-link", { body: { email } })).status).toBe(200);
     const fourth = await t.json("POST", "/api/auth/password-link", { body: { email } });
@@ -179,7 +179,7 @@ describe("forgot password", () => {
   });
 
   test("without outgoing mail the server says so (503), for any address", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const res = await t.json("POST", "/api/auth/password-link", { body: { email: unique("x") } });
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe("mail_not_configured");
@@ -188,7 +188,7 @@ describe("forgot password", () => {
 
 describe("trial accounts", () => {
   test("the new owner gets a set-password link by mail, which sets their first password", async () => {
-    const t = appWithMail();
+    const t = await appWithMail();
     const email = unique("trial");
     const res = await t.json("POST", "/api/create-trial-setup", { body: { company: "Trial Co", email, domains: 3, firstName: "Tess", lastName: "Trial", selectedPlan: "growth" } });
     expect(res.status).toBe(200);
@@ -203,7 +203,7 @@ describe("trial accounts", () => {
   });
 
   test("relay down: the trial is still created", async () => {
-    const t = appWithMail(await freePort());
+    const t = await appWithMail(await freePort());
     const email = unique("trialdown");
     const res = await t.json("POST", "/api/create-trial-setup", { body: { company: "Down Co", email, domains: 1, firstName: "D", lastName: "Own", selectedPlan: "essentials" } });
     expect(res.status).toBe(200);

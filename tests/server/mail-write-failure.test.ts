@@ -42,9 +42,9 @@ afterEach(async () => {
 });
 
 /** The app on a real database file, with one organisation that owns example.com. */
-function world() {
+async function world() {
   dir = mkdtempSync(join(tmpdir(), "dw-write-failure-"));
-  t = makeTestApp({ dbPath: join(dir, "dw.db") });
+  t = await makeTestApp({ dbPath: join(dir, "dw.db") });
   t.deps.config.raw["allow-private-mailbox-hosts"] = true; // the test dovecot listens on loopback
   const member = signedInMember(t.deps.store.db, "owner");
   t.deps.store.db.insert(domains).values({ orgId: member.orgId, name: "example.com" }).run();
@@ -56,7 +56,7 @@ const storedReportIds = (app: TestApp, orgId: string) => app.deps.store.db.selec
 
 describe("SMTP", () => {
   test("while another connection holds the database's write lock past the retries, the sender gets a 4xx and the report is stored when it retries", async () => {
-    const w = world();
+    const w = await world();
     receiver = await startSmtpReceiver(w.t.deps, ingestFile, { port: 0, host: "127.0.0.1", domain: DOMAIN, maxBytes: 1024 * 1024 });
     const mail = aggregateReportMail({ domain: "example.com", reportId: "kept-by-sender" });
 
@@ -83,7 +83,7 @@ describe("SMTP", () => {
 
 describe("IMAP", () => {
   test.skipIf(dovecotMissing)("a message whose report cannot be written stays unseen in the folder and is ingested by the next poll", async () => {
-    const w = world();
+    const w = await world();
     const d = dovecot!;
     const saved = await w.t.json("PUT", "/api/settings/mailbox", { cookie: w.member.cookie, body: { host: d.host, port: d.port, tls: false, username: MAILBOX.user, password: MAILBOX.password, folder: "INBOX" } });
     expect(saved.status).toBe(200);

@@ -28,8 +28,8 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-function world() {
-  const t = makeTestApp();
+async function world() {
+  const t = await makeTestApp();
   // the test dovecot listens on loopback
   t.deps.config.raw["allow-private-mailbox-hosts"] = true;
   const org = (domain: string) => {
@@ -52,7 +52,7 @@ setDefaultTimeout(30_000);
 
 describe("IMAP report mailbox", () => {
   test.skipIf(dovecotMissing)("the connection test logs in and counts the folder, or says what is wrong", async () => {
-    const { t, org } = world();
+    const { t, org } = await world();
     const a = org("example.com");
     await dovecot.append(ALICE, "INBOX", aggregateReportMail({ domain: "example.com" }));
     const body = { host: dovecot.host, port: dovecot.port, tls: false, username: ALICE.user, password: ALICE.password, folder: "INBOX" };
@@ -79,7 +79,7 @@ describe("IMAP report mailbox", () => {
   });
 
   test.skipIf(dovecotMissing)("a poll ingests unseen report mail, files it in Processed, and non-reports in Invalid", async () => {
-    const { t, org } = world();
+    const { t, org } = await world();
     const a = org("example.com");
     await configure(t, a.cookie, BOB);
     const before = (await dovecot.count(BOB, "INBOX")) ?? 0;
@@ -112,7 +112,7 @@ describe("IMAP report mailbox", () => {
   });
 
   test.skipIf(dovecotMissing)("a failing mailbox is recorded and never stops the others", async () => {
-    const { t, org } = world();
+    const { t, org } = await world();
     const broken = org("broken.example");
     const working = org("working.example");
     await configure(t, broken.cookie, ALICE, { password: "wrong-password" });
@@ -131,7 +131,7 @@ describe("IMAP report mailbox", () => {
   });
 
   test.skipIf(dovecotMissing)("a message whose ingestion fails unexpectedly stays unseen in the folder for the next poll", async () => {
-    const { t, org } = world();
+    const { t, org } = await world();
     const a = org("retry.example");
     await configure(t, a.cookie, ALICE, { folder: "Retry" });
     await dovecot.append(ALICE, "Retry", aggregateReportMail({ domain: "retry.example", reportId: "imap-retry" }));
@@ -147,7 +147,7 @@ describe("IMAP report mailbox", () => {
   });
 
   test.skipIf(dovecotMissing)("Check now polls at once; two checks at the same time run one poll", async () => {
-    const { t, org } = world();
+    const { t, org } = await world();
     const a = org("now.example");
     await configure(t, a.cookie, ALICE, { folder: "Now" });
     await dovecot.append(ALICE, "Now", aggregateReportMail({ domain: "now.example", reportId: "imap-now" }));

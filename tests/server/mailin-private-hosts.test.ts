@@ -55,8 +55,8 @@ afterEach(() => {
   t = undefined;
 });
 
-function app(allowPrivate = false) {
-  t = makeTestApp({ deps: { resolver: createResolver({ servers: [{ host: dns.host, port: dns.port }], cache: false }) } });
+async function app(allowPrivate = false) {
+  t = await makeTestApp({ deps: { resolver: createResolver({ servers: [{ host: dns.host, port: dns.port }], cache: false }) } });
   t.deps.config.raw["allow-private-mailbox-hosts"] = allowPrivate;
   return { t, admin: signedInMember(t.deps.store.db, "owner") };
 }
@@ -67,7 +67,7 @@ describe("POST /api/settings/mailbox/test", () => {
   test.each(["127.0.0.1", "10.0.0.1", "169.254.169.254", "::1", "::ffff:7f00:1", "[::1]", "imap.internal.test", "metadata.internal.test", "v6.internal.test", "localhost"])(
     "%s is refused without a connection, with the answer a closed port gets",
     async (host) => {
-      const { t, admin } = app();
+      const { t, admin } = await app();
       const before = internal.connections;
       const res = await t.json("POST", "/api/settings/mailbox/test", { cookie: admin.cookie, body: mailbox(host) });
       expect(res.status).toBe(200);
@@ -82,18 +82,18 @@ describe("POST /api/settings/mailbox/test", () => {
   test("a refused internal port and a closed port get the very same answer", async () => {
     const open = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: (s) => void s.end(), data() {} } });
     const port = open.port;
-    const strict = app(false);
+    const strict = await app(false);
     const refused = await strict.t.json("POST", "/api/settings/mailbox/test", { cookie: strict.admin.cookie, body: mailbox("127.0.0.1", port) });
     strict.t.close();
     open.stop(true);
-    const { t: allowed, admin } = app(true);
+    const { t: allowed, admin } = await app(true);
     const closed = await allowed.json("POST", "/api/settings/mailbox/test", { cookie: admin.cookie, body: mailbox("127.0.0.1", port) });
     expect(closed.body.ok).toBe(false);
     expect(refused.body).toEqual(closed.body);
   });
 
   test("with --allow-private-mailbox-hosts a host name is connected at the address its DNS answer gave", async () => {
-    const { t, admin } = app(true);
+    const { t, admin } = await app(true);
     const before = internal.connections;
     const res = await t.json("POST", "/api/settings/mailbox/test", { cookie: admin.cookie, body: mailbox("imap.internal.test") });
     // the listener is not an IMAP server: the connection is made, then fails like any other
@@ -105,7 +105,7 @@ describe("POST /api/settings/mailbox/test", () => {
 
 describe("the saved mailbox", () => {
   test("a saved mailbox on an internal address is never connected to by a poll; the one message is recorded", async () => {
-    const { t, admin } = app();
+    const { t, admin } = await app();
     expect((await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: mailbox("imap.internal.test") })).status).toBe(200);
     const before = internal.connections;
     const res = await t.json("POST", "/api/settings/mailbox/poll", { cookie: admin.cookie });

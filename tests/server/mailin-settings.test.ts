@@ -21,8 +21,8 @@ afterEach(() => {
   t = null;
 });
 
-function app(config: Record<string, unknown> = {}) {
-  t = makeTestApp();
+async function app(config: Record<string, unknown> = {}) {
+  t = await makeTestApp();
   Object.assign(t.deps.config.raw, config);
   return t;
 }
@@ -35,7 +35,7 @@ function memberOf(app: TestApp, orgId: string, role: Role) {
 
 describe("GET /api/settings/report-address", () => {
   test("gives the organisation's own address as rua/ruf when the SMTP receiver is on", async () => {
-    const t = app({ "smtp-port": 2525, "smtp-domain": "reports.example.net" });
+    const t = await app({ "smtp-port": 2525, "smtp-domain": "reports.example.net" });
     const a = signedInMember(t.deps.store.db, "viewer");
     const b = signedInMember(t.deps.store.db, "owner");
     const tokenOf = (orgId: string) => t.deps.store.db.select().from(organizations).where(eq(organizations.id, orgId)).get()!.reportToken;
@@ -48,7 +48,7 @@ describe("GET /api/settings/report-address", () => {
   });
 
   test("is null when the SMTP receiver is off, and needs a session", async () => {
-    const t = app();
+    const t = await app();
     const a = signedInMember(t.deps.store.db, "owner");
     expect((await t.json("GET", "/api/settings/report-address", { cookie: a.cookie })).body).toEqual({ address: null });
     expect((await t.json("GET", "/api/settings/report-address")).status).toBe(401);
@@ -57,7 +57,7 @@ describe("GET /api/settings/report-address", () => {
 
 describe("report mailbox settings", () => {
   test("an admin saves a mailbox; the password is stored encrypted and never returned", async () => {
-    const t = app();
+    const t = await app();
     const admin = signedInMember(t.deps.store.db, "admin");
     const saved = await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: MAILBOX });
     expect(saved.status).toBe(200);
@@ -82,7 +82,7 @@ describe("report mailbox settings", () => {
   });
 
   test("saving again without a password keeps the stored one", async () => {
-    const t = app();
+    const t = await app();
     const admin = signedInMember(t.deps.store.db, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: MAILBOX });
     const before = t.deps.store.db.select().from(reportMailboxes).get()!.passwordEncrypted;
@@ -94,7 +94,7 @@ describe("report mailbox settings", () => {
   });
 
   test("a new mailbox needs a password; bad fields say what to fix", async () => {
-    const t = app();
+    const t = await app();
     const admin = signedInMember(t.deps.store.db, "owner");
     const noPassword = await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: { ...MAILBOX, password: "" } });
     expect(noPassword.status).toBe(400);
@@ -115,7 +115,7 @@ describe("report mailbox settings", () => {
   });
 
   test("DELETE removes the mailbox; deleting none is 404", async () => {
-    const t = app();
+    const t = await app();
     const admin = signedInMember(t.deps.store.db, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: MAILBOX });
     expect((await t.json("DELETE", "/api/settings/mailbox", { cookie: admin.cookie })).status).toBe(200);
@@ -124,7 +124,7 @@ describe("report mailbox settings", () => {
   });
 
   test("viewers and members may read but not change the mailbox", async () => {
-    const t = app();
+    const t = await app();
     const owner = signedInMember(t.deps.store.db, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: owner.cookie, body: MAILBOX });
     for (const role of ["viewer", "member"] as const) {
@@ -142,7 +142,7 @@ describe("report mailbox settings", () => {
   });
 
   test("another organisation never sees or changes this organisation's mailbox", async () => {
-    const t = app();
+    const t = await app();
     const home = signedInMember(t.deps.store.db, "owner");
     const foreign = signedInMember(t.deps.store.db, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: home.cookie, body: MAILBOX });
@@ -167,7 +167,7 @@ describe("report mailbox settings", () => {
   });
 
   test("the connection test answers a port with nothing listening with the one failure message; the cause goes to the log", async () => {
-    const t = app({ "allow-private-mailbox-hosts": true });
+    const t = await app({ "allow-private-mailbox-hosts": true });
     const admin = signedInMember(t.deps.store.db, "owner");
     const closed = Bun.serve({ port: 0, fetch: () => new Response() });
     const port = closed.port!;

@@ -57,20 +57,20 @@ describe("server key", () => {
   test("a damaged key file stops start-up and names the file", async () => {
     const db = tempDb();
     writeFileSync(`${db}.key`, "not a key\n");
-    t = makeTestApp({ config: { db } });
+    t = await makeTestApp({ config: { db } });
     await expect(startMailIn(t.deps)).rejects.toThrow(`${db}.key`);
   });
 });
 
 describe("SMTP settings at start-up", () => {
   test("--smtp-port without --smtp-domain is refused", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     Object.assign(t.deps.config.raw, { "smtp-port": 2525 });
     await expect(startMailIn(t.deps)).rejects.toThrow(/--smtp-port needs --smtp-domain/);
   });
 
   test("a certificate without its key is refused, and an unreadable one names the file", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     Object.assign(t.deps.config.raw, { "smtp-port": 2525, "smtp-domain": "reports.example.net", "smtp-tls-cert": "/nonexistent/cert.pem" });
     await expect(startMailIn(t.deps)).rejects.toThrow(/go together/);
     Object.assign(t.deps.config.raw, { "smtp-tls-key": "/nonexistent/key.pem" });
@@ -83,7 +83,7 @@ describe("SMTP settings at start-up", () => {
     writeFileSync(join(dir, "cert.pem"), pem.cert);
     writeFileSync(join(dir, "key.pem"), pem.key);
     const port = await freePort();
-    t = makeTestApp({ config: { db } });
+    t = await makeTestApp({ config: { db } });
     Object.assign(t.deps.config.raw, { "smtp-port": port, "smtp-host": "127.0.0.1", "smtp-domain": "reports.example.net", "smtp-tls-cert": join(dir, "cert.pem"), "smtp-tls-key": join(dir, "key.pem"), "imap-poll-interval": 0 });
     const mailIn = await startMailIn(t.deps);
     expect(mailIn.smtp?.port).toBe(port);

@@ -34,7 +34,7 @@ function orgWithDomain(app: TestApp, domain: string) {
 }
 
 async function start(options: { maxBytes?: number; tls?: { cert: string; key: string }; ingest?: IngestFn } = {}) {
-  t = makeTestApp();
+  t = await makeTestApp();
   receiver = await startSmtpReceiver(t.deps, options.ingest ?? ingestFile, { port: 0, host: "127.0.0.1", domain: DOMAIN, maxBytes: options.maxBytes ?? 1024 * 1024, tls: options.tls ?? null });
   return { t, port: receiver.port };
 }

@@ -12,12 +12,12 @@ afterEach(() => t?.close());
 
 const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-abc12345.js"></script></head><body><div id="root"></div></body></html>`;
 
-function app(config: Partial<Config> = {}, raw: Record<string, unknown> = {}) {
+async function app(config: Partial<Config> = {}, raw: Record<string, unknown> = {}) {
   const files = new Map<string, string | Blob>([
     ["/index.html", new Blob([INDEX], { type: "text/html" })],
     ["/assets/index-abc12345.js", new Blob(["console.log(1)"], { type: "text/javascript" })],
   ]);
-  t = makeTestApp({ config, deps: { assets: { files } } });
+  t = await makeTestApp({ config, deps: { assets: { files } } });
   Object.assign(t.deps.config.raw, raw);
   return t;
 }
@@ -30,7 +30,7 @@ function directives(policy: string | null): Record<string, string[]> {
 
 describe("Content-Security-Policy", () => {
   test.each(["/", "/login", "/app/dashboard", "/trial", "/no/such/page"])("%s: scripts from the app itself only, no inline script, no framing", async (path) => {
-    const res = await app().request("GET", path);
+    const res = await (await app()).request("GET", path);
     expect(res.headers.get("content-type")).toStartWith("text/html");
     const csp = directives(res.headers.get("content-security-policy"));
     expect(csp["script-src"]).toEqual(["'self'"]);
@@ -43,7 +43,7 @@ describe("Content-Security-Policy", () => {
   });
 
   test("with billing on, the trial page (and only it) may load Stripe.js, its frames and its API; scripts still get no 'unsafe-inline'", async () => {
-    const t = app({}, { "stripe-secret-key": "sk_test_123", "stripe-publishable-key": "pk_test_123" });
+    const t = await app({}, { "stripe-secret-key": "sk_test_123", "stripe-publishable-key": "pk_test_123" });
     const trial = directives((await t.request("GET", "/trial?plan=growth")).headers.get("content-security-policy"));
     expect(trial["script-src"]).toEqual(["'self'", "https://js.stripe.com", "https://*.js.stripe.com"]);
     expect(trial["frame-src"]).toContain("https://js.stripe.com");
@@ -57,7 +57,7 @@ describe("Content-Security-Policy", () => {
   });
 
   test("JSON answers and assets carry no page policy; every response keeps the fixed headers", async () => {
-    const t = app();
+    const t = await app();
     const api = await t.request("GET", "/healthz");
     expect(api.headers.get("content-security-policy")).toBeNull();
     expect(api.headers.get("x-content-type-options")).toBe("nosniff");
@@ -69,12 +69,12 @@ describe("Content-Security-Policy", () => {
 
 describe("Strict-Transport-Security", () => {
   test("sent on every response when the public URL is https", async () => {
-    const t = app({ publicUrl: "https://dmarc.example.com" });
+    const t = await app({ publicUrl: "https://dmarc.example.com" });
     for (const path of ["/", "/healthz", "/api/no-such-endpoint"]) expect((await t.request("GET", path)).headers.get("strict-transport-security")).toBe("max-age=31536000");
   });
 
   test.each(["", "http://dmarc.example.com"])("not sent when the public URL is %p", async (publicUrl) => {
-    const t = app({ publicUrl });
+    const t = await app({ publicUrl });
     expect((await t.request("GET", "/")).headers.get("strict-transport-security")).toBeNull();
   });
 });

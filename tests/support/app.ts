@@ -21,7 +21,7 @@ export interface TestApp {
   close(): void;
 }
 
-export function makeTestApp(options: { config?: Partial<Config>; deps?: Partial<AppDeps>; dbPath?: string } = {}): TestApp {
+export async function makeTestApp(options: { config?: Partial<Config>; deps?: Partial<AppDeps>; dbPath?: string } = {}): Promise<TestApp> {
   const config = testConfig({ db: options.dbPath ?? ":memory:", ...options.config });
   const store = openStore(config.db);
   const log = memoryLogger();

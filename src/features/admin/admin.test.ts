@@ -11,7 +11,7 @@ afterEach(() => t?.close());
 let clock = new Date("2025-03-01T10:00:00Z");
 async function adminApp() {
   clock = new Date("2025-03-01T10:00:00Z");
-  t = makeTestApp({ deps: { now: () => clock } });
+  t = await makeTestApp({ deps: { now: () => clock } });
   await seedAdmin(t.deps.store.db, "admin", "change-me-now");
   return t;
 }

@@ -17,7 +17,7 @@ async function signupDana(app: TestApp) {
 
 describe("signup", () => {
   test("creates the user (email lower-cased), an organisation they own and a session cookie", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const { res, cookie } = await signupDana(t);
     expect(res.body.user).toMatchObject({ name: "Dana Scully", email: "dana@example.com" });
     expect(res.body.currentOrg).toMatchObject({ name: "Acme Dental", role: "owner", parentId: null });
@@ -38,13 +38,13 @@ describe("signup", () => {
   });
 
   test("the cookie is Secure when the public address is HTTPS", async () => {
-    t = makeTestApp({ config: { publicUrl: "https://dmarc.example.com" } });
+    t = await makeTestApp({ config: { publicUrl: "https://dmarc.example.com" } });
     const res = await t.request("POST", "/api/auth/signup", { body: signupBody });
     expect(res.headers.getSetCookie()[0]).toContain("; Secure");
   });
 
   test("the same email in another case is refused with 409", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     await signupDana(t);
     const again = await t.json("POST", "/api/auth/signup", { body: { ...signupBody, email: "DANA@example.COM" } });
     expect(again.status).toBe(409);
@@ -61,7 +61,7 @@ describe("signup", () => {
     [{ ...signupBody, organization: "" }, "organization", "Organization name must be at least 2 characters"],
     [{}, "name", "Name must be at least 2 characters"],
   ])("bad input %# → 400 naming the field", async (body, field, message) => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const res = await t.json("POST", "/api/auth/signup", { body });
     expect(res.status).toBe(400);
     expect(res.body.error.fields[field]).toBe(message);
@@ -70,7 +70,7 @@ describe("signup", () => {
 
 describe("login, me, logout", () => {
   test("login with any case of the email opens a session; wrong password is 401 with a clear message", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     await signupDana(t);
     const bad = await t.json("POST", "/api/auth/login", { body: { email: "dana@example.com", password: "wrong password!" } });
     expect(bad.status).toBe(401);
@@ -86,14 +86,14 @@ describe("login, me, logout", () => {
   });
 
   test("missing fields → 400", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const res = await t.json("POST", "/api/auth/login", { body: { email: "dana@example.com" } });
     expect(res.status).toBe(400);
     expect(res.body.error.fields.password).toBe("Password is required");
   });
 
   test("repeated failures for one account are refused with 429, even with the right password", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     await signupDana(t);
     for (let i = 0; i < FAILURES_PER_ACCOUNT; i++) {
       expect((await t.json("POST", "/api/auth/login", { body: { email: "dana@example.com", password: `wrong-${i}-password` } })).status).toBe(401);
@@ -105,14 +105,14 @@ describe("login, me, logout", () => {
   }, 30_000);
 
   test("repeated failures from one address across many accounts are refused with 429", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     let last = 0;
     for (let i = 0; i < 21; i++) last = (await t.json("POST", "/api/auth/login", { body: { email: `u${i}@example.com`, password: "wrong password" } })).status;
     expect(last).toBe(429);
   }, 30_000);
 
   test("logout ends the session and clears the cookie; me is then 401", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const { cookie } = await signupDana(t);
     const out = await t.request("POST", "/api/auth/logout", { cookie });
     expect(out.status).toBe(200);
@@ -123,7 +123,7 @@ describe("login, me, logout", () => {
   });
 
   test("an expired session is not accepted", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const { cookie } = await signupDana(t);
     t.deps.store.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, t.deps.store.db.select().from(users).get()!.id)).run();
     expect((await t.json("GET", "/api/auth/me", { cookie })).status).toBe(401);

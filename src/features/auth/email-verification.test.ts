@@ -20,10 +20,10 @@ beforeAll(async () => {
 afterAll(() => capture.stop());
 afterEach(() => t?.close());
 
-function app(mail: boolean) {
+async function app(mail: boolean) {
   const mailer = mail ? createMailer({ relay: { host: "127.0.0.1", port: capture.port, secure: false, auth: null }, from: "dmarcwarden <alerts@dw.example.test>", publicUrl: PUBLIC }) : undefined;
   const clock = new Date();
-  t = makeTestApp({ config: { publicUrl: PUBLIC, trustProxy: true }, deps: { mailer, now: () => clock } });
+  t = await makeTestApp({ config: { publicUrl: PUBLIC, trustProxy: true }, deps: { mailer, now: () => clock } });
   return t;
 }
 
@@ -33,7 +33,7 @@ const mailsTo = (email: string) => capture.messages.filter((m) => m.to.includes(
 
 describe("sign-up with a mail relay", () => {
   test("a taken email gets the same answer as a new one, and its owner is mailed instead", async () => {
-    app(true);
+    await app(true);
     const taken = unique("taken");
     const first = await t.json("POST", "/api/auth/signup", { body: body(taken) });
     await t.json("POST", "/api/auth/verify-email", { body: { token: new URL(linkIn(await capture.waitFor((m) => m.to.includes(taken)), `${PUBLIC}/verify-email`)).searchParams.get("token") } });
@@ -55,7 +55,7 @@ describe("sign-up with a mail relay", () => {
   }, 30_000);
 
   test("the verification link marks the account and signs in; before that it cannot sign in and gets no other mail", async () => {
-    app(true);
+    await app(true);
     const email = unique("new");
     expect((await t.json("POST", "/api/auth/signup", { body: body(email) })).status).toBe(202);
     const mail = await capture.waitFor((m) => m.to.includes(email) && m.subject === "Confirm your email address for dmarcwarden");
@@ -85,7 +85,7 @@ describe("sign-up with a mail relay", () => {
 
 describe("sign-up without a mail relay", () => {
   test("works as before: signed in at once, a taken email is 409", async () => {
-    app(false);
+    await app(false);
     const email = unique("plain");
     const first = await t.json("POST", "/api/auth/signup", { body: body(email) });
     expect(first.status).toBe(201);

@@ -17,14 +17,14 @@ const COMMON = ["password12", "1234567890", "qwertyuiop", "Password123"];
 
 describe("common passwords are refused", () => {
   test.each(COMMON)("sign-up with %p → 400 with the password rule's message", async (password) => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const res = await t.json("POST", "/api/auth/signup", { body: { name: "Pat Common", email: "pat@example.test", password, organization: "Common Org" } });
     expect(res.status).toBe(400);
     expect(res.body.error.fields.password).toBe(PASSWORD_GUESSABLE_MESSAGE);
   });
 
   test.each(COMMON)("reset through a password link with %p → 400, and the link still works", async (password) => {
-    t = makeTestApp();
+    t = await makeTestApp();
     await t.json("POST", "/api/auth/signup", { body: { name: "Pat Reset", email: "reset@example.test", password: "violet tractor lantern", organization: "Reset Org" } });
     const user = t.deps.store.db.select().from(users).where(eq(users.email, "reset@example.test")).get()!;
     const { token } = issuePasswordToken(t.deps.store.db, user.id, new Date());
@@ -35,7 +35,7 @@ describe("common passwords are refused", () => {
   });
 
   test.each(COMMON)("the trial account's first password %p → 400", async (password) => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const trial = await t.json("POST", "/api/create-trial-setup", {
       body: { company: "Trial Co", email: "trial@example.test", domains: 1, firstName: "Tia", lastName: "Trial", selectedPlan: "growth" },
     });
@@ -46,14 +46,14 @@ describe("common passwords are refused", () => {
   });
 
   test("the Master Administrator's seed follows the same rule (no shorter minimum, no common password)", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     for (const password of [...COMMON, "admin123"]) await expect(seedAdmin(t.deps.store.db, "admin", password)).rejects.toThrow("the admin password is refused");
     await expect(seedAdmin(t.deps.store.db, "admin", "Ab3$efgh9")).rejects.toThrow("at least 10 characters");
     expect(await seedAdmin(t.deps.store.db, "admin", "violet tractor lantern")).toBe("created");
   });
 
   test("a few unrelated words are accepted", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const res = await t.json("POST", "/api/auth/signup", { body: { name: "Pat Good", email: "good@example.test", password: "violet tractor lantern", organization: "Good Org" } });
     expect(res.status).toBe(201);
   });

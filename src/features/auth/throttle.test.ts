@@ -22,11 +22,11 @@ beforeAll(async () => {
 afterAll(() => capture.stop());
 afterEach(() => t?.close());
 
-function app(options: { mail?: boolean } = {}) {
+async function app(options: { mail?: boolean } = {}) {
   const mailer = options.mail ? createMailer({ relay: { host: "127.0.0.1", port: capture.port, secure: false, auth: null }, from: "dmarcwarden <alerts@dw.example.test>", publicUrl: PUBLIC }) : undefined;
   // a fixed clock: pauses do not run out while a test runs
   const clock = new Date();
-  t = makeTestApp({ config: { publicUrl: PUBLIC, trustProxy: true }, deps: { mailer, now: () => clock } });
+  t = await makeTestApp({ config: { publicUrl: PUBLIC, trustProxy: true }, deps: { mailer, now: () => clock } });
   return t;
 }
 
@@ -45,7 +45,7 @@ async function owner(email: string) {
 
 describe("parallel guesses", () => {
   test("100 wrong passwords sent at once with the right one late among them: the right one is refused", async () => {
-    app();
+    await app();
     await owner("parallel@example.test");
     const attempts = Array.from({ length: 100 }, (_, i) => login("parallel@example.test", i === 60 ? PASSWORD : `wrong guess ${i}`, "203.0.113.5"));
     const statuses = (await Promise.all(attempts)).map((r) => r.status);
@@ -56,7 +56,7 @@ describe("parallel guesses", () => {
   }, 60_000);
 
   test("the same burst against the Master Administrator: the right password is refused", async () => {
-    app();
+    await app();
     await seedAdmin(t.deps.store.db, "admin", PASSWORD);
     const attempts = Array.from({ length: 100 }, (_, i) => adminLogin(i === 60 ? PASSWORD : `wrong guess ${i}`, "203.0.113.5"));
     const results = await Promise.all(attempts);
@@ -68,7 +68,7 @@ describe("parallel guesses", () => {
 
 describe("a stranger cannot lock the owner out", () => {
   test("many failures from other addresses: the owner still signs in from their own address, and is told by mail", async () => {
-    app({ mail: true });
+    await app({ mail: true });
     await owner("locked@example.test");
     for (let i = 0; i < 30; i++) {
       const res = await login("locked@example.test", `stranger guess ${i}`, `203.0.113.${i + 1}`);
@@ -92,7 +92,7 @@ describe("a stranger cannot lock the owner out", () => {
   }, 60_000);
 
   test("the Master Administrator too: strangers' failures do not block the admin's own address", async () => {
-    app();
+    await app();
     await seedAdmin(t.deps.store.db, "admin", PASSWORD);
     expect((await adminLogin(PASSWORD, OWNER_ADDRESS)).body.success).toBe(true);
     for (let i = 0; i < 30; i++) await adminLogin(`stranger guess ${i}`, `203.0.113.${i + 1}`);
@@ -103,7 +103,7 @@ describe("a stranger cannot lock the owner out", () => {
   }, 60_000);
 
   test("failures from one address block only that address for this account", async () => {
-    app();
+    await app();
     await owner("pair@example.test");
     for (let i = 0; i < 5; i++) expect((await login("pair@example.test", `guess ${i}`, "203.0.113.9")).status).toBe(401);
     expect((await login("pair@example.test", PASSWORD, "203.0.113.9")).status).toBe(429);
@@ -113,7 +113,7 @@ describe("a stranger cannot lock the owner out", () => {
 
 describe("forgot password", () => {
   test("a stranger's requests do not block the victim's reset from the victim's address", async () => {
-    app({ mail: true });
+    await app({ mail: true });
     await owner("victim@example.test");
     for (let i = 0; i < 12; i++) await t.json("POST", "/api/auth/password-link", { body: { email: "victim@example.test" }, headers: from(`203.0.113.${i + 1}`) });
     const stranger = await t.json("POST", "/api/auth/password-link", { body: { email: "victim@example.test" }, headers: from("192.0.2.200") });

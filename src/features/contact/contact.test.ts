@@ -26,7 +26,7 @@ const stored = () => t.deps.store.db.select().from(contactSubmissions).all();
 describe("POST /api/contact", () => {
   test("a valid message is stored unread with its timestamp and answered 201 { success, id }", async () => {
     const now = new Date("2025-03-04T05:06:07Z");
-    t = makeTestApp({ config: { trustProxy: true }, deps: { now: () => now } });
+    t = await makeTestApp({ config: { trustProxy: true }, deps: { now: () => now } });
     const res = await post(valid);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ success: true, id: expect.any(String) });
@@ -36,7 +36,7 @@ describe("POST /api/contact", () => {
   });
 
   test("optional fields may be left out; requestType defaults to support; text is trimmed", async () => {
-    t = makeTestApp({ config: { trustProxy: true } });
+    t = await makeTestApp({ config: { trustProxy: true } });
     const { phone, domains, requestType, ...required } = valid;
     const res = await post({ ...required, name: "  Dana  ", phone: "", domains: "   " });
     expect(res.status).toBe(201);
@@ -57,7 +57,7 @@ describe("POST /api/contact", () => {
     ["message", 42, "Message must be at least 20 characters"],
     ["requestType", "spam", "Please choose a request type: support, sales, technical, billing, partnership or other"],
   ])("%s = %p → 400 with %p and nothing stored", async (field, value, message) => {
-    t = makeTestApp({ config: { trustProxy: true } });
+    t = await makeTestApp({ config: { trustProxy: true } });
     const res = await post({ ...valid, [field]: value });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe("validation_failed");
@@ -66,7 +66,7 @@ describe("POST /api/contact", () => {
   });
 
   test("every invalid field is reported at once", async () => {
-    t = makeTestApp({ config: { trustProxy: true } });
+    t = await makeTestApp({ config: { trustProxy: true } });
     const res = await post({ name: "", email: "x", company: "", subject: "", message: "" });
     expect(res.status).toBe(400);
     expect(res.body.error.fields).toEqual({
@@ -86,7 +86,7 @@ describe("POST /api/contact", () => {
     ["message", "Message must be at most 5,000 characters"],
     ["domains", "Domains must be at most 1,000 characters"],
   ] as const)("an over-long %s is refused with %p", async (field, message) => {
-    t = makeTestApp({ config: { trustProxy: true } });
+    t = await makeTestApp({ config: { trustProxy: true } });
     const res = await post({ ...valid, [field]: "x".repeat(CONTACT_LIMITS[field] + 1) });
     expect(res.status).toBe(400);
     expect(res.body.error.fields[field]).toBe(message);
@@ -94,7 +94,7 @@ describe("POST /api/contact", () => {
   });
 
   test("an over-long email is refused; one at the limit is accepted", async () => {
-    t = makeTestApp({ config: { trustProxy: true } });
+    t = await makeTestApp({ config: { trustProxy: true } });
     const long = `${"a".repeat(64)}@${"b".repeat(CONTACT_LIMITS.email - 64 - 1 - 8)}.example`;
     expect(long.length).toBe(CONTACT_LIMITS.email);
     expect((await post({ ...valid, email: long })).status).toBe(201);
@@ -105,7 +105,7 @@ describe("POST /api/contact", () => {
   });
 
   test("a body far larger than any contact message is refused with 413 before parsing", async () => {
-    t = makeTestApp({ config: { trustProxy: true } });
+    t = await makeTestApp({ config: { trustProxy: true } });
     const body = JSON.stringify({ ...valid, message: "x".repeat(70 * 1024) });
     // A real client sends Content-Length; a Request built in memory has none unless given.
     const res = await t.json("POST", "/api/contact", { body, headers: { "content-type": "application/json", "content-length": String(body.length) } });
@@ -115,14 +115,14 @@ describe("POST /api/contact", () => {
   });
 
   test("a body that is not JSON is refused with 400", async () => {
-    t = makeTestApp({ config: { trustProxy: true } });
+    t = await makeTestApp({ config: { trustProxy: true } });
     const res = await t.json("POST", "/api/contact", { body: "name=Dana", headers: { "content-type": "text/plain" } });
     expect(res.status).toBe(400);
     expect(stored()).toHaveLength(0);
   });
 
   test(`past ${CONTACT_RATE_LIMIT.limit} messages in 10 minutes one address gets 429 and nothing more is stored; others are unaffected`, async () => {
-    t = makeTestApp({ config: { trustProxy: true } });
+    t = await makeTestApp({ config: { trustProxy: true } });
     for (let i = 0; i < CONTACT_RATE_LIMIT.limit; i++) expect((await post(valid, "198.51.100.7")).status).toBe(201);
     const refused = await post(valid, "198.51.100.7");
     expect(refused.status).toBe(429);

@@ -12,7 +12,7 @@ let t: TestApp;
 beforeAll(async () => {
   dns = await startDnsServer(fixtureZone());
   resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 500 });
-  t = makeTestApp({ deps: { resolver } });
+  t = await makeTestApp({ deps: { resolver } });
 });
 afterAll(async () => {
   t.close();
@@ -160,7 +160,7 @@ describe("POST /api/dns-lookup", () => {
   });
 
   test("is rate-limited per client", async () => {
-    const limited = makeTestApp({ deps: { resolver } });
+    const limited = await makeTestApp({ deps: { resolver } });
     try {
       const headers = { "x-forwarded-for": "203.0.113.5" };
       let last = 0;
@@ -172,7 +172,7 @@ describe("POST /api/dns-lookup", () => {
   });
 
   test("without a resolver the server says DNS lookups are unavailable", async () => {
-    const bare = makeTestApp();
+    const bare = await makeTestApp();
     try {
       const res = await bare.json("POST", "/api/dns-lookup", { body: { domain: "good.test" } });
       expect(res.status).toBe(503);

@@ -22,9 +22,9 @@ beforeAll(async () => {
   dns = await startDnsServer(fixtureZone());
 });
 afterAll(() => dns.close());
-beforeEach(() => {
+beforeEach(async () => {
   // the server default: caching on
-  t = makeTestApp({ deps: { resolver: createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 500 }) } });
+  t = await makeTestApp({ deps: { resolver: createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 500 }) } });
 });
 afterEach(async () => {
   await reverseDnsSettled();

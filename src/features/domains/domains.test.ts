@@ -8,7 +8,7 @@ afterEach(() => t?.close());
 describe("domains", () => {
   test("add (trimmed, lower-cased), list with the SPEC §3 fields, delete", async () => {
     const added: string[] = [];
-    t = makeTestApp({ deps: { onDomainAdded: (id) => added.push(id) } });
+    t = await makeTestApp({ deps: { onDomainAdded: (id) => added.push(id) } });
     const { cookie } = signedInMember(t.deps.store.db, "admin");
     const created = await t.json("POST", "/api/domains", { cookie, body: { name: "  Example.COM " } });
     expect(created.status).toBe(201);
@@ -26,7 +26,7 @@ describe("domains", () => {
   });
 
   test("the same domain twice in one organisation → 409; another organisation may add it", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const a = signedInMember(t.deps.store.db, "owner");
     const b = signedInMember(t.deps.store.db, "owner");
     expect((await t.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "example.com" } })).status).toBe(201);
@@ -44,7 +44,7 @@ describe("domains", () => {
     [{ name: "example" }, "Please enter a valid domain name (e.g., example.com)"],
     [{ name: "https://example.com" }, "Please enter a valid domain name (e.g., example.com)"],
   ])("bad name %p → 400 with the DNS lookup rule's message", async (body, message) => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const { cookie } = signedInMember(t.deps.store.db, "admin");
     const res = await t.json("POST", "/api/domains", { cookie, body });
     expect(res.status).toBe(400);
@@ -52,7 +52,7 @@ describe("domains", () => {
   });
 
   test("signed out → 401", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     expect((await t.json("GET", "/api/domains")).status).toBe(401);
     expect((await t.json("POST", "/api/domains", { body: { name: "example.com" } })).status).toBe(401);
   });

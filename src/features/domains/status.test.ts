@@ -18,7 +18,7 @@ const resolverFor = () => createResolver({ servers: [{ host: dns.host, port: dns
 
 describe("domain statuses", () => {
   test("a check stores the four statuses and one history row; an unchanged re-check adds none; a change adds one", async () => {
-    const t = makeTestApp();
+    const t = await makeTestApp();
     try {
       const db = t.deps.store.db;
       const { orgId } = signedInMember(db, "owner");
@@ -55,7 +55,7 @@ describe("domain statuses", () => {
   });
 
   test("a DNS failure keeps the stored statuses", async () => {
-    const t = makeTestApp();
+    const t = await makeTestApp();
     try {
       const db = t.deps.store.db;
       const { orgId } = signedInMember(db, "owner");
@@ -68,7 +68,7 @@ describe("domain statuses", () => {
   });
 
   test("due domains (never checked, or older than the interval) are checked; fresh ones are not", async () => {
-    const t = makeTestApp();
+    const t = await makeTestApp();
     try {
       const db = t.deps.store.db;
       const { orgId } = signedInMember(db, "owner");
@@ -87,7 +87,7 @@ describe("domain statuses", () => {
   });
 
   test("adding a domain through the API checks it (deps.onDomainAdded)", async () => {
-    const t = makeTestApp({ deps: { resolver: resolverFor() } });
+    const t = await makeTestApp({ deps: { resolver: resolverFor() } });
     const scheduler = wireDnsChecks(t.deps);
     try {
       const { cookie } = signedInMember(t.deps.store.db, "owner");

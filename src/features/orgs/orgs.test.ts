@@ -15,7 +15,7 @@ async function signup(app: TestApp, email: string, organization = "Org of " + em
 
 describe("organisations", () => {
   test("a user in two organisations lists both and switches; switching to a foreign one is 404", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const db = t.deps.store.db;
     const a = signedInMember(db, "owner", "Alpha");
     const beta = createOrg(db, "Beta");
@@ -38,7 +38,7 @@ describe("organisations", () => {
   });
 
   test("MSP: an admin creates a client org; parent owners/admins act in it with their role, members do not see it", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const db = t.deps.store.db;
     const msp = signedInMember(db, "admin", "MSP");
     const created = await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: "Client Dental" } });
@@ -64,7 +64,7 @@ describe("organisations", () => {
 
 describe("members and invitations", () => {
   test("invite → link (token stored hashed) → the invited user accepts once and joins with the role", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const owner = await signup(t, "owner@example.com", "Acme");
     const inv = await t.json("POST", "/api/members/invitations", { cookie: owner, body: { email: "New@Example.com", role: "member" } });
     expect(inv.status).toBe(201);
@@ -102,7 +102,7 @@ describe("members and invitations", () => {
   });
 
   test("an expired invitation cannot be accepted", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const owner = await signup(t, "owner@example.com", "Acme");
     const inv = await t.json("POST", "/api/members/invitations", { cookie: owner, body: { email: "late@example.com", role: "viewer" } });
     t.deps.store.db.update(invitations).set({ expiresAt: new Date(Date.now() - 1000) }).run();
@@ -112,7 +112,7 @@ describe("members and invitations", () => {
   });
 
   test("inviting an existing member → 409; bad email or role → 400; admins cannot grant owner", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const db = t.deps.store.db;
     const admin = signedInMember(db, "admin");
     const { email } = db.select().from(memberships).innerJoin((await import("../../db/schema")).users, eq(memberships.userId, (await import("../../db/schema")).users.id)).get()!.users;
@@ -123,7 +123,7 @@ describe("members and invitations", () => {
   });
 
   test("change role and remove; the last owner can be neither demoted nor removed", async () => {
-    t = makeTestApp();
+    t = await makeTestApp();
     const db = t.deps.store.db;
     const owner = signedInMember(db, "owner");
     const second = createUser(db);

@@ -7,8 +7,8 @@ import { fixture, tlsReportJson } from "../../../tests/support/report-fixtures";
 import { reverseDnsSettled } from "./reverse-dns";
 
 let t: TestApp;
-beforeEach(() => {
-  t = makeTestApp();
+beforeEach(async () => {
+  t = await makeTestApp();
 });
 afterEach(async () => {
   await reverseDnsSettled();

@@ -144,7 +144,7 @@ describe("the embedded country database (no --geoip-db)", () => {
 describe("ingestion with --geoip-db", () => {
   test("stores city and country on the records, and the report detail returns them", async () => {
     const path = dbFile("GeoLite2-City.mmdb", writeMmdb(MAXMIND, { databaseType: "GeoLite2-City" }));
-    const t = makeTestApp({ config: { raw: { ...testConfig().raw, "geoip-db": path, "dns-timeout": 100 } } });
+    const t = await makeTestApp({ config: { raw: { ...testConfig().raw, "geoip-db": path, "dns-timeout": 100 } } });
     try {
       geoFromConfig(t.deps.config); // what serve / ingest / seed-demo do at start
       const { orgId, cookie } = signedInMember(t.deps.store.db, "member");

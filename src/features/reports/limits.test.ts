@@ -10,8 +10,8 @@ import { MAX_REPORT_LIST } from "./contract";
 import { reverseDnsSettled } from "./reverse-dns";
 
 let t: TestApp;
-beforeEach(() => {
-  t = makeTestApp();
+beforeEach(async () => {
+  t = await makeTestApp();
 });
 afterEach(async () => {
   await reverseDnsSettled();

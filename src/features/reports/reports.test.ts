@@ -12,8 +12,8 @@ import { seedDemo } from "./demo";
 import { reverseDnsSettled } from "./reverse-dns";
 
 let t: TestApp;
-beforeEach(() => {
-  t = makeTestApp();
+beforeEach(async () => {
+  t = await makeTestApp();
 });
 afterEach(async () => {
   await reverseDnsSettled();
@@ -108,7 +108,7 @@ describe("POST /api/reports/upload", () => {
   });
 
   test("no file is a 400; a file over the size bound is a 413 with the reason", async () => {
-    const small = makeTestApp({ config: { raw: { ...t.deps.config.raw, "max-report-mb": 1 } } as any });
+    const small = await makeTestApp({ config: { raw: { ...t.deps.config.raw, "max-report-mb": 1 } } as any });
     try {
       const { orgId, cookie } = signedInMember(small.deps.store.db, "member");
       small.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
@@ -245,7 +245,7 @@ describe("dmarcwarden ingest (CLI)", () => {
     const dir = mkdtempSync(join(tmpdir(), "dw-ingest-"));
     try {
       const db = join(dir, "dw.db");
-      const app = makeTestApp({ dbPath: db });
+      const app = await makeTestApp({ dbPath: db });
       const { orgId } = signedInMember(app.deps.store.db, "owner", "Cli Org");
       app.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
       const slug = (app.deps.store.sqlite.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as { slug: string }).slug;

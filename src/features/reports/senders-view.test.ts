@@ -7,8 +7,8 @@ const NOW = new Date("2026-03-31T12:00:00Z");
 const daysAgo = (n: number) => new Date(NOW.getTime() - n * 86_400_000);
 
 let t: TestApp;
-beforeEach(() => {
-  t = makeTestApp({ deps: { now: () => NOW } });
+beforeEach(async () => {
+  t = await makeTestApp({ deps: { now: () => NOW } });
 });
 afterEach(() => t.close());
 
