@@ -5,6 +5,7 @@ import { checkCommand } from "./cli/check";
 import type { Command, CommandContext } from "./cli/commands";
 import { ingestCommand } from "./cli/ingest";
 import { migrateCommand } from "./cli/migrate";
+import { migrateStoreCommand } from "./cli/migrate-store";
 import { seedDemoCommand } from "./cli/seed-demo";
 import { serveCommand } from "./cli/serve";
 import type { SpaAssets } from "./http/spa";
@@ -17,6 +18,7 @@ export const COMMANDS: Record<string, Command> = {
   check: checkCommand,
   ingest: ingestCommand,
   "seed-demo": seedDemoCommand,
+  "migrate-store": migrateStoreCommand,
 };
 
 export function usage(): string {
