@@ -1,11 +1,13 @@
 // Plan limits and the read-only state, enforced on the server. Other features call these
 // before a write; each throws a ServiceError (403 naming the limit and the plan that lifts it,
 // or 402 when the organisation is read-only). Data is never deleted by billing.
-import { and, count, countDistinct, eq, gt, inArray, isNull } from "drizzle-orm";
-import type { DB } from "../../db";
-import { billingAccounts, domains, invitations, memberships, organizations } from "../../db/schema";
+import { eq } from "drizzle-orm";
 import { PaymentRequiredError, ServiceError } from "../../http/errors";
+import type { ServiceContext } from "../../http/access";
 import { isPlanKey, PLAN_KEYS, PLANS, type Plan, type PlanKey } from "../../lib/plans";
+import { countDomains } from "../domains/service";
+import { countMembersAndInvitations } from "../orgs/members";
+import { billingSettings } from "./settings";
 
 export class PlanLimitError extends ServiceError {
   constructor(message: string) {
@@ -13,43 +15,41 @@ export class PlanLimitError extends ServiceError {
   }
 }
 
+/** What the limit checks need: the store, the configuration, whether billing is on, the clock. */
+export type LimitsContext = Pick<ServiceContext, "store" | "config" | "stripe" | "now">;
+
 export interface EnforcementSettings {
   /** domain and member limits of the plan (`--no-plan-limits` turns them off) */
   planLimits: boolean;
-  /** read-only state for canceled or unpaid-trial organisations; only meaningful with billing on */
+  /** read-only state for canceled or unpaid-trial organisations; only while customers can pay */
   readOnly: boolean;
 }
 
-const DEFAULTS: EnforcementSettings = { planLimits: true, readOnly: true };
-
-// Settings are kept per database connection (not in one module-level variable) so that tests
-// running several apps side by side each keep their own. A drizzle transaction shares its
-// session with the database it came from, so `tx` finds the same settings as `db`.
-const settingsByConnection = new WeakMap<object, EnforcementSettings>();
-function connectionOf(db: DB): object {
-  return ((db as unknown as { session?: { client?: object } }).session?.client ?? db) as object;
+/** From the configuration: plan limits unless --no-plan-limits; the read-only state only with billing on. */
+export function enforcementSettings(ctx: Pick<ServiceContext, "config" | "stripe">): EnforcementSettings {
+  const planLimits = billingSettings(ctx.config).planLimits;
+  return { planLimits, readOnly: planLimits && !!ctx.stripe };
 }
 
-/** Called once per app (from billingRoutes) with what the configuration asks for. */
-export function configureEnforcement(db: DB, settings: EnforcementSettings): void {
-  settingsByConnection.set(connectionOf(db), settings);
-}
+type OrganizationRow = ServiceContext["store"]["t"]["organizations"]["$inferSelect"];
 
-export function enforcementSettings(db: DB): EnforcementSettings {
-  return settingsByConnection.get(connectionOf(db)) ?? DEFAULTS;
+async function organization(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<OrganizationRow | null> {
+  const { store } = ctx;
+  const [org] = await store.db.select().from(store.t.organizations).where(eq(store.t.organizations.id, orgId)).limit(1);
+  return org ?? null;
 }
 
 /** The organisation whose plan applies: an MSP's client organisation is covered by its MSP's plan. */
-function billingOrg(db: DB, orgId: string) {
-  const org = db.select().from(organizations).where(eq(organizations.id, orgId)).get();
-  if (!org) return null;
-  if (!org.parentId) return org;
-  return db.select().from(organizations).where(eq(organizations.id, org.parentId)).get() ?? org;
+export async function billingOrg(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<OrganizationRow | null> {
+  const org = await organization(ctx, orgId);
+  if (!org?.parentId) return org;
+  return (await organization(ctx, org.parentId)) ?? org;
 }
 
 /** The billing organisation and every client organisation it manages. */
-function coveredOrgIds(db: DB, rootId: string): string[] {
-  const children = db.select({ id: organizations.id }).from(organizations).where(eq(organizations.parentId, rootId)).all();
+async function coveredOrgIds(ctx: Pick<ServiceContext, "store">, rootId: string): Promise<string[]> {
+  const { store } = ctx;
+  const children = await store.db.select({ id: store.t.organizations.id }).from(store.t.organizations).where(eq(store.t.organizations.parentId, rootId));
   return [rootId, ...children.map((c) => c.id)];
 }
 
@@ -84,13 +84,18 @@ export type ReadOnlyReason = "canceled" | "trial_ended" | null;
  * Why an organisation is read-only, or null: its subscription is canceled, or its trial ended
  * without a card (no subscription was ever created).
  */
-export function readOnlyReason(db: DB, orgId: string, now = new Date()): ReadOnlyReason {
-  if (!enforcementSettings(db).readOnly) return null;
-  const org = billingOrg(db, orgId);
+export async function readOnlyReason(ctx: LimitsContext, orgId: string): Promise<ReadOnlyReason> {
+  if (!enforcementSettings(ctx).readOnly) return null;
+  const org = await billingOrg(ctx, orgId);
   if (!org) return null;
   if (org.planStatus === "canceled") return "canceled";
-  if (org.planStatus === "trialing" && org.trialEndsAt && org.trialEndsAt.getTime() <= now.getTime()) {
-    const account = db.select({ subscription: billingAccounts.stripeSubscriptionId }).from(billingAccounts).where(eq(billingAccounts.orgId, org.id)).get();
+  if (org.planStatus === "trialing" && org.trialEndsAt && org.trialEndsAt.getTime() <= ctx.now().getTime()) {
+    const { store } = ctx;
+    const [account] = await store.db
+      .select({ subscription: store.t.billingAccounts.stripeSubscriptionId })
+      .from(store.t.billingAccounts)
+      .where(eq(store.t.billingAccounts.orgId, org.id))
+      .limit(1);
     if (!account?.subscription) return "trial_ended";
   }
   return null;
@@ -104,8 +109,8 @@ export const READ_ONLY_MESSAGES: Record<Exclude<ReadOnlyReason, null>, string> =
 };
 
 /** 402 when the organisation is read-only; reads never call this. */
-export function assertWritable(db: DB, orgId: string, now = new Date()): void {
-  const reason = readOnlyReason(db, orgId, now);
+export async function assertWritable(ctx: LimitsContext, orgId: string): Promise<void> {
+  const reason = await readOnlyReason(ctx, orgId);
   if (reason) throw new PaymentRequiredError(READ_ONLY_MESSAGES[reason]);
 }
 
@@ -115,29 +120,26 @@ export interface Usage {
   members: number;
 }
 
-export function usageOf(db: DB, orgId: string, now = new Date()): Usage {
-  const root = billingOrg(db, orgId);
-  const ids = coveredOrgIds(db, root?.id ?? orgId);
-  const domainCount = db.select({ n: count() }).from(domains).where(inArray(domains.orgId, ids)).get()?.n ?? 0;
-  const memberCount = db.select({ n: countDistinct(memberships.userId) }).from(memberships).where(inArray(memberships.orgId, ids)).get()?.n ?? 0;
-  const pending =
-    db
-      .select({ n: count() })
-      .from(invitations)
-      .where(and(inArray(invitations.orgId, ids), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)))
-      .get()?.n ?? 0;
-  return { domains: domainCount, members: memberCount + pending };
+/** What the organisation's plan covers (its MSP's, for a client organisation) uses now. */
+export async function usageOf(ctx: LimitsContext, orgId: string): Promise<Usage> {
+  const root = await billingOrg(ctx, orgId);
+  const ids = await coveredOrgIds(ctx, root?.id ?? orgId);
+  return { domains: await countDomains(ctx, ids), members: await countMembersAndInvitations(ctx, ids) };
+}
+
+/** The plan that applies to the organisation when its limits are enforced, else null. */
+async function enforcedPlan(ctx: LimitsContext, orgId: string): Promise<Plan | null> {
+  await assertWritable(ctx, orgId);
+  if (!enforcementSettings(ctx).planLimits) return null;
+  const org = await billingOrg(ctx, orgId);
+  return org ? planOf(org.plan) : null;
 }
 
 /** 403 when adding `adding` more domains would pass the plan's limit; 402 when read-only. */
-export function assertCanAddDomain(db: DB, orgId: string, adding = 1): void {
-  assertWritable(db, orgId);
-  if (!enforcementSettings(db).planLimits) return;
-  const org = billingOrg(db, orgId);
-  if (!org) return;
-  const plan = planOf(org.plan);
-  if (plan.maxDomains === null) return;
-  if (usageOf(db, orgId).domains + adding > plan.maxDomains) throw new PlanLimitError(limitMessage(plan.key, "domains"));
+export async function assertCanAddDomain(ctx: LimitsContext, orgId: string, adding = 1): Promise<void> {
+  const plan = await enforcedPlan(ctx, orgId);
+  if (!plan || plan.maxDomains === null) return;
+  if ((await usageOf(ctx, orgId)).domains + adding > plan.maxDomains) throw new PlanLimitError(limitMessage(plan.key, "domains"));
 }
 
 /**
@@ -145,13 +147,9 @@ export function assertCanAddDomain(db: DB, orgId: string, adding = 1): void {
  * Members and pending invitations both count, so call it before creating an invitation.
  * When accepting an invitation (which already counts), pass `{ acceptingInvitation: true }`.
  */
-export function assertCanAddMember(db: DB, orgId: string, options: { acceptingInvitation?: boolean } = {}): void {
-  assertWritable(db, orgId);
-  if (!enforcementSettings(db).planLimits) return;
-  const org = billingOrg(db, orgId);
-  if (!org) return;
-  const plan = planOf(org.plan);
-  if (plan.maxMembers === null) return;
+export async function assertCanAddMember(ctx: LimitsContext, orgId: string, options: { acceptingInvitation?: boolean } = {}): Promise<void> {
+  const plan = await enforcedPlan(ctx, orgId);
+  if (!plan || plan.maxMembers === null) return;
   const adding = options.acceptingInvitation ? 0 : 1;
-  if (usageOf(db, orgId).members + adding > plan.maxMembers) throw new PlanLimitError(limitMessage(plan.key, "team members"));
+  if ((await usageOf(ctx, orgId)).members + adding > plan.maxMembers) throw new PlanLimitError(limitMessage(plan.key, "team members"));
 }

@@ -3,20 +3,18 @@
  * account, its organisation and, with billing on, the Stripe customer and a SetupIntent
  * whose client secret the payment step confirms.
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { DB } from "../../db";
-import { writeTransactionDb } from "../../db/transaction";
-import { billingAccounts, memberships, organizations, users } from "../../db/schema";
-import type { AppDeps } from "../../deps";
+import type { OrgContext, PublicContext, ServiceContext } from "../../http/access";
 import { ConflictError, ServiceError } from "../../http/errors";
+import type { Actor } from "../../http/tenant";
+import { isUniqueViolation } from "../../db/store";
 import { PLANS } from "../../lib/plans";
 import { mailPasswordLink } from "../auth/password-links";
-import { createSession, type SessionUser } from "../auth/sessions";
+import { createSession } from "../auth/sessions";
 import { uniqueSlug } from "../orgs/directory";
-import type { TrialSetupInput } from "./contract";
-import { readOnlyReason, READ_ONLY_MESSAGES, planOf, usageOf, enforcementSettings } from "./limits";
-import type { BillingStatus } from "./contract";
+import type { BillingStatus, TrialSetupInput } from "./contract";
+import { billingOrg, enforcementSettings, planOf, readOnlyReason, READ_ONLY_MESSAGES, usageOf } from "./limits";
 
 export const TRIAL_DAYS = 7;
 
@@ -44,59 +42,54 @@ export interface TrialSetupResult {
  * Stripe customer and SetupIntent are created first; if the database work then fails the
  * customer is deleted again, so nothing is left half-made on either side.
  */
-export async function createTrialSetup(
-  deps: Pick<AppDeps, "store" | "stripe" | "log" | "mailer">,
-  input: TrialSetupInput,
-  now: Date,
-  signedIn: SessionUser | null = null,
-): Promise<TrialSetupResult> {
-  const db = deps.store.db;
+export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInput): Promise<TrialSetupResult> {
+  const { users, organizations, memberships, billingAccounts } = ctx.store.t;
+  const now = ctx.now();
   const email = input.email.trim().toLowerCase();
-  const resumed = signedIn?.email === email ? await resumeTrialSetup(deps, signedIn, input) : null;
+  const caller = await ctx.actor();
+  const resumed = caller?.user.email === email ? await resumeTrialSetup(ctx, caller, input) : null;
   if (resumed) return resumed;
-  if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw emailTaken();
+  if ((await ctx.store.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1)).length) throw emailTaken();
 
   const orgId = crypto.randomUUID();
   const userId = crypto.randomUUID();
-  const stripe = deps.stripe ?? null;
+  const stripe = ctx.stripe ?? null;
   let provider: { customer: Stripe.Customer; setupIntent: Stripe.SetupIntent } | null = null;
-  if (stripe) provider = await createProviderObjects(deps, stripe, orgId, email, input);
+  if (stripe) provider = await createProviderObjects(ctx, stripe, orgId, email, input);
 
   const trialEndsAt = new Date(now.getTime() + TRIAL_DAYS * 86400_000);
   try {
-    const sessionToken = writeTransactionDb(db, (tx) => {
-      const t = tx as unknown as DB;
-      tx.insert(users).values({ id: userId, name: `${input.firstName.trim()} ${input.lastName.trim()}`, email, passwordHash: null }).run();
-      tx.insert(organizations)
-        .values({
-          id: orgId,
-          name: input.company.trim(),
-          slug: uniqueSlug(t, input.company),
-          plan: input.selectedPlan,
-          // Billing off: the chosen plan sets the limits and no trial clock runs ("none" = not billed).
-          planStatus: provider ? "trialing" : "none",
-          trialEndsAt: provider ? trialEndsAt : null,
-        })
-        .run();
-      tx.insert(memberships).values({ orgId, userId, role: "owner" }).run();
+    const sessionToken = await ctx.store.write(async (tx) => {
+      await tx.insert(users).values({ id: userId, name: `${input.firstName.trim()} ${input.lastName.trim()}`, email, passwordHash: null });
+      await tx.insert(organizations).values({
+        id: orgId,
+        name: input.company.trim(),
+        slug: await uniqueSlug(ctx, input.company),
+        plan: input.selectedPlan,
+        // Billing off: the chosen plan sets the limits and no trial clock runs ("none" = not billed).
+        planStatus: provider ? "trialing" : "none",
+        trialEndsAt: provider ? trialEndsAt : null,
+      });
+      await tx.insert(memberships).values({ orgId, userId, role: "owner" });
       if (provider) {
-        tx.insert(billingAccounts).values({ orgId, stripeCustomerId: provider.customer.id, setupIntentId: provider.setupIntent.id }).run();
+        await tx.insert(billingAccounts).values({ orgId, stripeCustomerId: provider.customer.id, setupIntentId: provider.setupIntent.id });
       }
-      return createSession(t, userId, orgId, now);
+      return createSession(ctx, userId, orgId, now);
     });
-    deps.log.info("trial_started", { orgId, plan: input.selectedPlan, billing: provider ? "stripe" : "off" });
+    ctx.log.info("trial_started", { orgId, plan: input.selectedPlan, billing: provider ? "stripe" : "off" });
     // after the commit, in the background: a mail failure is logged and never undoes the trial
     try {
-      mailPasswordLink(deps, userId, "trial", now);
+      await mailPasswordLink(ctx, userId, "trial", now);
     } catch (error) {
-      deps.log.warn("mail_failed", { kind: "trial_password_link", error: error instanceof Error ? error.message : String(error) });
+      ctx.log.warn("mail_failed", { kind: "trial_password_link", error: error instanceof Error ? error.message : String(error) });
     }
     return { clientSecret: provider?.setupIntent.client_secret ?? null, sessionToken, orgId, userId };
   } catch (error) {
     if (provider && stripe) {
-      await stripe.customers.del(provider.customer.id).catch((e: unknown) => deps.log.warn("stripe_customer_cleanup_failed", { customer: provider!.customer.id, error: String(e) }));
+      await stripe.customers.del(provider.customer.id).catch((e: unknown) => ctx.log.warn("stripe_customer_cleanup_failed", { customer: provider!.customer.id, error: String(e) }));
     }
-    if (String(error).includes("UNIQUE") && String(error).includes("users.email")) throw emailTaken();
+    // the only unique key a new id-keyed row can hit is the user's email (a parallel trial)
+    if (isUniqueViolation(error) && /email/.test(String(error))) throw emailTaken();
     throw error;
   }
 }
@@ -106,37 +99,36 @@ export async function createTrialSetup(
  * already (made by the first call, no password, card not yet saved). Apply the new plan and
  * company name and hand out the same SetupIntent instead of refusing the email as taken.
  */
-async function resumeTrialSetup(deps: Pick<AppDeps, "store" | "stripe" | "log">, user: SessionUser, input: TrialSetupInput): Promise<TrialSetupResult | null> {
-  const db = deps.store.db;
-  if (user.hasPassword || !user.currentOrgId) return null;
-  const orgId = user.currentOrgId;
-  const owner = db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.userId, user.userId))).get();
-  const org = db.select().from(organizations).where(eq(organizations.id, orgId)).get();
-  if (owner?.role !== "owner" || !org || !["trialing", "none"].includes(org.planStatus)) return null;
-  const account = db.select().from(billingAccounts).where(eq(billingAccounts.orgId, orgId)).get();
+async function resumeTrialSetup(ctx: ServiceContext, caller: Actor, input: TrialSetupInput): Promise<TrialSetupResult | null> {
+  const { users, organizations, billingAccounts } = ctx.store.t;
+  const { user, orgId } = caller;
+  if (user.hasPassword || caller.role !== "owner") return null;
+  const [org] = await ctx.store.db.select().from(organizations).where(eq(organizations.id, orgId)).limit(1);
+  if (!org || org.parentId || !["trialing", "none"].includes(org.planStatus)) return null;
+  const [account] = await ctx.store.db.select().from(billingAccounts).where(eq(billingAccounts.orgId, orgId)).limit(1);
   if (account?.stripeSubscriptionId) return null;
   let clientSecret: string | null = null;
   if (account?.setupIntentId) {
-    if (!deps.stripe) return null;
+    if (!ctx.stripe) return null;
     try {
-      const intent = await deps.stripe.setupIntents.retrieve(account.setupIntentId);
+      const intent = await ctx.stripe.setupIntents.retrieve(account.setupIntentId);
       if (intent.status === "succeeded" || intent.status === "canceled" || !intent.client_secret) return null;
       clientSecret = intent.client_secret;
     } catch (error) {
-      deps.log.error("stripe_trial_resume_failed", { orgId, error: error instanceof Error ? error.message : String(error) });
+      ctx.log.error("stripe_trial_resume_failed", { orgId, error: error instanceof Error ? error.message : String(error) });
       throw new PaymentProviderError();
     }
-  } else if (deps.stripe) {
+  } else if (ctx.stripe) {
     return null;
   }
-  writeTransactionDb(db, (tx) => {
-    tx.update(organizations).set({ plan: input.selectedPlan, name: input.company.trim() }).where(eq(organizations.id, orgId)).run();
-    tx.update(users).set({ name: `${input.firstName.trim()} ${input.lastName.trim()}` }).where(eq(users.id, user.userId)).run();
+  await ctx.store.write(async (tx) => {
+    await tx.update(organizations).set({ plan: input.selectedPlan, name: input.company.trim() }).where(eq(organizations.id, orgId));
+    await tx.update(users).set({ name: `${input.firstName.trim()} ${input.lastName.trim()}` }).where(eq(users.id, user.userId));
   });
   return { clientSecret, sessionToken: "", orgId, userId: user.userId };
 }
 
-async function createProviderObjects(deps: Pick<AppDeps, "log">, stripe: Stripe, orgId: string, email: string, input: TrialSetupInput) {
+async function createProviderObjects(deps: Pick<ServiceContext, "log">, stripe: Stripe, orgId: string, email: string, input: TrialSetupInput) {
   let customer: Stripe.Customer | null = null;
   try {
     customer = await stripe.customers.create(
@@ -161,13 +153,12 @@ async function createProviderObjects(deps: Pick<AppDeps, "log">, stripe: Stripe,
 }
 
 /** The current organisation's plan, state, limits and usage (GET /api/billing/status). */
-export function billingStatus(db: DB, orgId: string, hasPassword: boolean, now: Date): BillingStatus {
-  const org = db.select().from(organizations).where(eq(organizations.id, orgId)).get();
-  const parent = org?.parentId ? db.select().from(organizations).where(eq(organizations.id, org.parentId)).get() : null;
-  const billed = parent ?? org;
+export async function billingStatus(ctx: OrgContext): Promise<BillingStatus> {
+  const { orgId, user } = ctx.actor;
+  const billed = await billingOrg(ctx, orgId);
   const plan = planOf(billed?.plan ?? "growth");
-  const reason = readOnlyReason(db, orgId, now);
-  const enforced = enforcementSettings(db).planLimits;
+  const reason = await readOnlyReason(ctx, orgId);
+  const enforced = enforcementSettings(ctx).planLimits;
   return {
     plan: plan.key,
     planName: PLANS[plan.key].name,
@@ -175,8 +166,8 @@ export function billingStatus(db: DB, orgId: string, hasPassword: boolean, now: 
     trialEndsAt: billed?.trialEndsAt?.toISOString() ?? null,
     readOnly: reason !== null,
     readOnlyMessage: reason ? READ_ONLY_MESSAGES[reason] : null,
-    hasPassword,
+    hasPassword: user.hasPassword,
     limits: { domains: enforced ? plan.maxDomains : null, members: enforced ? plan.maxMembers : null, enforced },
-    usage: usageOf(db, orgId, now),
+    usage: await usageOf(ctx, orgId),
   };
 }

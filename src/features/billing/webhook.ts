@@ -4,14 +4,12 @@
  */
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
-import type { DB } from "../../db";
-import { writeTransactionDb } from "../../db/transaction";
-import { billingAccounts, organizations, stripeEvents } from "../../db/schema";
+import type { StoreCore } from "../../db/store";
 import type { Logger } from "../../log";
 import { isPlanKey, PLAN_KEYS, type PlanKey } from "../../lib/plans";
 
 export interface WebhookContext {
-  db: DB;
+  store: StoreCore;
   stripe: Stripe;
   log: Logger;
   prices: Record<PlanKey, string>;
@@ -38,7 +36,8 @@ export function planStatusOf(status: Stripe.Subscription.Status): PlanStatus {
 }
 
 export async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event): Promise<"applied" | "duplicate" | "ignored"> {
-  if (ctx.db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).get()) return "duplicate";
+  const { stripeEvents } = ctx.store.t;
+  if ((await ctx.store.db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, event.id)).limit(1)).length) return "duplicate";
   let outcome: "applied" | "ignored" = "ignored";
   switch (event.type) {
     case "setup_intent.succeeded":
@@ -47,33 +46,41 @@ export async function handleStripeEvent(ctx: WebhookContext, event: Stripe.Event
     case "customer.subscription.created":
     case "customer.subscription.updated":
     case "customer.subscription.deleted":
-      outcome = applySubscription(ctx, event.data.object, event.created, event.type === "customer.subscription.deleted");
+      outcome = await applySubscription(ctx, event.data.object, event.created, event.type === "customer.subscription.deleted");
       break;
     case "invoice.payment_failed":
-      outcome = applyPaymentFailed(ctx, event.data.object, event.created);
+      outcome = await applyPaymentFailed(ctx, event.data.object, event.created);
       break;
   }
   // Recorded after the work: if it failed, Stripe's retry runs it again (subscription creation
   // carries an idempotency key, so a retry never makes a second subscription).
-  ctx.db.insert(stripeEvents).values({ id: event.id, type: event.type, processedAt: ctx.now }).onConflictDoNothing().run();
+  await ctx.store.write((tx) => tx.insert(stripeEvents).values({ id: event.id, type: event.type, processedAt: ctx.now }).onConflictDoNothing());
   ctx.log.info("stripe_event", { id: event.id, type: event.type, outcome });
   return outcome;
 }
 
-function accountByCustomer(db: DB, customer: string | { id: string } | null | undefined) {
+async function accountByCustomer(ctx: WebhookContext, customer: string | { id: string } | null | undefined) {
   const id = typeof customer === "string" ? customer : customer?.id;
   if (!id) return null;
-  return db.select().from(billingAccounts).where(eq(billingAccounts.stripeCustomerId, id)).get() ?? null;
+  const { billingAccounts } = ctx.store.t;
+  const [account] = await ctx.store.db.select().from(billingAccounts).where(eq(billingAccounts.stripeCustomerId, id)).limit(1);
+  return account ?? null;
+}
+
+async function organizationById(ctx: WebhookContext, orgId: string) {
+  const { organizations } = ctx.store.t;
+  const [org] = await ctx.store.db.select().from(organizations).where(eq(organizations.id, orgId)).limit(1);
+  return org ?? null;
 }
 
 /** The card is saved: start the subscription on the chosen plan, its trial ending with ours. */
 async function startSubscription(ctx: WebhookContext, intent: Stripe.SetupIntent): Promise<"applied" | "ignored"> {
-  const account = accountByCustomer(ctx.db, intent.customer);
+  const account = await accountByCustomer(ctx, intent.customer);
   if (!account) {
     ctx.log.warn("stripe_event_unknown_customer", { setupIntent: intent.id });
     return "ignored";
   }
-  const org = ctx.db.select().from(organizations).where(eq(organizations.id, account.orgId)).get();
+  const org = await organizationById(ctx, account.orgId);
   if (!org) return "ignored";
   const paymentMethod = typeof intent.payment_method === "string" ? intent.payment_method : intent.payment_method?.id;
   if (account.stripeSubscriptionId) {
@@ -93,12 +100,13 @@ async function startSubscription(ctx: WebhookContext, intent: Stripe.SetupIntent
     },
     { idempotencyKey: `trial-subscription-${intent.id}` },
   );
-  writeTransactionDb(ctx.db, (tx) => {
-    tx.update(billingAccounts).set({ stripeSubscriptionId: subscription.id }).where(eq(billingAccounts.orgId, org.id)).run();
-    tx.update(organizations)
+  const { billingAccounts, organizations } = ctx.store.t;
+  await ctx.store.write(async (tx) => {
+    await tx.update(billingAccounts).set({ stripeSubscriptionId: subscription.id }).where(eq(billingAccounts.orgId, org.id));
+    await tx
+      .update(organizations)
       .set({ planStatus: planStatusOf(subscription.status), trialEndsAt: subscription.trial_end ? new Date(subscription.trial_end * 1000) : org.trialEndsAt })
-      .where(eq(organizations.id, org.id))
-      .run();
+      .where(eq(organizations.id, org.id));
   });
   return "applied";
 }
@@ -113,37 +121,41 @@ function isStale(account: { stateEventAt: Date | null }, created: number): boole
   return account.stateEventAt !== null && created * 1000 < account.stateEventAt.getTime();
 }
 
-function applySubscription(ctx: WebhookContext, subscription: Stripe.Subscription, created: number, deleted: boolean): "applied" | "ignored" {
-  const account = accountByCustomer(ctx.db, subscription.customer);
-  if (!account || isStale(account, created)) return "ignored";
+// The staleness check and the update run in one transaction: two deliveries handled at once
+// cannot both pass the check and apply out of order.
+async function applySubscription(ctx: WebhookContext, subscription: Stripe.Subscription, created: number, deleted: boolean): Promise<"applied" | "ignored"> {
+  const { billingAccounts, organizations } = ctx.store.t;
   const status: PlanStatus = deleted ? "canceled" : planStatusOf(subscription.status);
   const plan = planOfPrice(ctx.prices, subscription.items?.data?.[0]?.price?.id);
-  writeTransactionDb(ctx.db, (tx) => {
-    tx.update(organizations)
+  return ctx.store.write(async (tx) => {
+    const account = await accountByCustomer(ctx, subscription.customer);
+    if (!account || isStale(account, created)) return "ignored";
+    await tx
+      .update(organizations)
       .set({
         planStatus: status,
         ...(plan ? { plan } : {}),
         ...(subscription.trial_end ? { trialEndsAt: new Date(subscription.trial_end * 1000) } : {}),
       })
-      .where(eq(organizations.id, account.orgId))
-      .run();
-    tx.update(billingAccounts)
+      .where(eq(organizations.id, account.orgId));
+    await tx
+      .update(billingAccounts)
       .set({ stripeSubscriptionId: subscription.id, stateEventAt: new Date(created * 1000) })
-      .where(eq(billingAccounts.orgId, account.orgId))
-      .run();
+      .where(eq(billingAccounts.orgId, account.orgId));
+    return "applied";
   });
-  return "applied";
 }
 
-function applyPaymentFailed(ctx: WebhookContext, invoice: Stripe.Invoice, created: number): "applied" | "ignored" {
-  const account = accountByCustomer(ctx.db, invoice.customer);
-  if (!account || isStale(account, created)) return "ignored";
-  const org = ctx.db.select({ planStatus: organizations.planStatus }).from(organizations).where(eq(organizations.id, account.orgId)).get();
-  // A canceled subscription's last failed invoice does not bring it back to past_due.
-  if (!org || org.planStatus === "canceled") return "ignored";
-  writeTransactionDb(ctx.db, (tx) => {
-    tx.update(organizations).set({ planStatus: "past_due" }).where(eq(organizations.id, account.orgId)).run();
-    tx.update(billingAccounts).set({ stateEventAt: new Date(created * 1000) }).where(eq(billingAccounts.orgId, account.orgId)).run();
+async function applyPaymentFailed(ctx: WebhookContext, invoice: Stripe.Invoice, created: number): Promise<"applied" | "ignored"> {
+  const { billingAccounts, organizations } = ctx.store.t;
+  return ctx.store.write(async (tx) => {
+    const account = await accountByCustomer(ctx, invoice.customer);
+    if (!account || isStale(account, created)) return "ignored";
+    const org = await organizationById(ctx, account.orgId);
+    // A canceled subscription's last failed invoice does not bring it back to past_due.
+    if (!org || org.planStatus === "canceled") return "ignored";
+    await tx.update(organizations).set({ planStatus: "past_due" }).where(eq(organizations.id, account.orgId));
+    await tx.update(billingAccounts).set({ stateEventAt: new Date(created * 1000) }).where(eq(billingAccounts.orgId, account.orgId));
+    return "applied";
   });
-  return "applied";
 }

@@ -1,6 +1,9 @@
-import { and, asc, eq } from "drizzle-orm";
-import type { DB } from "../../db";
-import { domains } from "../../db/schema";
+import { and, asc, count, eq, inArray, lte, sql } from "drizzle-orm";
+import type { StatusHistoryRow } from "../../lib/tasks";
+import { larger } from "../../db/sql";
+import type { domains } from "../../db/schema";
+import { isUniqueViolation } from "../../db/store";
+import type { OrgContext, ServiceContext } from "../../http/access";
 import { ConflictError, NotFoundError } from "../../http/errors";
 import { assertCanAddDomain } from "../billing/limits";
 import type { DomainView } from "./contract";
@@ -20,26 +23,78 @@ function toView(row: typeof domains.$inferSelect): DomainView {
 }
 
 /** The organisation's domains, by name. */
-export function listDomains(db: DB, orgId: string): DomainView[] {
-  return db.select().from(domains).where(eq(domains.orgId, orgId)).orderBy(asc(domains.name)).all().map(toView);
+export async function listDomains(ctx: OrgContext): Promise<DomainView[]> {
+  const { domains } = ctx.store.t;
+  const rows = await ctx.store.db.select().from(domains).where(eq(domains.orgId, ctx.actor.orgId)).orderBy(asc(domains.name));
+  return rows.map(toView);
 }
 
 const duplicate = (name: string) => new ConflictError(`${name} is already in this organisation's domains.`, { name: "This domain is already added" });
 
-/** Adds a (normalised) domain to the organisation; 409 when it is there already. */
-export function addDomain(db: DB, orgId: string, name: string): DomainView {
-  assertCanAddDomain(db, orgId);
-  if (db.select({ id: domains.id }).from(domains).where(and(eq(domains.orgId, orgId), eq(domains.name, name))).get()) throw duplicate(name);
+/**
+ * Adds a (normalised) domain to the organisation; 409 when it is there already. The plan's
+ * limit is checked in the same transaction as the insert, so parallel adds cannot pass it.
+ */
+export async function addDomain(ctx: OrgContext, name: string): Promise<DomainView> {
+  const { domains } = ctx.store.t;
+  const orgId = ctx.actor.orgId;
   try {
-    return toView(db.insert(domains).values({ orgId, name }).returning().get());
-  } catch (e) {
-    if (String(e).includes("UNIQUE")) throw duplicate(name);
-    throw e;
+    return await ctx.store.write(async (tx) => {
+      await assertCanAddDomain(ctx, orgId);
+      const [existing] = await tx.select({ id: domains.id }).from(domains).where(and(eq(domains.orgId, orgId), eq(domains.name, name))).limit(1);
+      if (existing) throw duplicate(name);
+      const [row] = await tx.insert(domains).values({ orgId, name }).returning();
+      return toView(row!);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(name);
+    throw error;
   }
 }
 
 /** Removes one of the organisation's domains; another organisation's id is simply not found. */
-export function deleteDomain(db: DB, orgId: string, id: string): void {
-  const row = db.delete(domains).where(and(eq(domains.id, id), eq(domains.orgId, orgId))).returning({ id: domains.id }).get();
-  if (!row) throw new NotFoundError("No such domain in this organisation.");
+export async function deleteDomain(ctx: OrgContext, id: string): Promise<void> {
+  const { domains } = ctx.store.t;
+  const removed = await ctx.store.write((tx) => tx.delete(domains).where(and(eq(domains.id, id), eq(domains.orgId, ctx.actor.orgId))).returning({ id: domains.id }));
+  if (!removed.length) throw new NotFoundError("No such domain in this organisation.");
+}
+
+/** How many domains the organisations hold together (plan limits count an MSP with its clients). */
+export async function countDomains(ctx: Pick<ServiceContext, "store">, orgIds: string[]): Promise<number> {
+  const { domains } = ctx.store.t;
+  const [row] = await ctx.store.db.select({ n: count() }).from(domains).where(inArray(domains.orgId, orgIds));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The organisation's domains by id and name, for routing incoming reports (ingestion runs for
+ * the organisation a file was sent to, with or without a signed-in user).
+ */
+export async function domainNamesOf(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<{ id: string; name: string }[]> {
+  const { domains } = ctx.store.t;
+  return ctx.store.db.select({ id: domains.id, name: domains.name }).from(domains).where(eq(domains.orgId, orgId));
+}
+
+/** Notes that a report about the domain arrived, dated `at` (never moves the date back). Call inside the report's write. */
+export async function recordReportArrival(ctx: Pick<ServiceContext, "store">, domainId: string, at: Date): Promise<void> {
+  const { domains } = ctx.store.t;
+  const seconds = Math.floor(at.getTime() / 1000);
+  await ctx.store.write((tx) => tx.update(domains).set({ lastReportAt: sql`${larger(domains.lastReportAt, seconds)}` }).where(eq(domains.id, domainId)));
+}
+
+/** The organisation's DNS check history up to `until`, by domain, oldest first (the dashboard compares statuses over time). */
+export async function statusHistoryOf(ctx: Pick<ServiceContext, "store">, orgId: string, until: Date): Promise<Map<string, StatusHistoryRow[]>> {
+  const { domainRecordHistory: h } = ctx.store.t;
+  const rows = await ctx.store.db
+    .select({ domainId: h.domainId, checkedAt: h.checkedAt, dmarcPolicy: h.dmarcPolicy, spfStatus: h.spfStatus, dkimStatus: h.dkimStatus, dmarcRecord: h.dmarcRecord })
+    .from(h)
+    .where(and(eq(h.orgId, orgId), lte(h.checkedAt, until)))
+    .orderBy(asc(h.domainId), asc(h.checkedAt));
+  const byDomain = new Map<string, StatusHistoryRow[]>();
+  for (const row of rows) {
+    let list = byDomain.get(row.domainId);
+    if (!list) byDomain.set(row.domainId, (list = []));
+    list.push(row);
+  }
+  return byDomain;
 }

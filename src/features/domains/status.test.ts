@@ -24,7 +24,7 @@ describe("domain statuses", () => {
       const { orgId } = signedInMember(db, "owner");
       const row = db.insert(domains).values({ orgId, name: "weak.test" }).returning().get();
       let now = new Date("2025-01-01T00:00:00Z");
-      const deps = { db, resolver: resolverFor(), now: () => now };
+      const deps = { store: t.deps.store, resolver: resolverFor(), now: () => now };
 
       await checkDomain(deps, row.id);
       expect(db.select().from(domains).where(eq(domains.id, row.id)).get()).toMatchObject({ dmarcPolicy: "reject", spfStatus: "valid", dkimStatus: "weak key", overallStatus: "partial", lastCheckedAt: now });
@@ -60,7 +60,7 @@ describe("domain statuses", () => {
       const db = t.deps.store.db;
       const { orgId } = signedInMember(db, "owner");
       const row = db.insert(domains).values({ orgId, name: "broken.test" }).returning().get();
-      expect(await checkDomain({ db, resolver: resolverFor(), now: () => new Date() }, row.id)).toBeNull();
+      expect(await checkDomain({ store: t.deps.store, resolver: resolverFor(), now: () => new Date() }, row.id)).toBeNull();
       expect(db.select().from(domains).where(eq(domains.id, row.id)).get()).toMatchObject({ overallStatus: "pending", lastCheckedAt: null });
     } finally {
       t.close();
@@ -78,7 +78,7 @@ describe("domain statuses", () => {
         { orgId, name: "nopolicy.test", lastCheckedAt: new Date(now.getTime() - 7 * 3600_000) },
         { orgId, name: "ed.test", lastCheckedAt: new Date(now.getTime() - 3600_000), overallStatus: "pending" },
       ]).run();
-      expect(await checkDueDomains({ db, resolver: resolverFor(), now: () => now }, 360)).toBe(2);
+      expect(await checkDueDomains({ store: t.deps.store, resolver: resolverFor(), now: () => now }, 360)).toBe(2);
       const byName = Object.fromEntries(db.select().from(domains).all().map((d) => [d.name, d.overallStatus]));
       expect(byName).toEqual({ "good.test": "protected", "nopolicy.test": "vulnerable", "ed.test": "pending" });
     } finally {

@@ -4,22 +4,22 @@
  * are computed and stored, with a history row whenever a record or status changes.
  */
 import { desc, eq, isNull, lt, or } from "drizzle-orm";
-import type { DB } from "../../db";
-import { writeTransactionDb } from "../../db/transaction";
-import { domainRecordHistory, domains } from "../../db/schema";
+import type { domains } from "../../db/schema";
+import type { StoreCore } from "../../db/store";
 import type { Logger } from "../../log";
 import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
 import type { CachePolicy, DnsResolver } from "../dns/resolver";
 
+/** What the checks run with (schedulers call these without an HTTP caller: every domain, any organisation). */
 export interface StatusDeps {
-  db: DB;
+  store: StoreCore;
   resolver: DnsResolver;
   now: () => Date;
   log?: Logger;
   /** DKIM selectors seen in the organisation's reports for this domain (filled once reports exist) */
-  reportSelectors?: (orgId: string, domain: string) => string[];
+  reportSelectors?: (orgId: string, domain: string) => Promise<string[]>;
   /** the organisation's DNS cache policy (Settings); the resolver's own when absent */
-  cachePolicy?: (orgId: string) => CachePolicy;
+  cachePolicy?: (orgId: string) => CachePolicy | Promise<CachePolicy>;
 }
 
 type DomainRow = typeof domains.$inferSelect;
@@ -31,9 +31,15 @@ function dkimRecordOf(analysis: DnsAnalysis): string | null {
 
 /**
  * Stores one analysis on the domain row, and a history row when anything differs from the
- * last one. One transaction: both or neither.
+ * last one. One transaction: both or neither. Null when the domain no longer exists.
  */
-export function storeDomainStatus(db: DB, domain: Pick<DomainRow, "id" | "orgId">, analysis: DnsAnalysis, at: Date): { changed: string[] } {
+export async function storeDomainStatus(
+  { store }: Pick<StatusDeps, "store">,
+  domain: Pick<DomainRow, "id" | "orgId">,
+  analysis: DnsAnalysis,
+  at: Date,
+): Promise<{ changed: string[] } | null> {
+  const { domains, domainRecordHistory } = store.t;
   const next = {
     dmarcRecord: analysis.dmarc.recordValue,
     spfRecord: analysis.spf.recordValue,
@@ -43,12 +49,19 @@ export function storeDomainStatus(db: DB, domain: Pick<DomainRow, "id" | "orgId"
     dkimStatus: analysis.dkim.status,
     overallStatus: analysis.overallStatus,
   };
-  return writeTransactionDb(db, (tx) => {
-    tx.update(domains)
+  return store.write(async (tx) => {
+    const updated = await tx
+      .update(domains)
       .set({ dmarcPolicy: next.dmarcPolicy, spfStatus: next.spfStatus, dkimStatus: next.dkimStatus, overallStatus: next.overallStatus, lastCheckedAt: at })
       .where(eq(domains.id, domain.id))
-      .run();
-    const previous = tx.select().from(domainRecordHistory).where(eq(domainRecordHistory.domainId, domain.id)).orderBy(desc(domainRecordHistory.checkedAt)).limit(1).get();
+      .returning({ id: domains.id });
+    if (!updated.length) return null;
+    const [previous] = await tx
+      .select()
+      .from(domainRecordHistory)
+      .where(eq(domainRecordHistory.domainId, domain.id))
+      .orderBy(desc(domainRecordHistory.checkedAt))
+      .limit(1);
     const changed: string[] = [];
     if (previous) {
       if (previous.dmarcRecord !== next.dmarcRecord || previous.dmarcPolicy !== next.dmarcPolicy) changed.push("dmarc");
@@ -56,24 +69,30 @@ export function storeDomainStatus(db: DB, domain: Pick<DomainRow, "id" | "orgId"
       if (previous.dkimRecord !== next.dkimRecord || previous.dkimStatus !== next.dkimStatus) changed.push("dkim");
       if (!changed.length && previous.overallStatus === next.overallStatus) return { changed };
     }
-    tx.insert(domainRecordHistory).values({ orgId: domain.orgId, domainId: domain.id, checkedAt: at, ...next, changed: changed.join(",") }).run();
+    await tx.insert(domainRecordHistory).values({ orgId: domain.orgId, domainId: domain.id, checkedAt: at, ...next, changed: changed.join(",") });
     return { changed: previous ? changed : ["dmarc", "spf", "dkim"] };
   });
 }
 
+async function domainById(store: StoreCore, domainId: string): Promise<DomainRow | null> {
+  const [row] = await store.db.select().from(store.t.domains).where(eq(store.t.domains.id, domainId)).limit(1);
+  return row ?? null;
+}
+
 /** Checks one domain now. Returns null when it no longer exists or DNS failed (statuses kept). */
 export async function checkDomain(deps: StatusDeps, domainId: string): Promise<DnsAnalysis | null> {
-  const row = deps.db.select().from(domains).where(eq(domains.id, domainId)).get();
+  const row = await domainById(deps.store, domainId);
   if (!row) return null;
-  const resolver = deps.cachePolicy ? deps.resolver.withPolicy(deps.cachePolicy(row.orgId)) : deps.resolver;
-  const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: deps.reportSelectors?.(row.orgId, row.name), now: deps.now });
+  const resolver = deps.cachePolicy ? deps.resolver.withPolicy(await deps.cachePolicy(row.orgId)) : deps.resolver;
+  const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: await deps.reportSelectors?.(row.orgId, row.name), now: deps.now });
   if (analysis.incomplete) {
     deps.log?.warn("dns_check_incomplete", { domain: row.name });
     return null;
   }
-  // the domain may have been deleted while DNS answered
-  if (!deps.db.select({ id: domains.id }).from(domains).where(eq(domains.id, domainId)).get()) return null;
-  const { changed } = storeDomainStatus(deps.db, row, analysis, deps.now());
+  const stored = await storeDomainStatus(deps, row, analysis, deps.now());
+  // the domain was deleted while DNS answered
+  if (!stored) return null;
+  const { changed } = stored;
   deps.log?.info("dns_checked", { domain: row.name, overall: analysis.overallStatus, changed: changed.join(",") });
   return analysis;
 }
@@ -81,11 +100,11 @@ export async function checkDomain(deps: StatusDeps, domainId: string): Promise<D
 /** Checks every domain not checked within `maxAgeMinutes` (all of them with 0), a few at a time. */
 export async function checkDueDomains(deps: StatusDeps, maxAgeMinutes: number, concurrency = 4): Promise<number> {
   const cutoff = new Date(deps.now().getTime() - maxAgeMinutes * 60_000);
-  const due = deps.db
+  const { domains } = deps.store.t;
+  const due = await deps.store.db
     .select({ id: domains.id })
     .from(domains)
-    .where(maxAgeMinutes > 0 ? or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, cutoff)) : undefined)
-    .all();
+    .where(maxAgeMinutes > 0 ? or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, cutoff)) : undefined);
   let next = 0;
   let checked = 0;
   const worker = async () => {

@@ -3,40 +3,37 @@
  * relay fails) as a link the inviter copies. A link that was mailed is not returned, so it
  * only ever reaches the invited address.
  */
-import { eq } from "drizzle-orm";
-import { organizations } from "../../db/schema";
-import type { AppDeps } from "../../deps";
-import type { Actor } from "../../http/tenant";
+import type { OrgContext } from "../../http/access";
 import { invitationMail } from "../mail/templates";
 import type { InvitationView, InviteResponse } from "./contract";
+import { organizationName } from "./service";
 
 const ROLE_WORDS = { owner: "an owner", admin: "an admin", member: "a member", viewer: "a viewer" } as const;
 
 export const MAIL_FAILED_MESSAGE = "The invitation mail could not be sent. The invitation is ready: copy the link and send it yourself.";
 
 export async function deliverInvitation(
-  deps: Pick<AppDeps, "store" | "log" | "mailer">,
-  actor: Actor,
+  ctx: Pick<OrgContext, "store" | "log" | "mailer" | "actor">,
   invitation: InvitationView,
   token: string,
   /** base address for the copy-the-link fallback when no --public-url is set */
   requestOrigin: string,
 ): Promise<InviteResponse> {
-  const mailer = deps.mailer;
+  const { actor, mailer } = ctx;
   const path = `/invite?token=${encodeURIComponent(token)}`;
   if (!mailer) {
     return { invitation, emailed: false, link: `${requestOrigin}${path}` };
   }
   const link = `${mailer.publicUrl}${path}`;
-  const org = deps.store.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, actor.orgId)).get();
+  const organization = (await organizationName(ctx, actor.orgId)) ?? "an organisation";
   try {
     await mailer.send(
-      invitationMail({ to: invitation.email, inviterName: actor.user.name, organization: org?.name ?? "an organisation", role: ROLE_WORDS[invitation.role], link, expiresAt: new Date(invitation.expiresAt) }),
+      invitationMail({ to: invitation.email, inviterName: actor.user.name, organization, role: ROLE_WORDS[invitation.role], link, expiresAt: new Date(invitation.expiresAt) }),
     );
-    deps.log.info("mail_sent", { kind: "invitation", invitationId: invitation.id });
+    ctx.log.info("mail_sent", { kind: "invitation", invitationId: invitation.id });
     return { invitation, emailed: true };
   } catch (error) {
-    deps.log.warn("mail_failed", { kind: "invitation", invitationId: invitation.id, error: error instanceof Error ? error.message : String(error) });
+    ctx.log.warn("mail_failed", { kind: "invitation", invitationId: invitation.id, error: error instanceof Error ? error.message : String(error) });
     return { invitation, emailed: false, link, message: MAIL_FAILED_MESSAGE };
   }
 }

@@ -1,134 +1,206 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
-import { writeTransactionDb } from "../../db/transaction";
-import type { DB } from "../../db";
-import { invitations, memberships, organizations, sessions, users, type Role } from "../../db/schema";
+import { and, asc, count, countDistinct, eq, gt, inArray, isNull } from "drizzle-orm";
+import type { Role } from "../../db/schema";
+import type { OrgContext, ServiceContext, UserContext } from "../../http/access";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../http/errors";
-import type { Actor } from "../../http/tenant";
-import { roleAllows } from "../../lib/permissions";
+import { roleAllows, roleAtLeast } from "../../lib/permissions";
 import { hashToken, newToken } from "../../lib/tokens";
+import { markEmailVerified } from "../auth/email-verification";
+import { setSessionOrganization } from "../auth/sessions";
 import { assertCanAddMember } from "../billing/limits";
 import type { InvitationView, MemberView, MembersResponse } from "./contract";
 
 export const INVITATION_DAYS = 7;
 const LAST_OWNER = "An organisation needs at least one owner. Make another member owner first.";
 const OWNER_ONLY = "Only an owner can give or take away the owner role.";
+const LINK_USED = "This invitation link is not valid any more: it was used already or has expired. Ask for a new one.";
 
-export function listMembers(db: DB, actor: Actor, now: Date): MembersResponse {
-  const members: MemberView[] = db
+type InvitationRow = ServiceContext["store"]["t"]["invitations"]["$inferSelect"];
+const invitationView = (i: InvitationRow): InvitationView => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString() });
+
+/** Members in the order they joined (owners first among those who joined in the same second). */
+function byJoining(a: { joinedAt: Date; role: Role; email: string }, b: { joinedAt: Date; role: Role; email: string }): number {
+  return a.joinedAt.getTime() - b.joinedAt.getTime() || Number(roleAtLeast(b.role, a.role)) - Number(roleAtLeast(a.role, b.role)) || a.email.localeCompare(b.email);
+}
+
+export async function listMembers(ctx: OrgContext): Promise<MembersResponse> {
+  const { memberships, users, invitations } = ctx.store.t;
+  const { orgId, role } = ctx.actor;
+  const rows = await ctx.store.db
     .select({ id: memberships.id, userId: users.id, name: users.name, email: users.email, role: memberships.role, joinedAt: memberships.createdAt })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.orgId, actor.orgId))
-    .orderBy(asc(memberships.createdAt), asc(sql`"memberships"."rowid"`))
-    .all()
-    .map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
-  const pending: InvitationView[] = roleAllows(actor.role, "members:manage")
-    ? db
+    .where(eq(memberships.orgId, orgId));
+  const members: MemberView[] = rows.sort(byJoining).map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
+  const pending = roleAllows(role, "members:manage")
+    ? await ctx.store.db
         .select()
         .from(invitations)
-        .where(and(eq(invitations.orgId, actor.orgId), isNull(invitations.acceptedAt), gt(invitations.expiresAt, now)))
-        .orderBy(asc(invitations.createdAt))
-        .all()
-        .map((i) => ({ id: i.id, email: i.email, role: i.role, expiresAt: i.expiresAt.toISOString(), createdAt: i.createdAt.toISOString() }))
+        .where(and(eq(invitations.orgId, orgId), isNull(invitations.acceptedAt), gt(invitations.expiresAt, ctx.now())))
+        .orderBy(asc(invitations.createdAt), asc(invitations.email))
     : [];
-  return { members, invitations: pending };
+  return { members, invitations: pending.map(invitationView) };
 }
 
-/** Creates a single-use invitation link (only its hash is stored) and returns the token to show or mail. */
-export function invite(db: DB, actor: Actor, email: string, role: Role, now: Date): { invitation: InvitationView; token: string } {
+/**
+ * Creates a single-use invitation link (only its hash is stored) and returns the token to show
+ * or mail. The plan's member limit is checked in the same transaction as the insert.
+ */
+export async function invite(ctx: OrgContext, email: string, role: Role): Promise<{ invitation: InvitationView; token: string }> {
+  const { memberships, users, invitations } = ctx.store.t;
+  const { actor } = ctx;
   if (role === "owner" && actor.role !== "owner") throw new ForbiddenError(OWNER_ONLY);
-  const already = db
-    .select({ id: memberships.id })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.orgId, actor.orgId), eq(users.email, email)))
-    .get();
-  if (already) throw new ConflictError(`${email} is already a member of this organisation.`, { email: "Already a member" });
-  assertCanAddMember(db, actor.orgId);
+  const now = ctx.now();
   const token = newToken();
-  const row = db
-    .insert(invitations)
-    .values({ orgId: actor.orgId, email, role, tokenHash: hashToken(token), invitedBy: actor.user.userId, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_DAYS * 86400_000) })
-    .returning()
-    .get();
-  return { token, invitation: { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString() } };
+  const row = await ctx.store.write(async (tx) => {
+    const [already] = await tx
+      .select({ id: memberships.id })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.orgId, actor.orgId), eq(users.email, email)))
+      .limit(1);
+    if (already) throw new ConflictError(`${email} is already a member of this organisation.`, { email: "Already a member" });
+    await assertCanAddMember(ctx, actor.orgId);
+    const [created] = await tx
+      .insert(invitations)
+      .values({ orgId: actor.orgId, email, role, tokenHash: hashToken(token), invitedBy: actor.user.userId, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_DAYS * 86400_000) })
+      .returning();
+    return created!;
+  });
+  return { token, invitation: invitationView(row) };
 }
 
-export function revokeInvitation(db: DB, actor: Actor, id: string): void {
-  const row = db.delete(invitations).where(and(eq(invitations.id, id), eq(invitations.orgId, actor.orgId), isNull(invitations.acceptedAt))).returning({ id: invitations.id }).get();
-  if (!row) throw new NotFoundError("No such invitation in this organisation.");
+export async function revokeInvitation(ctx: OrgContext, id: string): Promise<void> {
+  const { invitations } = ctx.store.t;
+  const removed = await ctx.store.write((tx) =>
+    tx
+      .delete(invitations)
+      .where(and(eq(invitations.id, id), eq(invitations.orgId, ctx.actor.orgId), isNull(invitations.acceptedAt)))
+      .returning({ id: invitations.id }),
+  );
+  if (!removed.length) throw new NotFoundError("No such invitation in this organisation.");
 }
 
-function liveInvitation(db: DB, token: string, now: Date) {
-  const row = db
+async function liveInvitation(ctx: ServiceContext, token: string) {
+  const { invitations, organizations } = ctx.store.t;
+  const [row] = await ctx.store.db
     .select({ invitation: invitations, orgName: organizations.name })
     .from(invitations)
     .innerJoin(organizations, eq(organizations.id, invitations.orgId))
     .where(eq(invitations.tokenHash, hashToken(token)))
-    .get();
-  if (!row || row.invitation.acceptedAt || row.invitation.expiresAt <= now) {
-    throw new NotFoundError("This invitation link is not valid any more: it was used already or has expired. Ask for a new one.");
-  }
+    .limit(1);
+  if (!row || row.invitation.acceptedAt || row.invitation.expiresAt <= ctx.now()) throw new NotFoundError(LINK_USED);
   return row;
 }
 
 /** What an invitation link is for (shown before accepting). */
-export function describeInvitation(db: DB, token: string, now: Date) {
-  const { invitation, orgName } = liveInvitation(db, token, now);
+export async function describeInvitation(ctx: ServiceContext, token: string) {
+  const { invitation, orgName } = await liveInvitation(ctx, token);
   return { organization: orgName, email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() };
 }
 
 /**
  * Accepts an invitation for the signed-in user (whose email must be the invited one), once:
  * the membership is added, the link used up and the session switched to the organisation.
+ * The link reached the user by mail at that address, so the address counts as verified.
  */
-export function acceptInvitation(db: DB, user: { userId: string; email: string; sessionId: string }, token: string, now: Date): string {
-  const { invitation } = liveInvitation(db, token, now);
+export async function acceptInvitation(ctx: UserContext, token: string): Promise<string> {
+  const { invitations, memberships } = ctx.store.t;
+  const { user } = ctx;
+  const now = ctx.now();
+  const { invitation } = await liveInvitation(ctx, token);
   if (invitation.email !== user.email.toLowerCase()) {
     throw new ForbiddenError(`This invitation was sent to ${invitation.email}. Sign in with that address to accept it.`);
   }
-  return writeTransactionDb(db, (tx) => {
-    const used = tx.update(invitations).set({ acceptedAt: now }).where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt))).returning({ id: invitations.id }).get();
-    if (!used) throw new NotFoundError("This invitation link is not valid any more: it was used already or has expired. Ask for a new one.");
-    const existing = tx.select({ id: memberships.id }).from(memberships).where(and(eq(memberships.orgId, invitation.orgId), eq(memberships.userId, user.userId))).get();
+  return ctx.store.write(async (tx) => {
+    const used = await tx
+      .update(invitations)
+      .set({ acceptedAt: now })
+      .where(and(eq(invitations.id, invitation.id), isNull(invitations.acceptedAt)))
+      .returning({ id: invitations.id });
+    if (!used.length) throw new NotFoundError(LINK_USED);
+    const [existing] = await tx
+      .select({ id: memberships.id })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, invitation.orgId), eq(memberships.userId, user.userId)))
+      .limit(1);
     if (!existing) {
-      assertCanAddMember(tx as unknown as DB, invitation.orgId);
-      tx.insert(memberships).values({ orgId: invitation.orgId, userId: user.userId, role: invitation.role }).run();
+      // the invitation is used up above, so it no longer counts as pending: the member does
+      await assertCanAddMember(ctx, invitation.orgId);
+      await tx.insert(memberships).values({ orgId: invitation.orgId, userId: user.userId, role: invitation.role });
     }
-    tx.update(sessions).set({ currentOrgId: invitation.orgId }).where(eq(sessions.id, user.sessionId)).run();
+    await markEmailVerified(ctx, user.userId, now);
+    await setSessionOrganization(ctx, user.sessionId, invitation.orgId);
     return invitation.orgId;
   });
 }
 
-function membershipIn(db: DB, orgId: string, id: string) {
-  const row = db.select().from(memberships).where(and(eq(memberships.id, id), eq(memberships.orgId, orgId))).get();
+async function membershipIn(ctx: OrgContext, id: string) {
+  const { memberships } = ctx.store.t;
+  const [row] = await ctx.store.db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.id, id), eq(memberships.orgId, ctx.actor.orgId)))
+    .limit(1);
   if (!row) throw new NotFoundError("No such member in this organisation.");
   return row;
 }
 
-function ownerCount(db: DB, orgId: string): number {
-  return db.select({ id: memberships.id }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner"))).all().length;
+async function ownerCount(ctx: OrgContext): Promise<number> {
+  const { memberships } = ctx.store.t;
+  const [row] = await ctx.store.db
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, ctx.actor.orgId), eq(memberships.role, "owner")));
+  return Number(row?.n ?? 0);
 }
 
-export function changeRole(db: DB, actor: Actor, membershipId: string, role: Role): MemberView {
-  return writeTransactionDb(db, (tx) => {
-    const target = membershipIn(tx as unknown as DB, actor.orgId, membershipId);
+export async function changeRole(ctx: OrgContext, membershipId: string, role: Role): Promise<MemberView> {
+  const { memberships, users } = ctx.store.t;
+  const { actor } = ctx;
+  return ctx.store.write(async (tx) => {
+    const target = await membershipIn(ctx, membershipId);
     if ((target.role === "owner" || role === "owner") && actor.role !== "owner") throw new ForbiddenError(OWNER_ONLY);
-    if (target.role === "owner" && role !== "owner" && ownerCount(tx as unknown as DB, actor.orgId) <= 1) throw new ConflictError(LAST_OWNER);
-    tx.update(memberships).set({ role }).where(eq(memberships.id, target.id)).run();
-    const user = tx.select().from(users).where(eq(users.id, target.userId)).get()!;
-    return { id: target.id, userId: user.id, name: user.name, email: user.email, role, joinedAt: target.createdAt.toISOString() };
+    if (target.role === "owner" && role !== "owner" && (await ownerCount(ctx)) <= 1) throw new ConflictError(LAST_OWNER);
+    await tx.update(memberships).set({ role }).where(eq(memberships.id, target.id));
+    const [user] = await tx.select().from(users).where(eq(users.id, target.userId)).limit(1);
+    return { id: target.id, userId: user!.id, name: user!.name, email: user!.email, role, joinedAt: target.createdAt.toISOString() };
   });
 }
 
 /** Removes a member (admins and owners; anyone may remove themselves). The last owner stays. */
-export function removeMember(db: DB, actor: Actor, membershipId: string): void {
-  writeTransactionDb(db, (tx) => {
-    const target = membershipIn(tx as unknown as DB, actor.orgId, membershipId);
+export async function removeMember(ctx: OrgContext, membershipId: string): Promise<void> {
+  const { memberships } = ctx.store.t;
+  const { actor } = ctx;
+  await ctx.store.write(async (tx) => {
+    const target = await membershipIn(ctx, membershipId);
     const self = target.userId === actor.user.userId;
     if (!self && !roleAllows(actor.role, "members:manage")) throw new ForbiddenError();
     if (!self && target.role === "owner" && actor.role !== "owner") throw new ForbiddenError(OWNER_ONLY);
-    if (target.role === "owner" && ownerCount(tx as unknown as DB, actor.orgId) <= 1) throw new ConflictError(LAST_OWNER);
-    tx.delete(memberships).where(eq(memberships.id, target.id)).run();
+    if (target.role === "owner" && (await ownerCount(ctx)) <= 1) throw new ConflictError(LAST_OWNER);
+    await tx.delete(memberships).where(eq(memberships.id, target.id));
   });
+}
+
+/** Distinct members of the organisations plus their pending invitations (plan limits count both). */
+export async function countMembersAndInvitations(ctx: Pick<ServiceContext, "store" | "now">, orgIds: string[]): Promise<number> {
+  const { memberships, invitations } = ctx.store.t;
+  const [members] = await ctx.store.db.select({ n: countDistinct(memberships.userId) }).from(memberships).where(inArray(memberships.orgId, orgIds));
+  const [pending] = await ctx.store.db
+    .select({ n: count() })
+    .from(invitations)
+    .where(and(inArray(invitations.orgId, orgIds), isNull(invitations.acceptedAt), gt(invitations.expiresAt, ctx.now())));
+  return Number(members?.n ?? 0) + Number(pending?.n ?? 0);
+}
+
+/** The email of the organisation's longest-standing owner, or null (the settings' default contact). */
+export async function firstOwnerEmail(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<string | null> {
+  const { memberships, users } = ctx.store.t;
+  const [owner] = await ctx.store.db
+    .select({ email: users.email })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner")))
+    .orderBy(asc(memberships.createdAt), asc(users.email))
+    .limit(1);
+  return owner?.email ?? null;
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { invitations, memberships } from "../../db/schema";
+import { invitations, memberships, users } from "../../db/schema";
 import { cookieFrom, makeTestApp, type TestApp } from "../../../tests/support/app";
 import { addMember, createOrg, createUser, signedInMember, signIn } from "../../../tests/support/fixtures";
 
@@ -99,6 +99,24 @@ describe("members and invitations", () => {
     // members see the list but not pending invitations, and may not invite
     expect((await t.json("GET", "/api/members", { cookie: invited })).body.members).toHaveLength(2);
     expect((await t.json("POST", "/api/members/invitations", { cookie: invited, body: { email: "x@example.com", role: "viewer" } })).status).toBe(403);
+  });
+
+  test("accepting an invitation by its link marks the invitee's address verified (the link came by mail there)", async () => {
+    t = await makeTestApp();
+    const db = t.deps.store.db;
+    const owner = await signup(t, "owner@example.com", "Acme");
+    const inv = await t.json("POST", "/api/members/invitations", { cookie: owner, body: { email: "invitee@example.com", role: "viewer" } });
+    const token = new URL(inv.body.link).searchParams.get("token")!;
+    const verifiedAt = (userId: string) => db.select({ at: users.emailVerifiedAt }).from(users).where(eq(users.id, userId)).get()!.at;
+    const stranger = createUser(db, "stranger@example.com");
+    expect((await t.json("POST", "/api/invitations/accept", { cookie: signIn(db, stranger, null), body: { token } })).status).toBe(403);
+    expect(verifiedAt(stranger)).toBeNull();
+
+    const invitee = createUser(db, "invitee@example.com");
+    expect(verifiedAt(invitee)).toBeNull();
+    const accepted = await t.json("POST", "/api/invitations/accept", { cookie: signIn(db, invitee, null), body: { token } });
+    expect(accepted.status).toBe(200);
+    expect(verifiedAt(invitee)).toBeInstanceOf(Date);
   });
 
   test("an expired invitation cannot be accepted", async () => {

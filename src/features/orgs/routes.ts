@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
+import { access } from "../../http/access";
 import { clientAddress } from "../../http/client";
-import { parseInput, UnauthorizedError } from "../../http/errors";
-import { currentUser, requireActor } from "../../http/tenant";
+import { parseInput } from "../../http/errors";
 import { meOf } from "../auth/service";
 import { changeRoleSchema, createClientSchema, invitationTokenSchema, inviteSchema } from "./contract";
 import { organizationsOf } from "./directory";
@@ -12,61 +12,86 @@ import { createClient, switchOrganization } from "./service";
 
 /** Organisations (switch, MSP clients), members and invitations. */
 export function orgsRoutes(deps: AppDeps) {
-  const db = deps.store.db;
-  const signedIn = (request: Request) => {
-    const user = currentUser(db, request);
-    if (!user) throw new UnauthorizedError();
-    return user;
-  };
   return new Elysia({ name: "orgs" })
-    .get("/api/orgs", ({ request }) => {
-      const user = signedIn(request);
-      return organizationsOf(db, user.userId).map((o) => ({ ...o, current: o.id === user.currentOrgId }));
-    })
-    .post("/api/orgs/clients", ({ request, body, set }) => {
-      const actor = requireActor(db, request, "clients:manage");
-      const { name } = parseInput(createClientSchema, body);
-      set.status = 201;
-      return createClient(db, actor, name);
-    })
-    .post("/api/orgs/:id/switch", ({ request, params }) => {
-      const user = signedIn(request);
-      switchOrganization(db, user, params.id);
-      return meOf(db, { ...user, currentOrgId: params.id });
-    })
-    .get("/api/members", ({ request }) => listMembers(db, requireActor(db, request, "read"), deps.now()))
-    .post("/api/members/invitations", async ({ request, body, set }) => {
-      const actor = requireActor(db, request, "members:manage");
-      const input = parseInput(inviteSchema, body);
-      const { invitation, token } = invite(db, actor, input.email, input.role, deps.now());
-      const origin = deps.config.publicUrl ? deps.config.publicUrl.replace(/\/+$/, "") : new URL(request.url).origin;
-      set.status = 201;
-      set.headers["cache-control"] = "no-store";
-      return deliverInvitation(deps, actor, invitation, token, origin);
-    })
-    .delete("/api/members/invitations/:id", ({ request, params }) => {
-      revokeInvitation(db, requireActor(db, request, "members:manage"), params.id);
-      return { success: true };
-    })
-    .patch("/api/members/:id", ({ request, params, body }) => {
-      const actor = requireActor(db, request, "members:manage");
-      const { role } = parseInput(changeRoleSchema, body);
-      return changeRole(db, actor, params.id, role);
-    })
-    .delete("/api/members/:id", ({ request, params }) => {
-      removeMember(db, requireActor(db, request, "read"), params.id);
-      return { success: true };
-    })
-    .post("/api/invitations/lookup", ({ request, body }) => {
-      deps.limiter.hit("invitation-lookup", clientAddress(deps, request), 30, 600);
-      const { token } = parseInput(invitationTokenSchema, body);
-      return describeInvitation(db, token, deps.now());
-    })
-    .post("/api/invitations/accept", ({ request, body }) => {
-      const user = signedIn(request);
-      deps.limiter.hit("invitation-accept", clientAddress(deps, request), 30, 600);
-      const { token } = parseInput(invitationTokenSchema, body);
-      const orgId = acceptInvitation(db, user, token, deps.now());
-      return meOf(db, { ...user, currentOrgId: orgId });
-    });
+    .use(access(deps))
+    .get(
+      "/api/orgs",
+      async ({ ctx }) => (await organizationsOf(ctx, ctx.user.userId)).map((o) => ({ ...o, current: o.id === ctx.user.currentOrgId })),
+      { signedIn: true },
+    )
+    .post(
+      "/api/orgs/clients",
+      async ({ ctx, body, set }) => {
+        const { name } = parseInput(createClientSchema, body);
+        const client = await createClient(ctx, name);
+        set.status = 201;
+        return client;
+      },
+      { org: "clients:manage" },
+    )
+    .post(
+      "/api/orgs/:id/switch",
+      async ({ ctx, params }) => {
+        await switchOrganization(ctx, params.id);
+        return meOf(ctx, { ...ctx.user, currentOrgId: params.id });
+      },
+      { signedIn: true },
+    )
+    .get("/api/members", ({ ctx }) => listMembers(ctx), { org: "read" })
+    .post(
+      "/api/members/invitations",
+      async ({ ctx, request, body, set }) => {
+        const input = parseInput(inviteSchema, body);
+        const { invitation, token } = await invite(ctx, input.email, input.role);
+        const origin = ctx.config.publicUrl ? ctx.config.publicUrl.replace(/\/+$/, "") : new URL(request.url).origin;
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return deliverInvitation(ctx, invitation, token, origin);
+      },
+      { org: "members:manage" },
+    )
+    .delete(
+      "/api/members/invitations/:id",
+      async ({ ctx, params }) => {
+        await revokeInvitation(ctx, params.id);
+        return { success: true };
+      },
+      { org: "members:manage" },
+    )
+    .patch(
+      "/api/members/:id",
+      ({ ctx, params, body }) => {
+        const { role } = parseInput(changeRoleSchema, body);
+        return changeRole(ctx, params.id, role);
+      },
+      { org: "members:manage" },
+    )
+    .delete(
+      "/api/members/:id",
+      async ({ ctx, params }) => {
+        await removeMember(ctx, params.id);
+        return { success: true };
+      },
+      // anyone may leave; removing someone else needs members:manage (checked by the service)
+      { org: "read" },
+    )
+    .post(
+      "/api/invitations/lookup",
+      async ({ ctx, request, body }) => {
+        await ctx.limiter.hit("invitation-lookup", clientAddress(ctx, request), 30, 600);
+        const { token } = parseInput(invitationTokenSchema, body);
+        return describeInvitation(ctx, token);
+      },
+      { public: true },
+    )
+    .post(
+      "/api/invitations/accept",
+      async ({ ctx, request, body }) => {
+        await ctx.limiter.hit("invitation-accept", clientAddress(ctx, request), 30, 600);
+        const { token } = parseInput(invitationTokenSchema, body);
+        const orgId = await acceptInvitation(ctx, token);
+        return meOf(ctx, { ...ctx.user, currentOrgId: orgId });
+      },
+      { signedIn: true },
+    );
 }

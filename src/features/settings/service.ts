@@ -1,30 +1,26 @@
 /** Organisation settings: one row per organisation, defaults until first saved. */
-import { and, asc, eq } from "drizzle-orm";
-import type { DB } from "../../db";
-import { memberships, organizations, organizationSettings, users } from "../../db/schema";
+import { eq } from "drizzle-orm";
+import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import type { CachePolicy } from "../dns/resolver";
+import { firstOwnerEmail } from "../orgs/members";
+import { organizationName } from "../orgs/service";
 import { DEFAULT_PREFERENCES, type Settings } from "./contract";
 
+export type StoredSettings = Settings & { updatedAt: Date | null };
+
 /** What an organisation without a saved row sees: its own name, its first owner's email, the default preferences. */
-export function defaultSettings(db: DB, orgId: string): Settings {
-  const org = db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, orgId)).get();
-  if (!org) throw new NotFoundError("This organisation no longer exists.");
-  const owner = db
-    .select({ email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner")))
-    .orderBy(asc(memberships.createdAt))
-    .limit(1)
-    .get();
-  return { organizationName: org.name, contactEmail: owner?.email ?? "", ...DEFAULT_PREFERENCES };
+async function defaultSettings(ctx: ServiceContext, orgId: string): Promise<Settings> {
+  const name = await organizationName(ctx, orgId);
+  if (name === null) throw new NotFoundError("This organisation no longer exists.");
+  return { organizationName: name, contactEmail: (await firstOwnerEmail(ctx, orgId)) ?? "", ...DEFAULT_PREFERENCES };
 }
 
-export function getSettings(db: DB, orgId: string): Settings & { updatedAt: Date | null } {
-  const row = db.select().from(organizationSettings).where(eq(organizationSettings.orgId, orgId)).get();
-  if (!row) return { ...defaultSettings(db, orgId), updatedAt: null };
-  const fallback = row.organizationName && row.contactEmail !== null ? null : defaultSettings(db, orgId);
+async function settingsOf(ctx: ServiceContext, orgId: string): Promise<StoredSettings> {
+  const { organizationSettings } = ctx.store.t;
+  const [row] = await ctx.store.db.select().from(organizationSettings).where(eq(organizationSettings.orgId, orgId)).limit(1);
+  if (!row) return { ...(await defaultSettings(ctx, orgId)), updatedAt: null };
+  const fallback = row.organizationName && row.contactEmail !== null ? null : await defaultSettings(ctx, orgId);
   return {
     organizationName: row.organizationName ?? fallback!.organizationName,
     contactEmail: row.contactEmail ?? fallback!.contactEmail,
@@ -40,18 +36,26 @@ export function getSettings(db: DB, orgId: string): Settings & { updatedAt: Date
   };
 }
 
-export function saveSettings(db: DB, orgId: string, input: Settings, now: Date): Settings & { updatedAt: Date | null } {
-  const values = { ...input, updatedAt: now };
-  db.insert(organizationSettings).values({ orgId, ...values }).onConflictDoUpdate({ target: organizationSettings.orgId, set: values }).run();
-  return getSettings(db, orgId);
+/** The current organisation's settings. */
+export function getSettings(ctx: OrgContext): Promise<StoredSettings> {
+  return settingsOf(ctx, ctx.actor.orgId);
+}
+
+export async function saveSettings(ctx: OrgContext, input: Settings): Promise<StoredSettings> {
+  const { organizationSettings } = ctx.store.t;
+  const orgId = ctx.actor.orgId;
+  const values = { ...input, updatedAt: ctx.now() };
+  await ctx.store.write((tx) => tx.insert(organizationSettings).values({ orgId, ...values }).onConflictDoUpdate({ target: organizationSettings.orgId, set: values }));
+  return settingsOf(ctx, orgId);
 }
 
 /** The organisation's DNS cache policy (Settings: DNS caching toggle and cache TTL), defaults until saved. */
-export function dnsCachePolicy(db: DB, orgId: string): Required<CachePolicy> {
-  const row = db
+export async function dnsCachePolicy(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<Required<CachePolicy>> {
+  const { organizationSettings } = ctx.store.t;
+  const [row] = await ctx.store.db
     .select({ dnsCaching: organizationSettings.dnsCaching, cacheTtlSeconds: organizationSettings.cacheTtlSeconds })
     .from(organizationSettings)
     .where(eq(organizationSettings.orgId, orgId))
-    .get();
+    .limit(1);
   return { cache: row?.dnsCaching ?? DEFAULT_PREFERENCES.dnsCaching, maxTtl: row?.cacheTtlSeconds ?? DEFAULT_PREFERENCES.cacheTtlSeconds };
 }
