@@ -30,11 +30,30 @@ export interface FlagSpec {
 
 const port = (v: number) => (v < 0 || v > 65535 ? "must be a port number from 0 to 65535" : undefined);
 
-/** The one table of flags. Features add their own rows here, so --help stays complete. */
-export const FLAGS: FlagSpec[] = [
+/** A PostgreSQL URL, or why not. Never repeats the value: it may hold a password. */
+export function databaseUrlProblem(v: string): string | undefined {
+  if (!v) return undefined;
+  let url: URL;
+  try {
+    url = new URL(v);
+  } catch {
+    return "is not a URL; expected postgres://user:pass@host:port/db";
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") return "must start with postgres:// or postgresql://";
+  if (!url.hostname) return "needs a host: postgres://user:pass@host:port/db";
+  if (url.pathname.replace(/^\//, "") === "") return "needs a database name: postgres://user:pass@host:port/db";
+  return undefined;
+}
+
+/** The one table of flags. Features add their own rows here, so --help stays complete; Config gets a typed member for each. */
+export const FLAGS = [
   { name: "port", env: "PORT", kind: "int", default: 8080, value: "N", commands: ["serve"], help: "HTTP port to listen on", check: port },
   { name: "host", env: "HOST", kind: "string", default: "0.0.0.0", value: "ADDR", commands: ["serve"], help: "address to bind the HTTP server to" },
-  { name: "db", env: "DATABASE_PATH", kind: "string", default: "./data/dmarcwarden.db", value: "PATH", commands: ["*"], help: "SQLite database file (created on first start)" },
+  { name: "db", env: "DATABASE_PATH", kind: "string", default: "./data/dmarcwarden.db", value: "PATH", commands: ["*"], help: "SQLite database file (created on first start); the store unless --database-url is given" },
+  { name: "database-url", env: "DATABASE_URL", kind: "string", default: "", value: "URL", commands: ["*"], help: "use PostgreSQL instead of the SQLite file: postgres://user:pass@host:port/db", check: databaseUrlProblem },
+  { name: "database-pool", env: "DATABASE_POOL", kind: "int", default: 10, value: "N", commands: ["*"], help: "PostgreSQL connections this node keeps open at most", check: (v: number) => (v < 1 || v > 1000 ? "must be between 1 and 1000" : undefined) },
+  { name: "from", env: "MIGRATE_FROM", kind: "string", default: "", value: "PATH", commands: ["migrate-store"], help: "the SQLite database file to copy from" },
+  { name: "to", env: "MIGRATE_TO", kind: "string", default: "", value: "URL", commands: ["migrate-store"], help: "the empty PostgreSQL database to copy into: postgres://user:pass@host:port/db" },
   { name: "public-url", env: "PUBLIC_URL", kind: "string", default: "", value: "URL", commands: ["serve"], help: "the address users reach the server at, e.g. https://dmarc.example.com (links in mail, Secure cookies)", check: (v: string) => (v && !/^https?:\/\/[^/]+/.test(v) ? "must start with http:// or https://" : undefined) },
   { name: "trust-proxy", env: "TRUST_PROXY", kind: "bool", default: false, commands: ["serve"], help: "one reverse proxy of your own sits in front: the client address is the right-most X-Forwarded-For entry" },
   { name: "trusted-proxies", env: "TRUSTED_PROXIES", kind: "list", default: [], value: "CIDR", commands: ["serve"], help: "addresses or CIDR ranges of your reverse proxies (repeatable or comma separated): X-Forwarded-For counts only from them, read from the right skipping them", check: trustedProxiesProblem },
@@ -77,20 +96,29 @@ export const FLAGS: FlagSpec[] = [
   { name: "max-report-mb", env: "MAX_REPORT_MB", kind: "int", default: 25, value: "MB", commands: ["serve", "ingest"], help: "largest report file accepted (upload, CLI, mail), in MB; decompressed content may be up to 200 MB", check: (v: number) => (v < 1 || v > 1024 ? "must be between 1 and 1024" : undefined) },
   { name: "seed-demo", env: "SEED_DEMO", kind: "bool", default: false, commands: ["serve"], help: "create the demo organisation (slug demo), its owner, domains and several weeks of reports; idempotent" },
   { name: "geoip-db", env: "GEOIP_DB", kind: "string", default: "", value: "PATH", commands: ["serve", "ingest", "seed-demo"], help: "MMDB file with cities (DB-IP IP to City Lite or MaxMind GeoLite2-City) used instead of the embedded country-only database" },
-];
+] as const satisfies readonly FlagSpec[];
 
-export interface Config {
-  port: number;
-  host: string;
-  db: string;
-  publicUrl: string;
-  trustProxy: boolean;
+/** "smtp-max-bytes" → "smtpMaxBytes" */
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+interface KindValue {
+  string: string;
+  int: number;
+  bool: boolean;
+  list: string[];
+}
+type Flag = (typeof FLAGS)[number];
+/** One typed member per flag: kebab-case name → camelCase key, kind → value type. */
+export type FlagValues = { [F in Flag as CamelCase<F["name"]>]: KindValue[F["kind"]] };
+
+export type Config = Omit<FlagValues, "seedAdmin" | "logLevel"> & {
   seedAdmin: { username: string; password: string } | null;
   logLevel: "debug" | "info" | "warn" | "error";
-  /** every flag by its name, for features that add flags */
-  raw: Record<string, unknown>;
   /** positional arguments after the command */
   args: string[];
+};
+
+function camelCase(name: string): string {
+  return name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
 function convert(spec: FlagSpec, input: string, from: string): unknown {
@@ -120,7 +148,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   const values: Record<string, unknown> = {};
   const fromCli = new Set<string>();
   const args: string[] = [];
-  const byName = new Map(FLAGS.map((f) => [f.name, f]));
+  const byName = new Map<string, FlagSpec>(FLAGS.map((f) => [f.name, f]));
 
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
@@ -158,7 +186,7 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
     fromCli.add(spec.name);
   }
 
-  for (const spec of FLAGS) {
+  for (const spec of FLAGS as readonly FlagSpec[]) {
     if (!fromCli.has(spec.name)) {
       const envValue = env[spec.env];
       values[spec.name] = envValue !== undefined && envValue !== "" ? convert(spec, envValue, spec.env) : spec.default;
@@ -178,15 +206,12 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   }
   void command;
 
+  const flags = Object.fromEntries(FLAGS.map((f) => [camelCase(f.name), values[f.name]])) as FlagValues;
   return {
-    port: values.port as number,
-    host: values.host as string,
-    db: values.db as string,
-    publicUrl: (values["public-url"] as string).replace(/\/+$/, ""),
-    trustProxy: values["trust-proxy"] as boolean,
+    ...flags,
+    publicUrl: flags.publicUrl.replace(/\/+$/, ""),
     seedAdmin,
-    logLevel: values["log-level"] as Config["logLevel"],
-    raw: values,
+    logLevel: flags.logLevel as Config["logLevel"],
     args,
   };
 }
@@ -197,7 +222,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 export function flagHelp(command: string): string {
-  const rows = FLAGS.filter((f) => f.commands.includes("*") || f.commands.includes(command));
+  const rows = (FLAGS as readonly FlagSpec[]).filter((f) => f.commands.includes("*") || f.commands.includes(command));
   return rows
     .map((f) => {
       const left = `  --${f.name}${f.kind === "bool" ? "" : ` ${f.value ?? "VALUE"}`}`;

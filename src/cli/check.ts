@@ -16,7 +16,7 @@ export const checkCommand: Command = {
     if (config.args.length !== 1) throw new ConfigError("check needs exactly one DOMAIN (see --help)");
     const domain = normalizeDomainInput(config.args[0]);
     if (!domain.ok) throw new ConfigError(`${domain.error}: ${domain.message}`);
-    const analysis = await analyzeDomain(resolverFromConfig(config), domain.domain, { selectors: config.raw.selector as string[] });
+    const analysis = await analyzeDomain(resolverFromConfig(config), domain.domain, { selectors: config.selector });
     console.log(json ? JSON.stringify(analysis, null, 2) : formatAnalysis(analysis));
     // exit 0 when protected, 1 otherwise (scripts can alert on it), 3 when DNS failed
     return analysis.incomplete ? 3 : analysis.overallStatus === "protected" ? 0 : 1;

@@ -47,7 +47,7 @@ export const ingestCommand: Command = {
   usage: "dmarcwarden ingest --org SLUG PATH... [--db PATH]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "ingest");
-    const slug = String(config.raw.org ?? "");
+    const slug = config.org;
     if (!slug) {
       console.error("dmarcwarden ingest: --org SLUG is required (the organisation the reports belong to).");
       return 2;

@@ -43,7 +43,7 @@ export const serveCommand: Command = {
       resolver: resolverFromConfig(config),
       mailer,
     };
-    if (config.raw["seed-demo"]) {
+    if (config.seedDemo) {
       // the demo's senders carry their PTR names already: no DNS lookups while seeding
       console.log(describeDemoSeed(await seedDemo({ ...deps, resolver: undefined })));
     }

@@ -17,7 +17,7 @@ import { cidrContains, formatAddress, parseAddress, parseCidr, type AddressBytes
 export function clientAddress(deps: Pick<AppDeps, "server" | "config">, request: Request): string {
   const peerText = deps.server?.requestIP(request)?.address;
   const peer = peerText ? parseAddress(peerText) : null;
-  const trusted = trustedProxies(deps.config.raw["trusted-proxies"]);
+  const trusted = trustedProxies(deps.config.trustedProxies);
   const peerTrusted = deps.config.trustProxy || (!!peer && trusted.some((range) => cidrContains(range, peer)));
   const forwarded = peerTrusted ? request.headers.get("x-forwarded-for") : null;
   let client: AddressBytes | null = peer;

@@ -80,13 +80,13 @@ export function contentSecurityPolicy(options: { stripe: boolean }): string {
  * Adds the security headers to a response: the fixed ones, a Content-Security-Policy on HTML
  * pages, and HSTS when the public URL is https.
  */
-export function addSecurityHeaders(response: Response, request: Request, config: { publicUrl: string; raw: Record<string, unknown> }): void {
+export function addSecurityHeaders(response: Response, request: Request, config: { publicUrl: string; stripeSecretKey: string }): void {
   const headers = response.headers;
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) if (!headers.has(name)) headers.set(name, value);
   if (config.publicUrl.startsWith("https://") && !headers.has("strict-transport-security")) headers.set("strict-transport-security", HSTS_VALUE);
   if ((headers.get("content-type") ?? "").startsWith("text/html") && !headers.has("content-security-policy")) {
     const { pathname } = new URL(request.url);
-    const billingOn = !!config.raw["stripe-secret-key"];
+    const billingOn = !!config.stripeSecretKey;
     headers.set("content-security-policy", contentSecurityPolicy({ stripe: billingOn && STRIPE_PAGES.includes(pathname) }));
   }
 }

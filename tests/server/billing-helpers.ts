@@ -2,16 +2,15 @@
 import { testConfig, type Config } from "../../src/config";
 import { createStripeClient } from "../../src/features/billing/settings";
 import { makeTestApp, type TestApp } from "../support/app";
-import { stripeRaw } from "../support/stripe-server";
+import { stripeConfig } from "../support/stripe-server";
 
-export function billingConfig(stripeUrl: string | null, raw: Record<string, unknown> = {}): Config {
-  const base = testConfig();
-  return { ...base, raw: { ...base.raw, ...(stripeUrl ? stripeRaw(stripeUrl) : {}), ...raw } };
+export function billingConfig(stripeUrl: string | null, overrides: Partial<Config> = {}): Config {
+  return testConfig({ ...(stripeUrl ? stripeConfig(stripeUrl) : {}), ...overrides });
 }
 
 /** The real app; with a stand-in URL billing is on and the SDK talks to the stand-in. */
-export async function billingApp(stripeUrl: string | null, options: { raw?: Record<string, unknown>; now?: () => Date } = {}): Promise<TestApp> {
-  const config = billingConfig(stripeUrl, options.raw);
+export async function billingApp(stripeUrl: string | null, options: { config?: Partial<Config>; now?: () => Date } = {}): Promise<TestApp> {
+  const config = billingConfig(stripeUrl, options.config);
   const stripe = createStripeClient(config);
   return await makeTestApp({ config, deps: { stripe, ...(options.now ? { now: options.now } : {}) } });
 }

@@ -21,7 +21,7 @@ const message = {
 /** An app whose requests arrive from `peer` (the socket address a listening server would report). */
 async function appBehind(peer: string, config: { trustProxy?: boolean; trustedProxies?: string[] }) {
   t = await makeTestApp({ config: { trustProxy: config.trustProxy ?? false }, deps: { server: { requestIP: () => ({ address: peer }) } } });
-  t.deps.config.raw["trusted-proxies"] = config.trustedProxies ?? [];
+  t.deps.config.trustedProxies = config.trustedProxies ?? [];
   return t;
 }
 
@@ -75,8 +75,8 @@ describe("--trusted-proxies", () => {
   });
 
   test("the flag and its environment twin take addresses and CIDR ranges and refuse anything else", () => {
-    expect(parseConfig(["--trusted-proxies", "10.0.0.0/8,192.168.1.1", "--trusted-proxies", "fd00::/8"], {}).raw["trusted-proxies"]).toEqual(["10.0.0.0/8", "192.168.1.1", "fd00::/8"]);
-    expect(parseConfig([], { TRUSTED_PROXIES: "172.16.0.0/12, ::1" }).raw["trusted-proxies"]).toEqual(["172.16.0.0/12", "::1"]);
+    expect(parseConfig(["--trusted-proxies", "10.0.0.0/8,192.168.1.1", "--trusted-proxies", "fd00::/8"], {}).trustedProxies).toEqual(["10.0.0.0/8", "192.168.1.1", "fd00::/8"]);
+    expect(parseConfig([], { TRUSTED_PROXIES: "172.16.0.0/12, ::1" }).trustedProxies).toEqual(["172.16.0.0/12", "::1"]);
     expect(() => parseConfig(["--trusted-proxies", "proxy.internal"], {})).toThrow(ConfigError);
     expect(() => parseConfig([], { TRUSTED_PROXIES: "10.0.0.0/40" })).toThrow('"10.0.0.0/40" is not an IP address or CIDR range');
   });

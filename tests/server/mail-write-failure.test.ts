@@ -45,7 +45,7 @@ afterEach(async () => {
 async function world() {
   dir = mkdtempSync(join(tmpdir(), "dw-write-failure-"));
   t = await makeTestApp({ dbPath: join(dir, "dw.db") });
-  t.deps.config.raw["allow-private-mailbox-hosts"] = true; // the test dovecot listens on loopback
+  t.deps.config.allowPrivateMailboxHosts = true; // the test dovecot listens on loopback
   const member = signedInMember(t.deps.store.db, "owner");
   t.deps.store.db.insert(domains).values({ orgId: member.orgId, name: "example.com" }).run();
   const token = t.deps.store.db.select({ token: organizations.reportToken }).from(organizations).where(eq(organizations.id, member.orgId)).get()!.token;

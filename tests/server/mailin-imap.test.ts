@@ -31,7 +31,7 @@ afterAll(async () => {
 async function world() {
   const t = await makeTestApp();
   // the test dovecot listens on loopback
-  t.deps.config.raw["allow-private-mailbox-hosts"] = true;
+  t.deps.config.allowPrivateMailboxHosts = true;
   const org = (domain: string) => {
     const member = signedInMember(t.deps.store.db, "owner");
     t.deps.store.db.insert(domains).values({ orgId: member.orgId, name: domain }).run();

@@ -57,7 +57,7 @@ afterEach(() => {
 
 async function app(allowPrivate = false) {
   t = await makeTestApp({ deps: { resolver: createResolver({ servers: [{ host: dns.host, port: dns.port }], cache: false }) } });
-  t.deps.config.raw["allow-private-mailbox-hosts"] = allowPrivate;
+  t.deps.config.allowPrivateMailboxHosts = allowPrivate;
   return { t, admin: signedInMember(t.deps.store.db, "owner") };
 }
 

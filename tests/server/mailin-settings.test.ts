@@ -9,6 +9,7 @@ import { organizations, reportMailboxes, type Role } from "../../src/db/schema";
 import { mailboxUnreachable } from "../../src/features/mailin/contract";
 import { decryptSecret } from "../../src/features/mailin/secret-box";
 import { serverKey } from "../../src/features/mailin/server-key";
+import type { Config } from "../../src/config";
 import { makeTestApp, type TestApp } from "../support/app";
 import { addMember, createUser, signedInMember, signIn } from "../support/fixtures";
 
@@ -21,9 +22,8 @@ afterEach(() => {
   t = null;
 });
 
-async function app(config: Record<string, unknown> = {}) {
-  t = await makeTestApp();
-  Object.assign(t.deps.config.raw, config);
+async function app(config: Partial<Config> = {}) {
+  t = await makeTestApp({ config });
   return t;
 }
 
@@ -35,7 +35,7 @@ function memberOf(app: TestApp, orgId: string, role: Role) {
 
 describe("GET /api/settings/report-address", () => {
   test("gives the organisation's own address as rua/ruf when the SMTP receiver is on", async () => {
-    const t = await app({ "smtp-port": 2525, "smtp-domain": "reports.example.net" });
+    const t = await app({ smtpPort: 2525, smtpDomain: "reports.example.net" });
     const a = signedInMember(t.deps.store.db, "viewer");
     const b = signedInMember(t.deps.store.db, "owner");
     const tokenOf = (orgId: string) => t.deps.store.db.select().from(organizations).where(eq(organizations.id, orgId)).get()!.reportToken;
@@ -167,7 +167,7 @@ describe("report mailbox settings", () => {
   });
 
   test("the connection test answers a port with nothing listening with the one failure message; the cause goes to the log", async () => {
-    const t = await app({ "allow-private-mailbox-hosts": true });
+    const t = await app({ allowPrivateMailboxHosts: true });
     const admin = signedInMember(t.deps.store.db, "owner");
     const closed = Bun.serve({ port: 0, fetch: () => new Response() });
     const port = closed.port!;

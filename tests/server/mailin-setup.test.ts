@@ -65,15 +65,15 @@ describe("server key", () => {
 describe("SMTP settings at start-up", () => {
   test("--smtp-port without --smtp-domain is refused", async () => {
     t = await makeTestApp();
-    Object.assign(t.deps.config.raw, { "smtp-port": 2525 });
+    Object.assign(t.deps.config, { smtpPort: 2525 });
     await expect(startMailIn(t.deps)).rejects.toThrow(/--smtp-port needs --smtp-domain/);
   });
 
   test("a certificate without its key is refused, and an unreadable one names the file", async () => {
     t = await makeTestApp();
-    Object.assign(t.deps.config.raw, { "smtp-port": 2525, "smtp-domain": "reports.example.net", "smtp-tls-cert": "/nonexistent/cert.pem" });
+    Object.assign(t.deps.config, { smtpPort: 2525, smtpDomain: "reports.example.net", smtpTlsCert: "/nonexistent/cert.pem" });
     await expect(startMailIn(t.deps)).rejects.toThrow(/go together/);
-    Object.assign(t.deps.config.raw, { "smtp-tls-key": "/nonexistent/key.pem" });
+    Object.assign(t.deps.config, { smtpTlsKey: "/nonexistent/key.pem" });
     await expect(startMailIn(t.deps)).rejects.toThrow(/--smtp-tls-cert \/nonexistent\/cert.pem: cannot read it/);
   });
 
@@ -84,7 +84,7 @@ describe("SMTP settings at start-up", () => {
     writeFileSync(join(dir, "key.pem"), pem.key);
     const port = await freePort();
     t = await makeTestApp({ config: { db } });
-    Object.assign(t.deps.config.raw, { "smtp-port": port, "smtp-host": "127.0.0.1", "smtp-domain": "reports.example.net", "smtp-tls-cert": join(dir, "cert.pem"), "smtp-tls-key": join(dir, "key.pem"), "imap-poll-interval": 0 });
+    Object.assign(t.deps.config, { smtpPort: port, smtpHost: "127.0.0.1", smtpDomain: "reports.example.net", smtpTlsCert: join(dir, "cert.pem"), smtpTlsKey: join(dir, "key.pem"), imapPollInterval: 0 });
     const mailIn = await startMailIn(t.deps);
     expect(mailIn.smtp?.port).toBe(port);
     expect(t.deps.secretKey).toBeInstanceOf(Uint8Array);

@@ -12,13 +12,12 @@ afterEach(() => t?.close());
 
 const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-abc12345.js"></script></head><body><div id="root"></div></body></html>`;
 
-async function app(config: Partial<Config> = {}, raw: Record<string, unknown> = {}) {
+async function app(config: Partial<Config> = {}) {
   const files = new Map<string, string | Blob>([
     ["/index.html", new Blob([INDEX], { type: "text/html" })],
     ["/assets/index-abc12345.js", new Blob(["console.log(1)"], { type: "text/javascript" })],
   ]);
   t = await makeTestApp({ config, deps: { assets: { files } } });
-  Object.assign(t.deps.config.raw, raw);
   return t;
 }
 
@@ -43,7 +42,7 @@ describe("Content-Security-Policy", () => {
   });
 
   test("with billing on, the trial page (and only it) may load Stripe.js, its frames and its API; scripts still get no 'unsafe-inline'", async () => {
-    const t = await app({}, { "stripe-secret-key": "sk_test_123", "stripe-publishable-key": "pk_test_123" });
+    const t = await app({ stripeSecretKey: "sk_test_123", stripePublishableKey: "pk_test_123" });
     const trial = directives((await t.request("GET", "/trial?plan=growth")).headers.get("content-security-policy"));
     expect(trial["script-src"]).toEqual(["'self'", "https://js.stripe.com", "https://*.js.stripe.com"]);
     expect(trial["frame-src"]).toContain("https://js.stripe.com");

@@ -6,6 +6,7 @@
  * tests check what the product sent.
  */
 import Stripe from "stripe";
+import type { Config } from "../../src/config";
 
 export interface RecordedStripeRequest {
   method: string;
@@ -48,16 +49,16 @@ export function stripeFlags(url: string): string[] {
   ];
 }
 
-/** The same settings as config.raw entries, for makeTestApp({ config: { raw } }). */
-export function stripeRaw(url: string): Record<string, unknown> {
+/** The same settings as Config members, for makeTestApp({ config }). */
+export function stripeConfig(url: string): Partial<Config> {
   return {
-    "stripe-secret-key": TEST_SECRET_KEY,
-    "stripe-publishable-key": TEST_PUBLISHABLE_KEY,
-    "stripe-webhook-secret": TEST_WEBHOOK_SECRET,
-    "stripe-price-essentials": TEST_PRICES.essentials,
-    "stripe-price-growth": TEST_PRICES.growth,
-    "stripe-price-scale": TEST_PRICES.scale,
-    "stripe-api-base": url,
+    stripeSecretKey: TEST_SECRET_KEY,
+    stripePublishableKey: TEST_PUBLISHABLE_KEY,
+    stripeWebhookSecret: TEST_WEBHOOK_SECRET,
+    stripePriceEssentials: TEST_PRICES.essentials,
+    stripePriceGrowth: TEST_PRICES.growth,
+    stripePriceScale: TEST_PRICES.scale,
+    stripeApiBase: url,
   };
 }
 

@@ -16,15 +16,13 @@ export interface BillingSettings {
 }
 
 export function billingSettings(config: Config): BillingSettings {
-  const raw = config.raw;
-  const str = (name: string) => String(raw[name] ?? "").trim();
   return {
-    secretKey: str("stripe-secret-key"),
-    publishableKey: str("stripe-publishable-key"),
-    webhookSecret: str("stripe-webhook-secret"),
-    prices: { essentials: str("stripe-price-essentials"), growth: str("stripe-price-growth"), scale: str("stripe-price-scale") },
-    apiBase: str("stripe-api-base"),
-    planLimits: raw["plan-limits"] !== false,
+    secretKey: config.stripeSecretKey.trim(),
+    publishableKey: config.stripePublishableKey.trim(),
+    webhookSecret: config.stripeWebhookSecret.trim(),
+    prices: { essentials: config.stripePriceEssentials.trim(), growth: config.stripePriceGrowth.trim(), scale: config.stripePriceScale.trim() },
+    apiBase: config.stripeApiBase.trim(),
+    planLimits: config.planLimits,
   };
 }
 

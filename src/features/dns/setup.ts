@@ -7,7 +7,7 @@ import { dnsCachePolicy } from "../settings/service";
 import { createResolver, dnsServersFromConfig, type DnsResolver } from "./resolver";
 
 export function resolverFromConfig(config: Config): DnsResolver {
-  return createResolver({ servers: dnsServersFromConfig(config.raw["dns-server"]), timeoutMs: (config.raw["dns-timeout"] as number | undefined) ?? 2500 });
+  return createResolver({ servers: dnsServersFromConfig(config.dnsServer), timeoutMs: config.dnsTimeout });
 }
 
 /**
@@ -41,5 +41,5 @@ export function wireDnsChecks(deps: AppDeps): { stop(): Promise<void> } {
     previous?.(id);
     check(id);
   };
-  return startDomainCheckScheduler(statusDeps, (deps.config.raw["dns-check-interval"] as number | undefined) ?? 360);
+  return startDomainCheckScheduler(statusDeps, deps.config.dnsCheckInterval);
 }

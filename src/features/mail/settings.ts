@@ -35,8 +35,8 @@ export interface MailSettings {
 
 /** The outgoing mail settings, or null when no relay is configured (mail off). */
 export function mailSettings(config: Config): MailSettings | null {
-  const relayUrl = String(config.raw["mail-relay"] ?? "").trim();
-  const from = String(config.raw["mail-from"] ?? "").trim();
+  const relayUrl = config.mailRelay.trim();
+  const from = config.mailFrom.trim();
   if (!relayUrl) return null;
   const relay = parseRelayUrl(relayUrl);
   if (!from) throw new ConfigError("--mail-relay (MAIL_RELAY_URL) needs --mail-from (MAIL_FROM): the sender address of invitations and password links");

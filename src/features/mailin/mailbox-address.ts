@@ -13,7 +13,7 @@ import { formatAddress, nonPublicReason, parseAddress } from "../../lib/net/addr
 export type MailboxAddress = { ok: true; address: string } | { ok: false; reason: string };
 
 export function privateMailboxHostsAllowed(deps: Pick<AppDeps, "config">): boolean {
-  return deps.config.raw["allow-private-mailbox-hosts"] === true;
+  return deps.config.allowPrivateMailboxHosts;
 }
 
 /** The host's addresses: itself when it is one, else the DNS answers (A first, then AAAA). */

@@ -13,7 +13,7 @@ export function keyFilePath(dbPath: string): string {
 }
 
 export function loadServerKey(config: Config): { key: Uint8Array; source: "flag" | "file" | "generated" | "memory" } {
-  const given = config.raw["secret-key"];
+  const given = config.secretKey;
   if (typeof given === "string" && given) return { key: parseSecretKey(given), source: "flag" };
   if (config.db === ":memory:") return { key: generateSecretKey(), source: "memory" };
   const path = keyFilePath(config.db);

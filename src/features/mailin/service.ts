@@ -20,14 +20,14 @@ export type IngestFn = (deps: AppDeps, input: IngestInput) => Promise<IngestResu
 export const DEFAULT_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
 export function maxMessageBytes(deps: AppDeps): number {
-  const configured = deps.config.raw["smtp-max-bytes"];
+  const configured = deps.config.smtpMaxBytes;
   return typeof configured === "number" && configured > 0 ? configured : DEFAULT_MAX_MESSAGE_BYTES;
 }
 
 /** `<token>@<smtp-domain>` when the SMTP receiver is on, else null. */
 export function reportAddress(deps: AppDeps, orgId: string): ReportAddress {
-  const domain = String(deps.config.raw["smtp-domain"] ?? "").toLowerCase();
-  const port = Number(deps.config.raw["smtp-port"] ?? 0);
+  const domain = deps.config.smtpDomain.toLowerCase();
+  const port = deps.config.smtpPort;
   if (!domain || !port) return { address: null };
   const org = deps.store.db.select({ token: organizations.reportToken }).from(organizations).where(eq(organizations.id, orgId)).get();
   if (!org) throw new NotFoundError("This organisation no longer exists.");

@@ -25,11 +25,11 @@ function readPem(flag: string, path: string): string {
 }
 
 export async function startMailIn(deps: AppDeps, ingest: IngestFn = ingestFile): Promise<{ smtp: SmtpReceiver | null; stop(): Promise<void> }> {
-  const raw = deps.config.raw;
-  const port = Number(raw["smtp-port"] ?? 0);
-  const domain = String(raw["smtp-domain"] ?? "");
-  const certFile = String(raw["smtp-tls-cert"] ?? "");
-  const keyFile = String(raw["smtp-tls-key"] ?? "");
+  const config = deps.config;
+  const port = config.smtpPort;
+  const domain = config.smtpDomain;
+  const certFile = config.smtpTlsCert;
+  const keyFile = config.smtpTlsKey;
   let smtp: SmtpReceiver | null = null;
   let tls: { cert: string; key: string } | null = null;
   // every setting is checked before anything is written or started
@@ -45,19 +45,19 @@ export async function startMailIn(deps: AppDeps, ingest: IngestFn = ingestFile):
     if (source === "generated") deps.log.info("server_key_created", { file: keyFilePath(deps.config.db), hint: "back this file up with the database: it decrypts stored mailbox passwords" });
   } catch (error) {
     if (error instanceof SecretKeyError)
-      throw new ConfigError(raw["secret-key"] ? `--secret-key (SECRET_KEY): ${error.message}` : `server key ${error.message} — restore the key file from your backup, or give the key with --secret-key`);
+      throw new ConfigError(config.secretKey ? `--secret-key (SECRET_KEY): ${error.message}` : `server key ${error.message} — restore the key file from your backup, or give the key with --secret-key`);
     throw error;
   }
 
   if (port) {
     try {
-      smtp = await startSmtpReceiver(deps, ingest, { port, host: String(raw["smtp-host"] || "0.0.0.0"), domain, maxBytes: maxMessageBytes(deps), tls, limits: smtpLimitsFromConfig(raw) });
+      smtp = await startSmtpReceiver(deps, ingest, { port, host: config.smtpHost || "0.0.0.0", domain, maxBytes: maxMessageBytes(deps), tls, limits: smtpLimitsFromConfig(config) });
     } catch (error) {
       throw new ConfigError(`--smtp-port ${port}: cannot listen (${error instanceof Error ? error.message : String(error)})`);
     }
   }
 
-  const interval = Number(raw["imap-poll-interval"] ?? 5);
+  const interval = config.imapPollInterval;
   const poller: MailboxPoller | null = interval > 0 ? startMailboxPoller(deps, ingest, interval) : null;
 
   return {

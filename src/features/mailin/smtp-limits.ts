@@ -4,6 +4,7 @@
  * and per recipient token. Connection counts live in this process (they are naturally per
  * node); message counts go through the app's RateLimiter, so they are shared wherever it is.
  */
+import type { Config } from "../../config";
 import { formatAddress, parseAddress } from "../../lib/net/address";
 
 export interface SmtpLimits {
@@ -31,18 +32,15 @@ export const DEFAULT_SMTP_LIMITS: SmtpLimits = {
 };
 
 /** The limits from the flags (src/config.ts), defaults where a flag is not set. */
-export function smtpLimitsFromConfig(raw: Record<string, unknown>): SmtpLimits {
-  const positive = (name: string, fallback: number) => {
-    const value = Number(raw[name]);
-    return Number.isInteger(value) && value > 0 ? value : fallback;
-  };
+export function smtpLimitsFromConfig(config: Pick<Config, "smtpMaxConnections" | "smtpMaxConnectionsPerAddress" | "smtpIdleTimeout" | "smtpMessagesPerAddress" | "smtpMessagesPerToken">): SmtpLimits {
+  const positive = (value: number, fallback: number) => (Number.isInteger(value) && value > 0 ? value : fallback);
   const d = DEFAULT_SMTP_LIMITS;
   return {
-    maxConnections: positive("smtp-max-connections", d.maxConnections),
-    maxConnectionsPerAddress: positive("smtp-max-connections-per-address", d.maxConnectionsPerAddress),
-    idleBeforeMailMs: positive("smtp-idle-timeout", d.idleBeforeMailMs / 1000) * 1000,
-    messagesPerAddress: positive("smtp-messages-per-address", d.messagesPerAddress),
-    messagesPerToken: positive("smtp-messages-per-token", d.messagesPerToken),
+    maxConnections: positive(config.smtpMaxConnections, d.maxConnections),
+    maxConnectionsPerAddress: positive(config.smtpMaxConnectionsPerAddress, d.maxConnectionsPerAddress),
+    idleBeforeMailMs: positive(config.smtpIdleTimeout, d.idleBeforeMailMs / 1000) * 1000,
+    messagesPerAddress: positive(config.smtpMessagesPerAddress, d.messagesPerAddress),
+    messagesPerToken: positive(config.smtpMessagesPerToken, d.messagesPerToken),
     windowSeconds: d.windowSeconds,
   };
 }

@@ -94,7 +94,7 @@ describe("locateIp with an operator's --geoip-db file", () => {
   test("geoFromConfig logs which database is in use, with its build date", () => {
     const path = dbFile("GeoLite2-City.mmdb", writeMmdb(MAXMIND, { databaseType: "GeoLite2-City", buildEpoch: new Date("2025-03-04T10:00:00Z") }));
     const config = testConfig();
-    config.raw["geoip-db"] = path;
+    config.geoipDb = path;
     const log = memoryLogger();
     expect(geoFromConfig(config, log)).toEqual({ source: "file", databaseType: "GeoLite2-City", buildDate: "2025-03-04" });
     expect(log.lines).toHaveLength(1);
@@ -104,7 +104,7 @@ describe("locateIp with an operator's --geoip-db file", () => {
   test("a missing, non-MMDB or damaged file is refused with one line, and the previous database stays", () => {
     const config = testConfig();
     const refuse = (path: string) => {
-      config.raw["geoip-db"] = path;
+      config.geoipDb = path;
       try {
         geoFromConfig(config);
       } catch (error) {
@@ -144,7 +144,7 @@ describe("the embedded country database (no --geoip-db)", () => {
 describe("ingestion with --geoip-db", () => {
   test("stores city and country on the records, and the report detail returns them", async () => {
     const path = dbFile("GeoLite2-City.mmdb", writeMmdb(MAXMIND, { databaseType: "GeoLite2-City" }));
-    const t = await makeTestApp({ config: { raw: { ...testConfig().raw, "geoip-db": path, "dns-timeout": 100 } } });
+    const t = await makeTestApp({ config: { geoipDb: path, dnsTimeout: 100 } });
     try {
       geoFromConfig(t.deps.config); // what serve / ingest / seed-demo do at start
       const { orgId, cookie } = signedInMember(t.deps.store.db, "member");

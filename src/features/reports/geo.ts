@@ -107,7 +107,7 @@ export function useGeoDatabase(path?: string | null): GeoDatabaseInfo | null {
  * embedded one, and logs one line saying which. A bad file is a ConfigError (one line, exit 2).
  */
 export function geoFromConfig(config: Config, log?: Logger): GeoDatabaseInfo | null {
-  const path = String(config.raw["geoip-db"] ?? "").trim();
+  const path = config.geoipDb.trim();
   let opened: GeoDatabaseInfo | null;
   try {
     opened = useGeoDatabase(path);

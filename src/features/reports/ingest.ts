@@ -54,7 +54,7 @@ export interface IngestResult {
 
 /** Report size bounds, from config when set there (flags in src/config.ts). */
 export function reportLimits(deps: AppDeps): ReportLimits {
-  const mb = Number(deps.config.raw["max-report-mb"]);
+  const mb = Number(deps.config.maxReportMb);
   if (!Number.isFinite(mb) || mb <= 0) return DEFAULT_LIMITS;
   return { ...DEFAULT_LIMITS, maxInputBytes: mb * 1024 * 1024 };
 }

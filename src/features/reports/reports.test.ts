@@ -108,7 +108,7 @@ describe("POST /api/reports/upload", () => {
   });
 
   test("no file is a 400; a file over the size bound is a 413 with the reason", async () => {
-    const small = await makeTestApp({ config: { raw: { ...t.deps.config.raw, "max-report-mb": 1 } } as any });
+    const small = await makeTestApp({ config: { maxReportMb: 1 } });
     try {
       const { orgId, cookie } = signedInMember(small.deps.store.db, "member");
       small.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
