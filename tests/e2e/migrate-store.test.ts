@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
-import { asc, getTableColumns, is } from "drizzle-orm";
+import { asc, getTableColumns, is, type Column } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
 import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { PgTable } from "drizzle-orm/pg-core";
@@ -72,12 +72,15 @@ test.skipIf(!!postgresMissing)("copies every table with ids kept, verifies the c
       const pgTable = (pgSchema as Record<string, unknown>)[name] as PgTable;
       const config = getTableConfig(liteTable);
       const order = (config.primaryKeys[0]?.columns ?? Object.values(getTableColumns(liteTable)).filter((c) => c.primary)).map((c) => c.name);
-      const liteRows = (await lite.select().from(liteTable).orderBy(...order.map((n) => asc(getTableColumns(liteTable)[Object.keys(getTableColumns(liteTable)).find((k) => getTableColumns(liteTable)[k]!.name === n)!]!)))) as Record<string, unknown>[];
-      const pgColumns = getTableColumns(pgTable);
+      const column = (columns: Record<string, Column>, sqlName: string) => Object.values(columns).find((c) => c.name === sqlName)!;
+      const liteRows = (await lite
+        .select()
+        .from(liteTable)
+        .orderBy(...order.map((n) => asc(column(getTableColumns(liteTable), n))))) as Record<string, unknown>[];
       const pgRows = (await post
         .select()
         .from(pgTable)
-        .orderBy(...order.map((n) => asc(pgColumns[Object.keys(pgColumns).find((k) => pgColumns[k]!.name === n)!]!)))) as Record<string, unknown>[];
+        .orderBy(...order.map((n) => asc(column(getTableColumns(pgTable), n))))) as Record<string, unknown>[];
       expect({ table: config.name, rows: pgRows.length }).toEqual({ table: config.name, rows: liteRows.length });
       if (liteRows.length) tablesWithRows++;
       // a sample of rows, value for value (Dates, booleans, numbers, ids)
