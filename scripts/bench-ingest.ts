@@ -65,7 +65,7 @@ try {
   const store = openStore(join(dir, "bench.db"));
   const orgId = store.db.insert(organizations).values({ name: "Bench", slug: "bench" }).returning({ id: organizations.id }).get().id;
   store.db.insert(domains).values({ orgId, name: "example.com" }).run();
-  const deps = { config: testConfig({ db: join(dir, "bench.db") }), store, log: createLogger("warn"), limiter: new RateLimiter(), now: () => new Date() };
+  const deps = { config: testConfig({ db: join(dir, "bench.db") }), store, log: createLogger("warn"), limiter: new RateLimiter(store), now: () => new Date() };
   Bun.gc(true);
   peakRss = process.memoryUsage.rss();
   rssBefore = peakRss;

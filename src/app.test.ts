@@ -90,8 +90,8 @@ describe("database", () => {
 
   test("seeding the admin twice updates the password and never duplicates", async () => {
     const store = openStore(":memory:");
-    expect(await seedAdmin(store.db, "root", "first-password")).toBe("created");
-    expect(await seedAdmin(store.db, "root", "second-password")).toBe("updated");
+    expect(await seedAdmin({ store }, "root", "first-password")).toBe("created");
+    expect(await seedAdmin({ store }, "root", "second-password")).toBe("updated");
     const rows = store.db.select().from(adminUsers).where(eq(adminUsers.username, "root")).all();
     expect(rows).toHaveLength(1);
     expect(await Bun.password.verify("second-password", rows[0]!.passwordHash)).toBe(true);

@@ -73,7 +73,7 @@ export const ingestCommand: Command = {
       }
       // ingestion events go to stderr at warn level so the progress bar and summary stay readable
       const log = createLogger(config.logLevel === "info" ? "warn" : config.logLevel, (line) => process.stderr.write(`${line}\n`));
-      const deps: AppDeps = { config, store, log, limiter: new RateLimiter(), now: () => new Date(), resolver: resolverFromConfig(config) };
+      const deps: AppDeps = { config, store, log, limiter: new RateLimiter(store), now: () => new Date(), resolver: resolverFromConfig(config) };
       const tty = process.stderr.isTTY === true;
       const summary = await ingestPaths(deps, org.id, paths, (done, total, result) => {
         if (tty) process.stderr.write(progressBar(done, total, result.fileName));

@@ -15,7 +15,7 @@ export const seedDemoCommand: Command = {
     const store = openStore(config.db);
     try {
       const log = createLogger("warn", (line) => process.stderr.write(`${line}\n`));
-      const result = await seedDemo({ config, store, log, limiter: new RateLimiter(), now: () => new Date() });
+      const result = await seedDemo({ config, store, log, limiter: new RateLimiter(store), now: () => new Date() });
       console.log(describeDemoSeed(result));
       return 0;
     } finally {

@@ -29,14 +29,14 @@ export const serveCommand: Command = {
     geoFromConfig(config, log);
     const store = openStore(config.db);
     if (config.seedAdmin) {
-      const outcome = await seedAdmin(store.db, config.seedAdmin.username, config.seedAdmin.password);
+      const outcome = await seedAdmin({ store }, config.seedAdmin.username, config.seedAdmin.password);
       log.info("admin_seeded", { username: config.seedAdmin.username, outcome });
     }
     const deps: AppDeps = {
       config,
       store,
       log,
-      limiter: new RateLimiter(),
+      limiter: new RateLimiter(store),
       assets: assets ?? diskAssets(join(process.env.DW_DIST ?? join(import.meta.dir, "../../dist"), "ui")),
       now: () => new Date(),
       stripe: createStripeClient(config),

@@ -66,24 +66,24 @@ function accessPlugin(deps: AppDeps) {
       detail: declared("public"),
       resolve: ({ request }): { ctx: PublicContext } => {
         let cached: Promise<Actor | null> | null = null;
-        return { ctx: { ...deps, actor: () => (cached ??= Promise.resolve(optionalActor(deps.store.db, request))) } };
+        return { ctx: { ...deps, actor: () => (cached ??= optionalActor(deps, request)) } };
       },
     },
     signedIn: {
       detail: declared("signedIn"),
-      resolve: ({ request }): { ctx: UserContext } => {
-        const user = currentUser(deps.store.db, request);
+      resolve: async ({ request }): Promise<{ ctx: UserContext }> => {
+        const user = await currentUser(deps, request);
         if (!user) throw new UnauthorizedError();
         return { ctx: { ...deps, user } };
       },
     },
     org: (permission: Permission) => ({
       detail: declared(`org:${permission}`),
-      resolve: ({ request }): { ctx: OrgContext } => ({ ctx: { ...deps, actor: requireActor(deps.store.db, request, permission) } }),
+      resolve: async ({ request }): Promise<{ ctx: OrgContext }> => ({ ctx: { ...deps, actor: await requireActor(deps, request, permission) } }),
     }),
     admin: {
       detail: declared("admin"),
-      resolve: ({ request }): { ctx: AdminContext } => ({ ctx: { ...deps, admin: requireAdmin(deps.store.db, request.headers.get("x-admin-session"), deps.now()) } }),
+      resolve: async ({ request }): Promise<{ ctx: AdminContext }> => ({ ctx: { ...deps, admin: await requireAdmin(deps, request.headers.get("x-admin-session")) } }),
     },
   });
 }

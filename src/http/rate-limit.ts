@@ -1,41 +1,36 @@
+import type { StoreCore } from "../db/store";
+import { attemptsInWindow, clearAttempts, countAttempt } from "../features/auth/attempts";
+import { sweepStaleAttempts } from "../features/auth/throttle";
 import { RateLimitedError } from "./errors";
 
 /**
- * A fixed-window counter per key, in memory (one process holds everything). Each bucket
- * names its own limit, e.g. contact: 5 per 10 minutes per client address.
+ * Fixed-window request limits per key, counted in the database (the attempt counters of
+ * features/auth/attempts.ts), so a limit holds across every app node and adding nodes never
+ * multiplies it. Each bucket names its own limit, e.g. contact: 5 per 10 minutes per client
+ * address.
  */
 export class RateLimiter {
-  private readonly hits = new Map<string, { count: number; resetAt: number }>();
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly store: StoreCore,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** Counts a hit and throws RateLimitedError once the key is past its limit. */
-  hit(bucket: string, key: string, limit: number, windowSeconds: number, message?: string): void {
-    const id = `${bucket}\u0000${key}`;
-    const now = this.now();
-    let entry = this.hits.get(id);
-    if (!entry || entry.resetAt <= now) {
-      entry = { count: 0, resetAt: now + windowSeconds * 1000 };
-      this.hits.set(id, entry);
-      if (this.hits.size > 50_000) this.sweep(now);
-    }
-    entry.count++;
-    if (entry.count > limit) {
-      const retry = Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
-      throw new RateLimitedError(retry, message);
-    }
+  async hit(bucket: string, key: string, limit: number, windowSeconds: number, message?: string): Promise<void> {
+    const { count, retryAfter } = await countAttempt(this.store, bucketOf(bucket), key, windowSeconds, this.now());
+    await sweepStaleAttempts({ store: this.store, now: this.now });
+    if (count > limit) throw new RateLimitedError(retryAfter, message);
   }
 
   /** How many hits a key has in its current window (for slowing down before refusing). */
-  count(bucket: string, key: string): number {
-    const entry = this.hits.get(`${bucket}\u0000${key}`);
-    return entry && entry.resetAt > this.now() ? entry.count : 0;
+  count(bucket: string, key: string, windowSeconds: number): Promise<number> {
+    return attemptsInWindow(this.store, bucketOf(bucket), key, windowSeconds, this.now());
   }
 
-  reset(bucket: string, key: string): void {
-    this.hits.delete(`${bucket}\u0000${key}`);
-  }
-
-  private sweep(now: number) {
-    for (const [k, v] of this.hits) if (v.resetAt <= now) this.hits.delete(k);
+  reset(bucket: string, key: string): Promise<void> {
+    return clearAttempts(this.store, bucketOf(bucket), key);
   }
 }
+
+/** Rate-limit buckets share the counters table with the sign-in throttle: kept apart by a prefix. */
+const bucketOf = (bucket: string) => `rate:${bucket}`;

@@ -1,8 +1,8 @@
-import type { DB } from "../db";
 import type { Role } from "../db/schema";
 import { effectiveRole, resolveSession, SESSION_COOKIE, type SessionUser } from "../features/auth/sessions";
 import { roleAllows, type Permission } from "../lib/permissions";
 import { assertWritable } from "../features/billing/limits";
+import type { ServiceContext } from "./access";
 import { ForbiddenError, UnauthorizedError } from "./errors";
 
 /** Permissions that still work while an organisation is read-only (see features/billing/limits). */
@@ -26,8 +26,8 @@ export function readCookie(request: Request, name: string): string | null {
 }
 
 /** The signed-in user, or null. */
-export function currentUser(db: DB, request: Request): SessionUser | null {
-  return resolveSession(db, readCookie(request, SESSION_COOKIE));
+export function currentUser(ctx: Pick<ServiceContext, "store" | "now">, request: Request): Promise<SessionUser | null> {
+  return resolveSession(ctx, readCookie(request, SESSION_COOKIE), ctx.now());
 }
 
 /**
@@ -35,10 +35,10 @@ export function currentUser(db: DB, request: Request): SessionUser | null {
  * current organisation or no longer a member of it: for public routes that do more for a
  * signed-in caller (never throws).
  */
-export function optionalActor(db: DB, request: Request): Actor | null {
-  const user = currentUser(db, request);
+export async function optionalActor(ctx: Pick<ServiceContext, "store" | "now">, request: Request): Promise<Actor | null> {
+  const user = await currentUser(ctx, request);
   if (!user?.currentOrgId) return null;
-  const role = effectiveRole(db, user.userId, user.currentOrgId);
+  const role = await effectiveRole(ctx, user.userId, user.currentOrgId);
   return role ? { user, orgId: user.currentOrgId, role } : null;
 }
 
@@ -47,14 +47,14 @@ export function optionalActor(db: DB, request: Request): Actor | null {
  * 401 when signed out or without a current organisation they still belong to; 403 when
  * their role does not allow the action.
  */
-export function requireActor(db: DB, request: Request, permission: Permission = "read"): Actor {
-  const user = currentUser(db, request);
+export async function requireActor(ctx: ServiceContext, request: Request, permission: Permission = "read"): Promise<Actor> {
+  const user = await currentUser(ctx, request);
   if (!user) throw new UnauthorizedError();
   if (!user.currentOrgId) throw new UnauthorizedError("Choose an organisation first.");
-  const role = effectiveRole(db, user.userId, user.currentOrgId);
+  const role = await effectiveRole(ctx, user.userId, user.currentOrgId);
   if (!role) throw new UnauthorizedError("You are no longer a member of this organisation. Choose another one.");
   if (!roleAllows(role, permission)) throw new ForbiddenError();
   // A canceled or unpaid-trial organisation is read-only (402); billing itself stays reachable.
-  if (!READ_ONLY_ALLOWED.has(permission)) assertWritable(db, user.currentOrgId);
+  if (!READ_ONLY_ALLOWED.has(permission)) await assertWritable(ctx, user.currentOrgId);
   return { user, orgId: user.currentOrgId, role };
 }

@@ -25,7 +25,7 @@ export async function makeTestApp(options: { config?: Partial<Config>; deps?: Pa
   const config = testConfig({ db: options.dbPath ?? ":memory:", ...options.config });
   const store = openStore(config.db);
   const log = memoryLogger();
-  const deps: AppDeps = { config, store, log, limiter: new RateLimiter(), now: () => new Date(), ...options.deps };
+  const deps: AppDeps = { config, store, log, limiter: new RateLimiter(store, () => deps.now()), now: () => new Date(), ...options.deps };
   const app = createApp(deps);
   const handle = createHandler(deps, app);
   const request: TestApp["request"] = (method, path, opts = {}) => {

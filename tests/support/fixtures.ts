@@ -3,8 +3,8 @@
  * Written through the same session code the app uses, into the real database.
  */
 import type { DB } from "../../src/db";
-import { memberships, organizations, users, type Role } from "../../src/db/schema";
-import { createSession, SESSION_COOKIE } from "../../src/features/auth/sessions";
+import { memberships, organizations, sessions, users, type Role } from "../../src/db/schema";
+import { newSession, SESSION_COOKIE } from "../../src/features/auth/sessions";
 
 let counter = 0;
 
@@ -28,7 +28,9 @@ export function addMember(db: DB, orgId: string, userId: string, role: Role) {
 }
 
 export function signIn(db: DB, userId: string, orgId: string | null): string {
-  return `${SESSION_COOKIE}=${createSession(db, userId, orgId)}`;
+  const { token, row } = newSession(userId, orgId, new Date());
+  db.insert(sessions).values(row).run();
+  return `${SESSION_COOKIE}=${token}`;
 }
 
 /** A new user who holds `role` in a new organisation, signed in with it as current. */

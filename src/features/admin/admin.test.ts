@@ -12,7 +12,7 @@ let clock = new Date("2025-03-01T10:00:00Z");
 async function adminApp() {
   clock = new Date("2025-03-01T10:00:00Z");
   t = await makeTestApp({ deps: { now: () => clock } });
-  await seedAdmin(t.deps.store.db, "admin", "change-me-now");
+  await seedAdmin(t.deps, "admin", "change-me-now");
   return t;
 }
 

@@ -27,7 +27,7 @@ describe("common passwords are refused", () => {
     t = await makeTestApp();
     await t.json("POST", "/api/auth/signup", { body: { name: "Pat Reset", email: "reset@example.test", password: "violet tractor lantern", organization: "Reset Org" } });
     const user = t.deps.store.db.select().from(users).where(eq(users.email, "reset@example.test")).get()!;
-    const { token } = issuePasswordToken(t.deps.store.db, user.id, new Date());
+    const { token } = await issuePasswordToken(t.deps, user.id, new Date());
     const res = await t.json("POST", "/api/auth/reset-password", { body: { token, password } });
     expect(res.status).toBe(400);
     expect(res.body.error.fields.password).toBe(PASSWORD_GUESSABLE_MESSAGE);
@@ -47,9 +47,9 @@ describe("common passwords are refused", () => {
 
   test("the Master Administrator's seed follows the same rule (no shorter minimum, no common password)", async () => {
     t = await makeTestApp();
-    for (const password of [...COMMON, "admin123"]) await expect(seedAdmin(t.deps.store.db, "admin", password)).rejects.toThrow("the admin password is refused");
-    await expect(seedAdmin(t.deps.store.db, "admin", "Ab3$efgh9")).rejects.toThrow("at least 10 characters");
-    expect(await seedAdmin(t.deps.store.db, "admin", "violet tractor lantern")).toBe("created");
+    for (const password of [...COMMON, "admin123"]) await expect(seedAdmin(t.deps, "admin", password)).rejects.toThrow("the admin password is refused");
+    await expect(seedAdmin(t.deps, "admin", "Ab3$efgh9")).rejects.toThrow("at least 10 characters");
+    expect(await seedAdmin(t.deps, "admin", "violet tractor lantern")).toBe("created");
   });
 
   test("a few unrelated words are accepted", async () => {

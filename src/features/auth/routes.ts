@@ -1,9 +1,10 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { AppDeps } from "../../deps";
+import { access } from "../../http/access";
 import { clientAddress } from "../../http/client";
 import { ForbiddenError, parseInput, UnauthorizedError } from "../../http/errors";
-import { currentUser, readCookie } from "../../http/tenant";
+import { readCookie } from "../../http/tenant";
 import { loginSchema, PASSWORD_LINK_SENT_MESSAGE, passwordLinkSchema, passwordTokenSchema, resetPasswordSchema, signupSchema } from "./contract";
 import { clearedSessionCookie, sessionCookie } from "./cookie";
 import { LOGIN_FAILED_MESSAGE, login, me, meOf, signup } from "./service";
@@ -13,90 +14,119 @@ import { awaitingVerification, signupWithVerification, VERIFICATION_SENT_MESSAGE
 import { notifyOwnerOfFailures } from "./failure-notice";
 import { admitLoginAttempt, admitPasswordLinkRequest, recordLoginFailure, recordLoginSuccess, rememberAddress } from "./throttle";
 
-/** Email + password accounts: signup, login, logout, me. */
+/** Email + password accounts: signup, login, logout, me, password and confirmation links. */
 export function authRoutes(deps: AppDeps) {
-  const db = deps.store.db;
   return new Elysia({ name: "auth" })
-    .post("/api/auth/signup", async ({ body, request, set }) => {
-      deps.limiter.hit("signup", clientAddress(deps, request), 10, 3600, "Too many accounts created from this address. Please try again in an hour.");
-      const input = parseInput(signupSchema, body);
-      const address = clientAddress(deps, request);
-      set.headers["cache-control"] = "no-store";
-      if (deps.mailer) {
-        // the same answer whether or not the email has an account
-        await signupWithVerification({ ...deps, mailer: deps.mailer }, input, deps.now());
-        set.status = 202;
-        return { verificationSent: true, message: VERIFICATION_SENT_MESSAGE };
-      }
-      const { token, userId, orgId } = await signup(db, input, deps.now());
-      rememberAddress(deps, { scope: "login", address, account: input.email });
-      set.status = 201;
-      set.headers["set-cookie"] = sessionCookie(deps.config, token);
-      set.headers["cache-control"] = "no-store";
-      return me(db, userId, orgId);
-    })
-    .post("/api/auth/login", async ({ body, request, set }) => {
-      const input = parseInput(loginSchema, body);
-      const keys = { scope: "login", address: clientAddress(deps, request), account: input.email };
-      admitLoginAttempt(deps, keys);
-      const result = await login(db, input, deps.now());
-      if (!result) {
-        if (recordLoginFailure(deps, keys)) notifyOwnerOfFailures(deps, input.email);
-        throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
-      }
-      if (awaitingVerification(db, result.userId)) {
-        deleteSession(db, result.token);
-        throw new ForbiddenError("Confirm your email address first: open the link we sent you. Signing up again with the same details sends a new one.");
-      }
-      recordLoginSuccess(deps, keys);
-      set.headers["set-cookie"] = sessionCookie(deps.config, result.token);
-      set.headers["cache-control"] = "no-store";
-      return me(db, result.userId, result.orgId);
-    })
-    .post("/api/auth/logout", ({ request, set }) => {
-      const token = readCookie(request, SESSION_COOKIE);
-      if (token) deleteSession(db, token);
-      set.headers["set-cookie"] = clearedSessionCookie(deps.config);
-      return { success: true };
-    })
-    .post("/api/auth/password-link", ({ body, request, set }) => {
-      // the same answer whether or not the address has an account; limited per address and per email
-      const { email } = parseInput(passwordLinkSchema, body);
-      admitPasswordLinkRequest(deps, clientAddress(deps, request), email);
-      requestPasswordLink(deps, email, deps.now());
-      set.headers["cache-control"] = "no-store";
-      return { success: true, message: PASSWORD_LINK_SENT_MESSAGE };
-    })
-    .post("/api/auth/password-link/lookup", ({ body, request, set }) => {
-      deps.limiter.hit("password-link-lookup", clientAddress(deps, request), 30, 600);
-      const { token } = parseInput(z.object({ token: passwordTokenSchema }), body);
-      set.headers["cache-control"] = "no-store";
-      return describePasswordLink(db, token, deps.now());
-    })
-    .post("/api/auth/reset-password", async ({ body, request, set }) => {
-      deps.limiter.hit("reset-password", clientAddress(deps, request), 20, 900);
-      const input = parseInput(resetPasswordSchema, body);
-      const result = await resetPassword(db, input.token, input.password, deps.now());
-      const email = me(db, result.userId, result.orgId).user.email;
-      rememberAddress(deps, { scope: "login", address: clientAddress(deps, request), account: email });
-      set.headers["set-cookie"] = sessionCookie(deps.config, result.token);
-      set.headers["cache-control"] = "no-store";
-      return me(db, result.userId, result.orgId);
-    })
-    .post("/api/auth/verify-email", ({ body, request, set }) => {
-      deps.limiter.hit("verify-email", clientAddress(deps, request), 30, 600);
-      const { token } = parseInput(z.object({ token: passwordTokenSchema }), body);
-      const result = verifyEmail(db, token, deps.now());
-      rememberAddress(deps, { scope: "login", address: clientAddress(deps, request), account: me(db, result.userId, result.orgId).user.email });
-      set.headers["set-cookie"] = sessionCookie(deps.config, result.token);
-      set.headers["cache-control"] = "no-store";
-      return me(db, result.userId, result.orgId);
-    })
-    .get("/api/auth/me", ({ request, set }) => {
-      const session = currentUser(db, request);
-      if (!session) throw new UnauthorizedError();
-      set.headers["cache-control"] = "no-store";
-      return meOf(db, session);
-    });
+    .use(access(deps))
+    .post(
+      "/api/auth/signup",
+      async ({ ctx, body, request, set }) => {
+        const address = clientAddress(ctx, request);
+        await ctx.limiter.hit("signup", address, 10, 3600, "Too many accounts created from this address. Please try again in an hour.");
+        const input = parseInput(signupSchema, body);
+        set.headers["cache-control"] = "no-store";
+        if (ctx.mailer) {
+          // the same answer whether or not the email has an account
+          await signupWithVerification({ ...ctx, mailer: ctx.mailer }, input);
+          set.status = 202;
+          return { verificationSent: true, message: VERIFICATION_SENT_MESSAGE };
+        }
+        const { token, userId, orgId } = await signup(ctx, input);
+        await rememberAddress(ctx, { scope: "login", address, account: input.email });
+        set.status = 201;
+        set.headers["set-cookie"] = sessionCookie(ctx.config, token);
+        return me(ctx, userId, orgId);
+      },
+      { public: true },
+    )
+    .post(
+      "/api/auth/login",
+      async ({ ctx, body, request, set }) => {
+        const input = parseInput(loginSchema, body);
+        const keys = { scope: "login", address: clientAddress(ctx, request), account: input.email };
+        await admitLoginAttempt(ctx, keys);
+        const result = await login(ctx, input);
+        if (!result) {
+          if (await recordLoginFailure(ctx, keys)) await notifyOwnerOfFailures(ctx, input.email);
+          throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
+        }
+        if (await awaitingVerification(ctx, result.userId)) {
+          await deleteSession(ctx, result.token);
+          throw new ForbiddenError("Confirm your email address first: open the link we sent you. Signing up again with the same details sends a new one.");
+        }
+        await recordLoginSuccess(ctx, keys);
+        set.headers["set-cookie"] = sessionCookie(ctx.config, result.token);
+        set.headers["cache-control"] = "no-store";
+        return me(ctx, result.userId, result.orgId);
+      },
+      { public: true },
+    )
+    .post(
+      "/api/auth/logout",
+      async ({ ctx, request, set }) => {
+        const token = readCookie(request, SESSION_COOKIE);
+        if (token) await deleteSession(ctx, token);
+        set.headers["set-cookie"] = clearedSessionCookie(ctx.config);
+        return { success: true };
+      },
+      { public: true },
+    )
+    .post(
+      "/api/auth/password-link",
+      async ({ ctx, body, request, set }) => {
+        // the same answer whether or not the address has an account; limited per address and per email
+        const { email } = parseInput(passwordLinkSchema, body);
+        await admitPasswordLinkRequest(ctx, clientAddress(ctx, request), email);
+        await requestPasswordLink(ctx, email);
+        set.headers["cache-control"] = "no-store";
+        return { success: true, message: PASSWORD_LINK_SENT_MESSAGE };
+      },
+      { public: true },
+    )
+    .post(
+      "/api/auth/password-link/lookup",
+      async ({ ctx, body, request, set }) => {
+        await ctx.limiter.hit("password-link-lookup", clientAddress(ctx, request), 30, 600);
+        const { token } = parseInput(z.object({ token: passwordTokenSchema }), body);
+        set.headers["cache-control"] = "no-store";
+        return describePasswordLink(ctx, token);
+      },
+      { public: true },
+    )
+    .post(
+      "/api/auth/reset-password",
+      async ({ ctx, body, request, set }) => {
+        await ctx.limiter.hit("reset-password", clientAddress(ctx, request), 20, 900);
+        const input = parseInput(resetPasswordSchema, body);
+        const result = await resetPassword(ctx, input);
+        const account = await me(ctx, result.userId, result.orgId);
+        await rememberAddress(ctx, { scope: "login", address: clientAddress(ctx, request), account: account.user.email });
+        set.headers["set-cookie"] = sessionCookie(ctx.config, result.token);
+        set.headers["cache-control"] = "no-store";
+        return account;
+      },
+      { public: true },
+    )
+    .post(
+      "/api/auth/verify-email",
+      async ({ ctx, body, request, set }) => {
+        await ctx.limiter.hit("verify-email", clientAddress(ctx, request), 30, 600);
+        const { token } = parseInput(z.object({ token: passwordTokenSchema }), body);
+        const result = await verifyEmail(ctx, token);
+        const account = await me(ctx, result.userId, result.orgId);
+        await rememberAddress(ctx, { scope: "login", address: clientAddress(ctx, request), account: account.user.email });
+        set.headers["set-cookie"] = sessionCookie(ctx.config, result.token);
+        set.headers["cache-control"] = "no-store";
+        return account;
+      },
+      { public: true },
+    )
+    .get(
+      "/api/auth/me",
+      ({ ctx, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return meOf(ctx, ctx.user);
+      },
+      { signedIn: true },
+    );
 }
-

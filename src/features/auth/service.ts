@@ -1,51 +1,92 @@
 import { eq } from "drizzle-orm";
-import { writeTransactionDb } from "../../db/transaction";
-import type { DB } from "../../db";
-import { memberships, organizations, users } from "../../db/schema";
+import { isUniqueViolation } from "../../db/store";
+import type { ServiceContext } from "../../http/access";
 import { ConflictError, UnauthorizedError } from "../../http/errors";
-import { organizationsOf, orgSummary, uniqueSlug } from "../orgs/directory";
+import { organizationsOf, orgSummary } from "../orgs/directory";
+import { createOwnedOrganization } from "../orgs/service";
 import type { LoginInput, MeResponse, SignupInput } from "./contract";
-import { createSession, type SessionUser } from "./sessions";
+import { createSession, type SessionUser, type WithStore } from "./sessions";
 import { verifyPassword } from "./throttle";
 
 export const LOGIN_FAILED_MESSAGE = "Email or password is incorrect.";
 
+export interface SignedIn {
+  token: string;
+  userId: string;
+  orgId: string | null;
+}
+
+const emailTaken = () => new ConflictError("An account with this email already exists. Sign in instead.", { email: "An account with this email already exists" });
+
+/** True when a failed insert broke the unique email rule (both databases name the column or its index). */
+export const isEmailTaken = (error: unknown) => isUniqueViolation(error) && /email/i.test(String((error as Error)?.message ?? error));
+
+/** The user with this (any-case) email, or null. */
+export async function userByEmail({ store }: WithStore, email: string) {
+  const [user] = await store.db.select().from(store.t.users).where(eq(store.t.users.email, email.toLowerCase()));
+  return user ?? null;
+}
+
+/** The user's name and email, or null. */
+export async function userById({ store }: WithStore, userId: string): Promise<{ id: string; name: string; email: string } | null> {
+  const { users } = store.t;
+  const [user] = await store.db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId));
+  return user ?? null;
+}
+
+/**
+ * Creates a user and an organisation they own, in one transaction (joins the caller's, if any).
+ * `passwordHash` null: the user sets a password later (the trial flow).
+ */
+export async function createAccount(
+  ctx: WithStore,
+  account: { userId?: string; name: string; email: string; passwordHash: string | null; organization: { id?: string; name: string; plan?: string; planStatus?: string; trialEndsAt?: Date | null } },
+): Promise<{ userId: string; orgId: string }> {
+  const { users } = ctx.store.t;
+  return ctx.store.write(async (tx) => {
+    const [user] = await tx
+      .insert(users)
+      .values({ ...(account.userId ? { id: account.userId } : {}), name: account.name, email: account.email.toLowerCase(), passwordHash: account.passwordHash })
+      .returning({ id: users.id });
+    const orgId = await createOwnedOrganization(ctx, { ...account.organization, ownerId: user!.id });
+    return { userId: user!.id, orgId };
+  });
+}
+
 /** Creates the user, an organisation they own, and a session in it. */
-export async function signup(db: DB, input: Required<SignupInput>, now: Date): Promise<{ token: string; userId: string; orgId: string }> {
+export async function signup(ctx: ServiceContext, input: Required<SignupInput>): Promise<SignedIn> {
   const email = input.email.toLowerCase();
   const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
-  const taken = () => new ConflictError("An account with this email already exists. Sign in instead.", { email: "An account with this email already exists" });
-  if (db.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw taken();
+  if (await userByEmail(ctx, email)) throw emailTaken();
   try {
-    return writeTransactionDb(db, (tx) => {
-      const userId = tx.insert(users).values({ name: input.name, email, passwordHash }).returning({ id: users.id }).get().id;
-      const orgId = tx.insert(organizations).values({ name: input.organization, slug: uniqueSlug(tx as unknown as DB, input.organization) }).returning({ id: organizations.id }).get().id;
-      tx.insert(memberships).values({ orgId, userId, role: "owner" }).run();
-      return { userId, orgId, token: createSession(tx as unknown as DB, userId, orgId, now) };
+    return await ctx.store.write(async () => {
+      const { userId, orgId } = await createAccount(ctx, { name: input.name, email, passwordHash, organization: { name: input.organization } });
+      return { userId, orgId, token: await createSession(ctx, userId, orgId, ctx.now()) };
     });
   } catch (e) {
-    if (String(e).includes("UNIQUE") && String(e).includes("users.email")) throw taken();
+    if (isEmailTaken(e)) throw emailTaken();
     throw e;
   }
 }
 
 /** Checks the password; on success opens a session in the user's first organisation. */
-export async function login(db: DB, input: Required<LoginInput>, now: Date): Promise<{ token: string; userId: string; orgId: string | null } | null> {
-  const user = db.select().from(users).where(eq(users.email, input.email.toLowerCase())).get();
+export async function login(ctx: ServiceContext, input: Required<LoginInput>): Promise<SignedIn | null> {
+  const user = await userByEmail(ctx, input.email);
   const ok = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !ok) return null;
-  const first = organizationsOf(db, user.id)[0] ?? null;
-  return { userId: user.id, orgId: first?.id ?? null, token: createSession(db, user.id, first?.id ?? null, now) };
+  const first = (await organizationsOf(ctx, user.id))[0] ?? null;
+  return { userId: user.id, orgId: first?.id ?? null, token: await createSession(ctx, user.id, first?.id ?? null, ctx.now()) };
 }
 
-export function me(db: DB, userId: string, currentOrgId: string | null): MeResponse {
-  const user = db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId)).get();
+/** The signed-in user, the organisations they may act in and the current one. */
+export async function me(ctx: WithStore, userId: string, currentOrgId: string | null): Promise<MeResponse> {
+  const user = await userById(ctx, userId);
   if (!user) throw new UnauthorizedError();
-  const organizations = organizationsOf(db, userId);
-  const currentOrg = orgSummary(db, userId, currentOrgId);
+  const organizations = await organizationsOf(ctx, userId);
+  const currentOrg = await orgSummary(ctx, userId, currentOrgId);
   return { user, organizations, currentOrg };
 }
 
-export function meOf(db: DB, session: SessionUser): MeResponse {
-  return me(db, session.userId, session.currentOrgId);
+export function meOf(ctx: WithStore, session: SessionUser): Promise<MeResponse> {
+  return me(ctx, session.userId, session.currentOrgId);
 }

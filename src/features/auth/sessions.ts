@@ -1,12 +1,14 @@
 import { and, eq, gt } from "drizzle-orm";
-import type { DB } from "../../db";
+import type { Role } from "../../db/schema";
 import type { StoreCore } from "../../db/store";
-import { memberships, organizations, sessions, users, type Role } from "../../db/schema";
 import { hashToken, newToken } from "../../lib/tokens";
 
 /** Sliding expiry: a session lives 30 days past its last use. */
 export const SESSION_DAYS = 30;
 export const SESSION_COOKIE = "dw_session";
+
+/** What the session helpers need: the store (a whole service context will do). */
+export type WithStore = { store: StoreCore };
 
 export interface SessionUser {
   sessionId: string;
@@ -17,29 +19,36 @@ export interface SessionUser {
   currentOrgId: string | null;
 }
 
-export function createSession(db: DB, userId: string, currentOrgId: string | null, now = new Date()): string {
+/** A new session's token (for the cookie) and the row that stores it (only the token's hash). */
+export function newSession(userId: string, currentOrgId: string | null, now: Date) {
   const token = newToken();
-  db.insert(sessions)
-    .values({ tokenHash: hashToken(token), userId, currentOrgId, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * 86400_000) })
-    .run();
+  return { token, row: { tokenHash: hashToken(token), userId, currentOrgId, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * 86400_000) } };
+}
+
+/** Opens a session and returns its token. Inside a `write` it joins that transaction. */
+export async function createSession({ store }: WithStore, userId: string, currentOrgId: string | null, now = new Date()): Promise<string> {
+  const { token, row } = newSession(userId, currentOrgId, now);
+  await store.write((tx) => tx.insert(store.t.sessions).values(row));
   return token;
 }
 
 /** Looks a cookie token up; extends a live session's expiry (at most once a minute). */
-export function resolveSession(db: DB, token: string | undefined | null, now = new Date()): SessionUser | null {
+export async function resolveSession({ store }: WithStore, token: string | undefined | null, now = new Date()): Promise<SessionUser | null> {
   if (!token || token.length > 200) return null;
-  const row = db
+  const { sessions, users } = store.t;
+  const [row] = await store.db
     .select({ session: sessions, user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, now)))
-    .get();
+    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, now)));
   if (!row) return null;
   if (now.getTime() - row.session.lastSeenAt.getTime() > 60_000) {
-    db.update(sessions)
-      .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * 86400_000) })
-      .where(eq(sessions.id, row.session.id))
-      .run();
+    await store.write((tx) =>
+      tx
+        .update(sessions)
+        .set({ lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_DAYS * 86400_000) })
+        .where(eq(sessions.id, row.session.id)),
+    );
   }
   return {
     sessionId: row.session.id,
@@ -51,31 +60,36 @@ export function resolveSession(db: DB, token: string | undefined | null, now = n
   };
 }
 
-export function deleteSession(db: DB, token: string): void {
-  db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token))).run();
+export async function deleteSession({ store }: WithStore, token: string): Promise<void> {
+  await store.write((tx) => tx.delete(store.t.sessions).where(eq(store.t.sessions.tokenHash, hashToken(token))));
+}
+
+/** Makes `orgId` the session's current organisation (the caller checked the user may act in it). */
+export async function setSessionOrganization({ store }: WithStore, sessionId: string, orgId: string): Promise<void> {
+  await store.write((tx) => tx.update(store.t.sessions).set({ currentOrgId: orgId }).where(eq(store.t.sessions.id, sessionId)));
+}
+
+/** Ends every session of a user (a new password was set). */
+export async function deleteSessionsOf({ store }: WithStore, userId: string): Promise<void> {
+  await store.write((tx) => tx.delete(store.t.sessions).where(eq(store.t.sessions.userId, userId)));
 }
 
 /**
  * The role a user has in an organisation: their own membership, or — for an MSP's client
  * organisation — the role they hold as owner or admin of the parent organisation.
  */
-export function effectiveRole(db: DB, userId: string, orgId: string): Role | null {
-  const direct = db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.orgId, orgId))).get();
-  const org = db.select({ parentId: organizations.parentId }).from(organizations).where(eq(organizations.id, orgId)).get();
+export async function effectiveRole({ store }: WithStore, userId: string, orgId: string): Promise<Role | null> {
+  const { memberships, organizations } = store.t;
+  const [direct] = await store.db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.orgId, orgId)));
+  const [org] = await store.db.select({ parentId: organizations.parentId }).from(organizations).where(eq(organizations.id, orgId));
   if (!org) return null;
   let inherited: Role | null = null;
   if (org.parentId) {
-    const parentRole = effectiveRole(db, userId, org.parentId);
+    const parentRole = await effectiveRole({ store }, userId, org.parentId);
     if (parentRole === "owner" || parentRole === "admin") inherited = parentRole;
   }
   const rank = { viewer: 0, member: 1, admin: 2, owner: 3 } as const;
   const roles = [direct?.role, inherited].filter(Boolean) as Role[];
   if (!roles.length) return null;
   return roles.reduce((a, b) => (rank[a] >= rank[b] ? a : b));
-}
-
-/** Makes `orgId` the session's current organisation (the caller has checked the user may act in it). */
-export async function setSessionOrganization(ctx: { store: StoreCore }, sessionId: string, orgId: string): Promise<void> {
-  const { sessions } = ctx.store.t;
-  await ctx.store.write((tx) => tx.update(sessions).set({ currentOrgId: orgId }).where(eq(sessions.id, sessionId)));
 }

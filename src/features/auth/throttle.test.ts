@@ -57,7 +57,7 @@ describe("parallel guesses", () => {
 
   test("the same burst against the Master Administrator: the right password is refused", async () => {
     await app();
-    await seedAdmin(t.deps.store.db, "admin", PASSWORD);
+    await seedAdmin(t.deps, "admin", PASSWORD);
     const attempts = Array.from({ length: 100 }, (_, i) => adminLogin(i === 60 ? PASSWORD : `wrong guess ${i}`, "203.0.113.5"));
     const results = await Promise.all(attempts);
     expect(results[60]!.status).toBe(429);
@@ -93,7 +93,7 @@ describe("a stranger cannot lock the owner out", () => {
 
   test("the Master Administrator too: strangers' failures do not block the admin's own address", async () => {
     await app();
-    await seedAdmin(t.deps.store.db, "admin", PASSWORD);
+    await seedAdmin(t.deps, "admin", PASSWORD);
     expect((await adminLogin(PASSWORD, OWNER_ADDRESS)).body.success).toBe(true);
     for (let i = 0; i < 30; i++) await adminLogin(`stranger guess ${i}`, `203.0.113.${i + 1}`);
     expect((await adminLogin("stranger guess x", "192.0.2.200")).status).toBe(429);

@@ -1,4 +1,4 @@
-import type { AppDeps } from "../../deps";
+import type { StoreCore } from "../../db/store";
 import { RateLimitedError } from "../../http/errors";
 import { clearAttempts, countAttempt, hasMark, paceAttempt, refundAttempt, setMark, sweepAttempts, type Pace } from "./attempts";
 
@@ -44,7 +44,7 @@ export interface LoginKeys {
   account: string;
 }
 
-type ThrottleDeps = Pick<AppDeps, "store" | "now">;
+type ThrottleDeps = { store: StoreCore; now: () => Date };
 
 const pairKey = (account: string, address: string) => `${account}\u0000${address}`;
 
@@ -52,68 +52,67 @@ const waitFor = (seconds: number) => (seconds < 60 ? `${seconds} second${seconds
 const tooManyLogins = (seconds: number) => new RateLimitedError(seconds, `Too many failed sign-in attempts. Please wait ${waitFor(seconds)} and try again.`);
 
 /** Counts the attempt and throws 429 when it is over a limit. Call it before checking the password. */
-export function admitLoginAttempt(deps: ThrottleDeps, keys: LoginKeys): void {
-  const db = deps.store.db;
+export async function admitLoginAttempt(deps: ThrottleDeps, keys: LoginKeys): Promise<void> {
+  const { store } = deps;
   const now = deps.now();
   const pair = pairKey(keys.account, keys.address);
-  const byAddress = countAttempt(db, `${keys.scope}:address`, keys.address, LOGIN_WINDOW_SECONDS, now);
+  const byAddress = await countAttempt(store, `${keys.scope}:address`, keys.address, LOGIN_WINDOW_SECONDS, now);
   if (byAddress.count > ATTEMPTS_PER_ADDRESS) throw tooManyLogins(byAddress.retryAfter);
-  const byPair = countAttempt(db, `${keys.scope}:pair`, pair, LOGIN_WINDOW_SECONDS, now);
+  const byPair = await countAttempt(store, `${keys.scope}:pair`, pair, LOGIN_WINDOW_SECONDS, now);
   if (byPair.count > ATTEMPTS_PER_PAIR) throw tooManyLogins(byPair.retryAfter);
-  if (hasMark(db, `${keys.scope}:known`, pair, KNOWN_ADDRESS_SECONDS, now)) return;
-  const byAccount = paceAttempt(db, `${keys.scope}:account`, keys.account, ACCOUNT_PACE, now);
+  if (await hasMark(store, `${keys.scope}:known`, pair, KNOWN_ADDRESS_SECONDS, now)) return;
+  const byAccount = await paceAttempt(store, `${keys.scope}:account`, keys.account, ACCOUNT_PACE, now);
   if (!byAccount.allowed) throw tooManyLogins(byAccount.retryAfter);
 }
 
 /** Counts a failed sign-in; true when the account's owner should now be told (once an hour at most). */
-export function recordLoginFailure(deps: ThrottleDeps, keys: LoginKeys): boolean {
-  const db = deps.store.db;
+export async function recordLoginFailure(deps: ThrottleDeps, keys: LoginKeys): Promise<boolean> {
   const now = deps.now();
-  const failures = countAttempt(db, `${keys.scope}:failures`, keys.account, LOGIN_WINDOW_SECONDS, now);
+  const failures = await countAttempt(deps.store, `${keys.scope}:failures`, keys.account, LOGIN_WINDOW_SECONDS, now);
   if (failures.count < NOTIFY_AFTER_FAILURES) return false;
-  return countAttempt(db, `${keys.scope}:notified`, keys.account, NOTIFY_EVERY_SECONDS, now).count === 1;
+  return (await countAttempt(deps.store, `${keys.scope}:notified`, keys.account, NOTIFY_EVERY_SECONDS, now)).count === 1;
 }
 
 /** A good sign-in: clears the pair, gives the address its attempt back and remembers the address for the account. */
-export function recordLoginSuccess(deps: ThrottleDeps, keys: LoginKeys): void {
-  const db = deps.store.db;
-  clearAttempts(db, `${keys.scope}:pair`, pairKey(keys.account, keys.address));
-  refundAttempt(db, `${keys.scope}:address`, keys.address);
-  rememberAddress(deps, keys);
+export async function recordLoginSuccess(deps: ThrottleDeps, keys: LoginKeys): Promise<void> {
+  await clearAttempts(deps.store, `${keys.scope}:pair`, pairKey(keys.account, keys.address));
+  await refundAttempt(deps.store, `${keys.scope}:address`, keys.address);
+  await rememberAddress(deps, keys);
 }
 
 /** Marks the address as one the account's owner uses (sign-in, sign-up, a used password link). */
-export function rememberAddress(deps: ThrottleDeps, keys: LoginKeys): void {
-  setMark(deps.store.db, `${keys.scope}:known`, pairKey(keys.account, keys.address), deps.now());
-  sweepNow(deps);
+export async function rememberAddress(deps: ThrottleDeps, keys: LoginKeys): Promise<void> {
+  await setMark(deps.store, `${keys.scope}:known`, pairKey(keys.account, keys.address), deps.now());
+  await sweepStaleAttempts(deps);
 }
 
 let lastSweep = 0;
-function sweepNow(deps: ThrottleDeps) {
+/** At most once an hour per process: forgets ended counters (the rate limits' too) and old marks. */
+export async function sweepStaleAttempts(deps: ThrottleDeps): Promise<void> {
   const now = deps.now();
   if (Math.abs(now.getTime() - lastSweep) < 3600_000) return;
   lastSweep = now.getTime();
-  sweepAttempts(deps.store.db, ["login:known", "admin-login:known"], KNOWN_ADDRESS_SECONDS, now);
+  await sweepAttempts(deps.store, ["login:known", "admin-login:known"], KNOWN_ADDRESS_SECONDS, now);
 }
 
 /**
  * "Forgot password?": counted per address, per (email, address) pair, and per email only from
  * addresses the account never signed in from, so nobody can use up a victim's resets for them.
  */
-export function admitPasswordLinkRequest(deps: ThrottleDeps, address: string, email: string): void {
-  const db = deps.store.db;
+export async function admitPasswordLinkRequest(deps: ThrottleDeps, address: string, email: string): Promise<void> {
+  const { store } = deps;
   const now = deps.now();
-  const byAddress = countAttempt(db, "password-link:address", address, PASSWORD_LINK_WINDOW_SECONDS, now);
+  const byAddress = await countAttempt(store, "password-link:address", address, PASSWORD_LINK_WINDOW_SECONDS, now);
   if (byAddress.count > PASSWORD_LINKS_PER_ADDRESS) {
     throw new RateLimitedError(byAddress.retryAfter, "Too many password links asked for from this address. Please try again in an hour.");
   }
   const tooMany = (seconds: number) =>
     new RateLimitedError(seconds, "Too many password links asked for this email address. Please check your inbox (and spam folder), or try again in an hour.");
   const pair = pairKey(email, address);
-  const byPair = countAttempt(db, "password-link:pair", pair, PASSWORD_LINK_WINDOW_SECONDS, now);
+  const byPair = await countAttempt(store, "password-link:pair", pair, PASSWORD_LINK_WINDOW_SECONDS, now);
   if (byPair.count > PASSWORD_LINKS_PER_PAIR) throw tooMany(byPair.retryAfter);
-  if (hasMark(db, "login:known", pair, KNOWN_ADDRESS_SECONDS, now)) return;
-  const byEmail = countAttempt(db, "password-link:email", email, PASSWORD_LINK_WINDOW_SECONDS, now);
+  if (await hasMark(store, "login:known", pair, KNOWN_ADDRESS_SECONDS, now)) return;
+  const byEmail = await countAttempt(store, "password-link:email", email, PASSWORD_LINK_WINDOW_SECONDS, now);
   if (byEmail.count > PASSWORD_LINKS_PER_EMAIL) throw tooMany(byEmail.retryAfter);
 }
 
