@@ -4,6 +4,7 @@ import type { AppDeps } from "../deps";
 import { resolverFromConfig } from "../features/dns/setup";
 import { expandPaths, readInputs } from "../features/reports/files";
 import { geoFromConfig } from "../features/reports/geo";
+import { organizationBySlug } from "../features/orgs/service";
 import { ingestFile, type IngestResult } from "../features/reports/ingest";
 import { reverseDnsSettled } from "../features/reports/reverse-dns";
 import { RateLimiter } from "../http/rate-limit";
@@ -59,7 +60,7 @@ export const ingestCommand: Command = {
     geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
     const store = openStore(config.db);
     try {
-      const org = store.sqlite.query("SELECT id, name FROM organizations WHERE slug = ?").get(slug) as { id: string; name: string } | null;
+      const org = await organizationBySlug({ store }, slug);
       if (!org) {
         console.error(`dmarcwarden ingest: no organisation with slug "${slug}".`);
         return 2;

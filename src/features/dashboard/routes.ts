@@ -1,23 +1,14 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
-import { requireActor } from "../../http/tenant";
+import { access } from "../../http/access";
 import { reportAddress } from "../mailin/service";
 import { dashboardStats, listTasks, listThreats } from "./service";
 
 /** Dashboard stats, derived tasks and the last day's threats of the current organisation (SPEC §7). */
 export function dashboardRoutes(deps: AppDeps) {
-  const { db, sqlite } = deps.store;
   return new Elysia({ name: "dashboard" })
-    .get("/api/dashboard/stats", ({ request }) => {
-      const { orgId } = requireActor(db, request, "read");
-      return dashboardStats(sqlite, orgId, deps.now());
-    })
-    .get("/api/tasks", ({ request }) => {
-      const { orgId } = requireActor(db, request, "read");
-      return listTasks(sqlite, orgId, deps.now(), reportAddress(deps, orgId).address);
-    })
-    .get("/api/ip-threats", ({ request }) => {
-      const { orgId } = requireActor(db, request, "read");
-      return listThreats(sqlite, orgId, deps.now());
-    });
+    .use(access(deps))
+    .get("/api/dashboard/stats", ({ ctx }) => dashboardStats(ctx), { org: "read" })
+    .get("/api/tasks", async ({ ctx }) => listTasks(ctx, (await reportAddress(ctx)).address), { org: "read" })
+    .get("/api/ip-threats", ({ ctx }) => listThreats(ctx), { org: "read" });
 }

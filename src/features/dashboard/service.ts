@@ -1,66 +1,31 @@
 /**
  * The dashboard's numbers, the derived tasks and the last day's threats, always within one
- * organisation. Queries live here; the rules (what is a task, how bad is a source) are pure
- * functions in src/lib/tasks.ts and src/lib/threat-level.ts.
+ * organisation. The figures come from the features that own them (domains, reports, settings);
+ * the rules (what is a task, how bad is a source) are pure functions in src/lib/tasks.ts and
+ * src/lib/threat-level.ts.
  */
-import type { Database } from "bun:sqlite";
-import { deriveTasks, REPORT_WINDOW_DAYS, statusSince, type DomainState, type DomainTraffic, type FailingSender, type StatusHistoryRow, type Task } from "../../lib/tasks";
+import type { OrgContext } from "../../http/access";
+import { deriveTasks, REPORT_WINDOW_DAYS, statusSince, type DomainState, type Task } from "../../lib/tasks";
 import { threatLevel } from "../../lib/threat-level";
+import { listDomains, statusHistoryOf } from "../domains/service";
+import { failingMailByService, failingSources, lastReportByDomain, messagesProcessedBetween, reportsProcessedBetween, trafficByDomain } from "../reports/stats";
+import { getSettings } from "../settings/service";
 import { MAX_THREATS, STATS_PERIOD_DAYS, THREAT_LATE_REPORT_HOURS, THREAT_WINDOW_HOURS, type DashboardStats, type IpThreat } from "./contract";
 
-const DAY = 86_400;
-const HOUR = 3_600;
-const secs = (d: Date) => Math.floor(d.getTime() / 1000);
-const date = (s: number) => new Date(s * 1000);
-
-interface DomainRow {
-  id: string;
-  name: string;
-  dmarcPolicy: string | null;
-  spfStatus: string | null;
-  dkimStatus: string | null;
-  createdAt: number;
-  lastReportAt: number | null;
-}
-
-function historyByDomain(sqlite: Database, orgId: string, until: number): Map<string, StatusHistoryRow[]> {
-  const rows = sqlite
-    .query(
-      `SELECT domain_id AS domainId, checked_at AS checkedAt, dmarc_policy AS dmarcPolicy, spf_status AS spfStatus, dkim_status AS dkimStatus, dmarc_record AS dmarcRecord
-       FROM domain_record_history WHERE org_id = ? AND checked_at <= ? ORDER BY domain_id, checked_at`,
-    )
-    .all(orgId, until) as (Omit<StatusHistoryRow, "checkedAt"> & { checkedAt: number })[];
-  const out = new Map<string, StatusHistoryRow[]>();
-  for (const r of rows) {
-    let list = out.get(r.domainId);
-    if (!list) out.set(r.domainId, (list = []));
-    list.push({ ...r, checkedAt: date(r.checkedAt) });
-  }
-  return out;
-}
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const ago = (at: Date, ms: number) => new Date(at.getTime() - ms);
+const dateOrNull = (iso: string | null) => (iso ? new Date(iso) : null);
 
 /**
  * The organisation's domains as they stood at `at`: the domain rows themselves for now, the
  * DNS check history for a past moment (statuses of the last check before it).
  */
-function domainStatesAt(sqlite: Database, orgId: string, at: Date, current: boolean): DomainState[] {
-  const until = secs(at);
-  const rows = sqlite
-    .query(
-      `SELECT id, name, dmarc_policy AS dmarcPolicy, spf_status AS spfStatus, dkim_status AS dkimStatus, created_at AS createdAt, last_report_at AS lastReportAt
-       FROM domains WHERE org_id = ? AND created_at <= ? ORDER BY name`,
-    )
-    .all(orgId, until) as DomainRow[];
-  const history = historyByDomain(sqlite, orgId, until);
-  const pastReports = current
-    ? null
-    : new Map(
-        (
-          sqlite
-            .query(`SELECT domain_id AS domainId, MAX(MIN(date_end, processed_at)) AS last FROM aggregate_reports WHERE org_id = ? AND processed_at <= ? GROUP BY domain_id`)
-            .all(orgId, until) as { domainId: string; last: number }[]
-        ).map((r) => [r.domainId, r.last]),
-      );
+async function domainStatesAt(ctx: OrgContext, at: Date, current: boolean): Promise<DomainState[]> {
+  const orgId = ctx.actor.orgId;
+  const rows = (await listDomains(ctx)).filter((d) => new Date(d.createdAt).getTime() <= at.getTime());
+  const history = await statusHistoryOf(ctx, orgId, at);
+  const pastReports = current ? null : await lastReportByDomain(ctx, orgId, at);
   return rows.map((row) => {
     const rowsOf = history.get(row.id) ?? [];
     const last = rowsOf.at(-1);
@@ -73,13 +38,12 @@ function domainStatesAt(sqlite: Database, orgId: string, at: Date, current: bool
         spfStatus: row.spfStatus,
         dkimStatus: row.dkimStatus,
         dmarcRecord: last?.dmarcRecord ?? null,
-        createdAt: date(row.createdAt),
-        lastReportAt: row.lastReportAt ? date(row.lastReportAt) : null,
+        createdAt: new Date(row.createdAt),
+        lastReportAt: dateOrNull(row.lastReportAt),
         // statuses written without a history row (none yet) date from the domain's creation
         since: last && last.dmarcPolicy === row.dmarcPolicy && last.spfStatus === row.spfStatus && last.dkimStatus === row.dkimStatus ? since : undefined,
       };
     }
-    const lastReport = pastReports!.get(row.id);
     return {
       id: row.id,
       name: row.name,
@@ -87,58 +51,34 @@ function domainStatesAt(sqlite: Database, orgId: string, at: Date, current: bool
       spfStatus: last?.spfStatus ?? null,
       dkimStatus: last?.dkimStatus ?? null,
       dmarcRecord: last?.dmarcRecord ?? null,
-      createdAt: date(row.createdAt),
-      lastReportAt: lastReport ? date(lastReport) : null,
+      createdAt: new Date(row.createdAt),
+      lastReportAt: pastReports!.get(row.id) ?? null,
       since,
     };
   });
 }
 
-/** DMARC-failing mail per domain and sending service over the report window ending at `at`. */
-function failingSenders(sqlite: Database, orgId: string, at: Date): FailingSender[] {
-  const to = secs(at);
-  const from = to - REPORT_WINDOW_DAYS * DAY;
-  const rows = sqlite
-    .query(
-      `SELECT r.domain_id AS domainId, rec.service AS service, COUNT(DISTINCT rec.source_ip) AS sources, SUM(rec.message_count) AS messages,
-              SUM(CASE WHEN rec.disposition = 'none' THEN rec.message_count ELSE 0 END) AS delivered, MIN(rec.date_begin) AS firstSeen
-       FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
-       WHERE rec.org_id = ? AND rec.dmarc_pass = 0 AND rec.date_begin > ? AND rec.date_begin <= ? AND r.processed_at <= ?
-       GROUP BY r.domain_id, rec.service`,
-    )
-    .all(orgId, from, to, to) as (Omit<FailingSender, "firstSeenAt"> & { firstSeen: number })[];
-  return rows.map(({ firstSeen, ...r }) => ({ ...r, firstSeenAt: date(firstSeen) }));
-}
-
-function domainTraffic(sqlite: Database, orgId: string, at: Date): DomainTraffic[] {
-  const to = secs(at);
-  return sqlite
-    .query(
-      `SELECT domain_id AS domainId, SUM(message_count) AS messages, SUM(pass_count) AS passing
-       FROM aggregate_reports WHERE org_id = ? AND date_begin > ? AND date_begin <= ? AND processed_at <= ? GROUP BY domain_id`,
-    )
-    .all(orgId, to - REPORT_WINDOW_DAYS * DAY, to, to) as DomainTraffic[];
-}
-
 /** Settings → DMARC rua when set, else this server's report address for the organisation (if it receives mail). */
-function ruaAddress(sqlite: Database, orgId: string, fallback: string | null): string | null {
-  const row = sqlite.query(`SELECT dmarc_rua AS rua FROM organization_settings WHERE org_id = ?`).get(orgId) as { rua: string | null } | null;
-  return row?.rua?.replace(/^mailto:/i, "") || fallback;
+async function ruaAddress(ctx: OrgContext, fallback: string | null): Promise<string | null> {
+  const settings = await getSettings(ctx);
+  return settings.dmarcRua?.replace(/^mailto:/i, "") || fallback;
 }
 
 /** The organisation's tasks as they stand at `at` (now, or a past moment for comparisons). */
-export function tasksAt(sqlite: Database, orgId: string, at: Date, current = true, fallbackRua: string | null = null): Task[] {
-  return deriveTasks({
-    now: at,
-    domains: domainStatesAt(sqlite, orgId, at, current),
-    failing: failingSenders(sqlite, orgId, at),
-    traffic: domainTraffic(sqlite, orgId, at),
-    ruaAddress: ruaAddress(sqlite, orgId, fallbackRua),
-  });
+export async function tasksAt(ctx: OrgContext, at: Date, current = true, fallbackRua: string | null = null): Promise<Task[]> {
+  const orgId = ctx.actor.orgId;
+  const windowStart = ago(at, REPORT_WINDOW_DAYS * DAY_MS);
+  const [domains, failing, traffic, rua] = await Promise.all([
+    domainStatesAt(ctx, at, current),
+    failingMailByService(ctx, orgId, windowStart, at),
+    trafficByDomain(ctx, orgId, windowStart, at),
+    ruaAddress(ctx, fallbackRua),
+  ]);
+  return deriveTasks({ now: at, domains, failing, traffic, ruaAddress: rua });
 }
 
-export function listTasks(sqlite: Database, orgId: string, now: Date, fallbackRua: string | null = null): Task[] {
-  return tasksAt(sqlite, orgId, now, true, fallbackRua);
+export function listTasks(ctx: OrgContext, fallbackRua: string | null = null): Promise<Task[]> {
+  return tasksAt(ctx, ctx.now(), true, fallbackRua);
 }
 
 /** "+3", "-2", "+0". */
@@ -152,35 +92,25 @@ export function growthPercent(now: number, before: number): string {
   return signed(Math.round(((now - before) / before) * 100), "%");
 }
 
-function reportsProcessedBetween(sqlite: Database, orgId: string, from: number, to: number): number {
-  const row = sqlite
-    .query(
-      `SELECT (SELECT COUNT(*) FROM aggregate_reports WHERE org_id = ?1 AND processed_at > ?2 AND processed_at <= ?3)
-            + (SELECT COUNT(*) FROM failure_reports WHERE org_id = ?1 AND processed_at > ?2 AND processed_at <= ?3)
-            + (SELECT COUNT(*) FROM tls_reports WHERE org_id = ?1 AND processed_at > ?2 AND processed_at <= ?3) AS n`,
-    )
-    .get(orgId, from, to) as { n: number };
-  return row.n;
-}
-
-export function dashboardStats(sqlite: Database, orgId: string, now: Date): DashboardStats {
-  const t = secs(now);
-  const periodStart = t - STATS_PERIOD_DAYS * DAY;
-  const domains = sqlite.query(`SELECT dmarc_policy AS policy, created_at AS createdAt FROM domains WHERE org_id = ?`).all(orgId) as { policy: string | null; createdAt: number }[];
+export async function dashboardStats(ctx: OrgContext): Promise<DashboardStats> {
+  const orgId = ctx.actor.orgId;
+  const now = ctx.now();
+  const periodStart = ago(now, STATS_PERIOD_DAYS * DAY_MS);
+  const domains = await listDomains(ctx);
   const totalDomains = domains.length;
-  const dmarcProtected = domains.filter((d) => d.policy === "quarantine" || d.policy === "reject").length;
-  const activeIssues = tasksAt(sqlite, orgId, now, true).length;
-  const issuesBefore = tasksAt(sqlite, orgId, new Date(periodStart * 1000), false).length;
-  const reportsNow = reportsProcessedBetween(sqlite, orgId, periodStart, t);
-  const reportsBefore = reportsProcessedBetween(sqlite, orgId, periodStart - STATS_PERIOD_DAYS * DAY, periodStart);
-  const traffic = sqlite
-    .query(`SELECT COALESCE(SUM(message_count), 0) AS messages, COALESCE(SUM(pass_count), 0) AS passing FROM aggregate_reports WHERE org_id = ? AND processed_at > ? AND processed_at <= ?`)
-    .get(orgId, periodStart, t) as { messages: number; passing: number };
+  const dmarcProtected = domains.filter((d) => d.dmarcPolicy === "quarantine" || d.dmarcPolicy === "reject").length;
+  const [activeIssues, issuesBefore, reportsNow, reportsBefore, traffic] = await Promise.all([
+    tasksAt(ctx, now, true).then((tasks) => tasks.length),
+    tasksAt(ctx, periodStart, false).then((tasks) => tasks.length),
+    reportsProcessedBetween(ctx, orgId, periodStart, now),
+    reportsProcessedBetween(ctx, orgId, ago(periodStart, STATS_PERIOD_DAYS * DAY_MS), periodStart),
+    messagesProcessedBetween(ctx, orgId, periodStart, now),
+  ]);
   return {
     totalDomains,
     dmarcProtected,
     protectionRate: totalDomains ? Math.round((dmarcProtected / totalDomains) * 100) : 0,
-    domainGrowth: signed(domains.filter((d) => d.createdAt > periodStart).length),
+    domainGrowth: signed(domains.filter((d) => new Date(d.createdAt).getTime() > periodStart.getTime()).length),
     activeIssues,
     issueChange: signed(activeIssues - issuesBefore),
     reportsProcessed: reportsNow,
@@ -205,31 +135,14 @@ function countryName(code: string | null): string {
  * report's period reaches into the last 24 hours, or when the report arrived in the last 24
  * hours about the last 72 (daily reports arrive up to a day after their period ends).
  */
-export function listThreats(sqlite: Database, orgId: string, now: Date): IpThreat[] {
-  const t = secs(now);
-  const windowStart = t - THREAT_WINDOW_HOURS * HOUR;
-  const rows = sqlite
-    .query(
-      `SELECT rec.source_ip AS ip, SUM(rec.message_count) AS attempts,
-              SUM(CASE WHEN rec.disposition = 'none' THEN rec.message_count ELSE 0 END) AS delivered,
-              MAX(rec.country) AS country, MAX(rec.city) AS city, MAX(rec.ptr) AS ptr, MAX(rec.service) AS service,
-              MAX(MIN(r.date_end, r.processed_at, ?1)) AS lastSeen, GROUP_CONCAT(DISTINCT r.policy_domain) AS domains
-       FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
-       WHERE rec.org_id = ?2 AND rec.dmarc_pass = 0 AND r.date_begin <= ?1 AND r.processed_at <= ?1
-         AND (r.date_end > ?3 OR (r.processed_at > ?3 AND r.date_end > ?4))
-       GROUP BY rec.source_ip ORDER BY attempts DESC LIMIT ?5`,
-    )
-    .all(t, orgId, windowStart, t - THREAT_LATE_REPORT_HOURS * HOUR, MAX_THREATS) as {
-    ip: string;
-    attempts: number;
-    delivered: number;
-    country: string | null;
-    city: string | null;
-    ptr: string | null;
-    service: string | null;
-    lastSeen: number;
-    domains: string | null;
-  }[];
+export async function listThreats(ctx: OrgContext): Promise<IpThreat[]> {
+  const now = ctx.now();
+  const rows = await failingSources(ctx, ctx.actor.orgId, {
+    now,
+    windowStart: ago(now, THREAT_WINDOW_HOURS * HOUR_MS),
+    lateSince: ago(now, THREAT_LATE_REPORT_HOURS * HOUR_MS),
+    limit: MAX_THREATS,
+  });
   return rows.map((r) => ({
     ipAddress: r.ip,
     country: countryName(r.country),
@@ -238,9 +151,9 @@ export function listThreats(sqlite: Database, orgId: string, now: Date): IpThrea
     attemptCount: r.attempts,
     deliveredCount: r.delivered,
     threatLevel: threatLevel({ attempts: r.attempts, delivered: r.delivered, knownService: r.service }),
-    lastSeenAt: date(r.lastSeen).toISOString(),
+    lastSeenAt: r.lastSeenAt.toISOString(),
     ptr: r.ptr,
     service: r.service,
-    domains: r.domains ? r.domains.split(",").sort() : [],
+    domains: r.domains,
   }));
 }

@@ -106,13 +106,12 @@ describe("DKIM selectors seen in the organisation's reports", () => {
     await uploadReportWithSelectors(owner, "seen.example", ["ancient"], { daysAgo: 400 });
     await uploadReportWithSelectors(other, "seen.example", ["theirs"], { daysAgo: 1 });
 
-    const db = t.deps.store.db;
     // stored as reported, but never turned into a DNS name
     expect(t.deps.store.sqlite.query("SELECT count(*) AS n FROM aggregate_auth_results WHERE selector = 'bad selector!'").get()).toEqual({ n: 1 });
-    expect(selectorsSeen(db, owner.orgId, "seen.example")).toEqual(["recent", "sub1", "old2024"]);
-    expect(selectorsSeen(db, owner.orgId, "SEEN.example", { limit: 1 })).toEqual(["recent"]);
-    expect(selectorsSeen(db, other.orgId, "seen.example")).toEqual(["theirs"]);
-    expect(selectorsSeen(db, owner.orgId, "example").sort()).toEqual(["elsewhere", "old2024", "recent", "sub1"]);
+    expect(await selectorsSeen(t.deps, owner.orgId, "seen.example")).toEqual(["recent", "sub1", "old2024"]);
+    expect(await selectorsSeen(t.deps, owner.orgId, "SEEN.example", { limit: 1 })).toEqual(["recent"]);
+    expect(await selectorsSeen(t.deps, other.orgId, "seen.example")).toEqual(["theirs"]);
+    expect((await selectorsSeen(t.deps, owner.orgId, "example")).sort()).toEqual(["elsewhere", "old2024", "recent", "sub1"]);
   });
 });
 

@@ -17,14 +17,13 @@ export function resolverFromConfig(config: Config): DnsResolver {
 export function domainCheckDeps(deps: AppDeps): StatusDeps | null {
   const resolver = deps.resolver;
   if (!resolver) return null;
-  const db = deps.store.db;
   return {
-    db,
+    store: deps.store,
     resolver,
     now: deps.now,
     log: deps.log,
-    reportSelectors: (orgId, domain) => selectorsSeen(db, orgId, domain, { now: deps.now() }),
-    cachePolicy: (orgId) => dnsCachePolicy(db, orgId),
+    reportSelectors: (orgId, domain) => selectorsSeen(deps, orgId, domain, { now: deps.now() }),
+    cachePolicy: (orgId) => dnsCachePolicy(deps, orgId),
   };
 }
 

@@ -3,10 +3,10 @@
  * connection test, and polling every configured mailbox into ingestion.
  */
 import { eq } from "drizzle-orm";
-import type { DB } from "../../db";
-import { organizations, reportMailboxes, type ReportMailbox } from "../../db/schema";
-import type { AppDeps } from "../../deps";
+import type { ReportMailbox } from "../../db/schema";
+import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError, ValidationError } from "../../http/errors";
+import { reportTokenOf } from "../orgs/service";
 import type { IngestInput, IngestResult } from "../reports/ingest";
 import { MAILBOX_MESSAGES, mailboxUnreachable, type MailboxInput, type MailboxTestResult, type MailboxView, type ReportAddress } from "./contract";
 import { ImapProblem, pollImapFolder, testImapConnection, type ImapSettings, type PollOutcome } from "./imap-client";
@@ -15,23 +15,23 @@ import { decryptSecret, encryptSecret, SecretKeyError } from "./secret-box";
 import { serverKey } from "./server-key";
 
 /** The ingestion entry point (src/features/reports/ingest.ts), passed in so transports stay testable. */
-export type IngestFn = (deps: AppDeps, input: IngestInput) => Promise<IngestResult>;
+export type IngestFn = (deps: ServiceContext, input: IngestInput) => Promise<IngestResult>;
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 25 * 1024 * 1024;
 
-export function maxMessageBytes(deps: AppDeps): number {
+export function maxMessageBytes(deps: ServiceContext): number {
   const configured = deps.config.smtpMaxBytes;
   return typeof configured === "number" && configured > 0 ? configured : DEFAULT_MAX_MESSAGE_BYTES;
 }
 
 /** `<token>@<smtp-domain>` when the SMTP receiver is on, else null. */
-export function reportAddress(deps: AppDeps, orgId: string): ReportAddress {
-  const domain = deps.config.smtpDomain.toLowerCase();
-  const port = deps.config.smtpPort;
+export async function reportAddress(ctx: OrgContext): Promise<ReportAddress> {
+  const domain = ctx.config.smtpDomain.toLowerCase();
+  const port = ctx.config.smtpPort;
   if (!domain || !port) return { address: null };
-  const org = deps.store.db.select({ token: organizations.reportToken }).from(organizations).where(eq(organizations.id, orgId)).get();
-  if (!org) throw new NotFoundError("This organisation no longer exists.");
-  const address = `${org.token}@${domain}`;
+  const token = await reportTokenOf(ctx, ctx.actor.orgId);
+  if (!token) throw new NotFoundError("This organisation no longer exists.");
+  const address = `${token}@${domain}`;
   return { address, rua: `mailto:${address}`, ruf: `mailto:${address}` };
 }
 
@@ -49,40 +49,45 @@ function view(row: ReportMailbox): MailboxView {
   };
 }
 
-function findMailbox(db: DB, orgId: string): ReportMailbox | undefined {
-  return db.select().from(reportMailboxes).where(eq(reportMailboxes.orgId, orgId)).get();
+async function findMailbox(ctx: ServiceContext, orgId: string): Promise<ReportMailbox | undefined> {
+  const { reportMailboxes } = ctx.store.t;
+  const [row] = await ctx.store.db.select().from(reportMailboxes).where(eq(reportMailboxes.orgId, orgId));
+  return row;
 }
 
-export function getMailbox(deps: AppDeps, orgId: string): MailboxView | null {
-  const row = findMailbox(deps.store.db, orgId);
+export async function getMailbox(ctx: OrgContext): Promise<MailboxView | null> {
+  const row = await findMailbox(ctx, ctx.actor.orgId);
   return row ? view(row) : null;
 }
 
 type ParsedMailboxInput = Omit<MailboxInput, "password"> & { password?: string };
 
-export function saveMailbox(deps: AppDeps, orgId: string, input: ParsedMailboxInput): MailboxView {
-  const db = deps.store.db;
-  const existing = findMailbox(db, orgId);
+export async function saveMailbox(ctx: OrgContext, input: ParsedMailboxInput): Promise<MailboxView> {
+  const { reportMailboxes } = ctx.store.t;
+  const orgId = ctx.actor.orgId;
+  const existing = await findMailbox(ctx, orgId);
   const password = input.password ?? "";
   if (!password && !existing) throw new ValidationError(MAILBOX_MESSAGES.password, { password: MAILBOX_MESSAGES.password });
-  const passwordEncrypted = password ? encryptSecret(serverKey(deps), password, orgId) : existing!.passwordEncrypted;
-  const values = { host: input.host, port: input.port, tls: input.tls, username: input.username, folder: input.folder, passwordEncrypted, updatedAt: deps.now(), lastError: null };
-  const row = db
-    .insert(reportMailboxes)
-    .values({ orgId, ...values })
-    .onConflictDoUpdate({ target: reportMailboxes.orgId, set: values })
-    .returning()
-    .get();
-  return view(row);
+  const passwordEncrypted = password ? encryptSecret(serverKey(ctx), password, orgId) : existing!.passwordEncrypted;
+  const values = { host: input.host, port: input.port, tls: input.tls, username: input.username, folder: input.folder, passwordEncrypted, updatedAt: ctx.now(), lastError: null };
+  const [row] = await ctx.store.write((tx) =>
+    tx
+      .insert(reportMailboxes)
+      .values({ orgId, ...values })
+      .onConflictDoUpdate({ target: reportMailboxes.orgId, set: values })
+      .returning(),
+  );
+  return view(row!);
 }
 
-export function deleteMailbox(deps: AppDeps, orgId: string): void {
-  const removed = deps.store.db.delete(reportMailboxes).where(eq(reportMailboxes.orgId, orgId)).returning({ orgId: reportMailboxes.orgId }).all();
+export async function deleteMailbox(ctx: OrgContext): Promise<void> {
+  const { reportMailboxes } = ctx.store.t;
+  const removed = await ctx.store.write((tx) => tx.delete(reportMailboxes).where(eq(reportMailboxes.orgId, ctx.actor.orgId)).returning({ orgId: reportMailboxes.orgId }));
   if (!removed.length) throw new NotFoundError("No report mailbox is configured for this organisation.");
 }
 
 /** The settings with the address the connection must go to, once the host is checked (mailbox-address.ts). */
-async function checkedSettings(deps: AppDeps, settings: ImapSettings): Promise<ImapSettings> {
+async function checkedSettings(deps: ServiceContext, settings: ImapSettings): Promise<ImapSettings> {
   const found = await mailboxAddress(deps, settings.host);
   if (!found.ok) throw new ImapProblem(found.reason);
   return { ...settings, address: found.address };
@@ -94,14 +99,14 @@ async function checkedSettings(deps: AppDeps, settings: ImapSettings): Promise<I
  * closed one; the detail goes to the server log. A missing folder needs a working sign-in and
  * is said as it is. Null for errors that are not about the mailbox.
  */
-function mailboxProblem(deps: AppDeps, orgId: string, settings: ImapSettings, error: unknown, event: string): string | null {
+function mailboxProblem(deps: ServiceContext, orgId: string, settings: ImapSettings, error: unknown, event: string): string | null {
   if (!(error instanceof ImapProblem)) return null;
   if (error.folderMissing) return error.message;
   deps.log.warn(event, { org: orgId, host: settings.host, port: settings.port, tls: settings.tls, detail: error.message });
   return mailboxUnreachable(settings);
 }
 
-function settingsOf(deps: AppDeps, row: ReportMailbox): ImapSettings {
+function settingsOf(deps: ServiceContext, row: ReportMailbox): ImapSettings {
   return { host: row.host, port: row.port, tls: row.tls, username: row.username, folder: row.folder, password: decryptSecret(serverKey(deps), row.passwordEncrypted, row.orgId) };
 }
 
@@ -109,8 +114,9 @@ function settingsOf(deps: AppDeps, row: ReportMailbox): ImapSettings {
  * Tests the submitted settings (a blank password means the stored one), or the stored
  * mailbox when nothing is submitted.
  */
-export async function testMailbox(deps: AppDeps, orgId: string, input: ParsedMailboxInput | null): Promise<MailboxTestResult> {
-  const existing = findMailbox(deps.store.db, orgId);
+export async function testMailbox(deps: OrgContext, input: ParsedMailboxInput | null): Promise<MailboxTestResult> {
+  const orgId = deps.actor.orgId;
+  const existing = await findMailbox(deps, orgId);
   let settings: ImapSettings;
   try {
     if (input) {
@@ -140,8 +146,8 @@ export type PollResult = { ok: true; outcome: PollOutcome } | { ok: false; error
 /** Polls in progress, by organisation: a "Check now" during a scheduled poll joins it instead of racing it. */
 const polling = new Map<string, Promise<PollResult>>();
 
-/** Polls one organisation's mailbox and records the outcome on its row. Never throws. */
-export function pollMailbox(deps: AppDeps, orgId: string, ingest: IngestFn): Promise<PollResult> {
+/** Polls one organisation's mailbox (the route's actor's, or each configured one for the scheduler) and records the outcome on its row. Never throws. */
+export function pollMailbox(deps: ServiceContext, orgId: string, ingest: IngestFn): Promise<PollResult> {
   const running = polling.get(orgId);
   if (running) return running;
   const poll = pollOnce(deps, orgId, ingest).finally(() => polling.delete(orgId));
@@ -149,9 +155,9 @@ export function pollMailbox(deps: AppDeps, orgId: string, ingest: IngestFn): Pro
   return poll;
 }
 
-async function pollOnce(deps: AppDeps, orgId: string, ingest: IngestFn): Promise<PollResult> {
-  const db = deps.store.db;
-  const row = findMailbox(db, orgId);
+async function pollOnce(deps: ServiceContext, orgId: string, ingest: IngestFn): Promise<PollResult> {
+  const { reportMailboxes } = deps.store.t;
+  const row = await findMailbox(deps, orgId);
   if (!row) return { ok: false, error: "No report mailbox is configured for this organisation." };
   const startedAt = deps.now();
   let result: PollResult;
@@ -181,20 +187,21 @@ async function pollOnce(deps: AppDeps, orgId: string, ingest: IngestFn): Promise
     );
     result = { ok: true, outcome };
     const error = outcome.retried ? `${outcome.retried} message(s) could not be ingested and will be tried again (${lastFailure}).` : null;
-    db.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: error, lastPollMessages: outcome.processed + outcome.invalid }).where(eq(reportMailboxes.orgId, orgId)).run();
+    await deps.store.write((tx) => tx.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: error, lastPollMessages: outcome.processed + outcome.invalid }).where(eq(reportMailboxes.orgId, orgId)));
   } catch (error) {
     const problem = settings && mailboxProblem(deps, orgId, settings, error, "imap_poll_failed");
     const message = problem ?? (error instanceof SecretKeyError ? error.message : `Polling failed: ${error instanceof Error ? error.message : String(error)}`);
     result = { ok: false, error: message };
-    db.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: message }).where(eq(reportMailboxes.orgId, orgId)).run();
+    await deps.store.write((tx) => tx.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: message }).where(eq(reportMailboxes.orgId, orgId)));
   }
   deps.log.info("imap_poll", { org: orgId, ...(result.ok ? result.outcome : { error: result.error }) });
   return result;
 }
 
 /** Polls every configured mailbox one after another; one failing mailbox never stops the others. */
-export async function pollAllMailboxes(deps: AppDeps, ingest: IngestFn): Promise<void> {
-  const orgIds = deps.store.db.select({ orgId: reportMailboxes.orgId }).from(reportMailboxes).all();
+export async function pollAllMailboxes(deps: ServiceContext, ingest: IngestFn): Promise<void> {
+  const { reportMailboxes } = deps.store.t;
+  const orgIds = await deps.store.db.select({ orgId: reportMailboxes.orgId }).from(reportMailboxes);
   for (const { orgId } of orgIds) {
     try {
       await pollMailbox(deps, orgId, ingest);

@@ -8,11 +8,10 @@
  * message rate limits: smtp-limits.ts), and a message whose report could not be stored is
  * answered with a temporary failure, so the sender keeps it and tries again.
  */
-import { eq } from "drizzle-orm";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import { RateLimitedError } from "../../http/errors";
-import { organizations } from "../../db/schema";
 import type { AppDeps } from "../../deps";
+import { organizationByReportToken } from "../orgs/service";
 import type { IngestResult } from "../reports/ingest";
 import type { IngestFn } from "./service";
 import { clientKey, ConnectionCounter, DEFAULT_SMTP_LIMITS, type SmtpLimits } from "./smtp-limits";
@@ -41,13 +40,13 @@ function smtpError(code: number, message: string): Error {
 }
 
 /** The organisation a recipient address belongs to (and its token), or a refusal. */
-function resolveRecipient(deps: AppDeps, domain: string, address: string): { orgId: string; token: string } | { refuse: Error } {
+async function resolveRecipient(deps: AppDeps, domain: string, address: string): Promise<{ orgId: string; token: string } | { refuse: Error }> {
   const at = address.lastIndexOf("@");
   const local = at > 0 ? address.slice(0, at).toLowerCase() : "";
   const recipientDomain = at > 0 ? address.slice(at + 1).toLowerCase().replace(/\.$/, "") : "";
   if (recipientDomain !== domain) return { refuse: smtpError(550, `Relaying denied: this server only accepts DMARC report mail for addresses @${domain}`) };
   const token = local.split("+")[0]!;
-  const org = /^[a-z0-9]{6,64}$/.test(token) ? deps.store.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.reportToken, token)).get() : undefined;
+  const org = /^[a-z0-9]{6,64}$/.test(token) ? await organizationByReportToken(deps, token) : null;
   if (!org) return { refuse: smtpError(550, `No such report mailbox: check the rua/ruf address in your DMARC record (it is shown in dmarcwarden's settings)`) };
   return { orgId: org.id, token };
 }
@@ -156,13 +155,13 @@ export function startSmtpReceiver(deps: AppDeps, ingest: IngestFn, options: Smtp
         .catch((error) => callback(error instanceof Error ? Object.assign(error, { responseCode: 451 }) : smtpError(451, "Please try again later")));
     },
     onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback) {
-      const found = resolveRecipient(deps, domain, address.address);
-      if ("refuse" in found) {
-        deps.log.info("smtp_recipient_refused", { domain: address.address.split("@").pop()?.toLowerCase() });
-        return callback(found.refuse);
-      }
-      withinRate(deps, "smtp-messages-token", found.token, limits.messagesPerToken, limits.windowSeconds, 450, "Too many messages for this report address")
-        .then((refusal) => {
+      resolveRecipient(deps, domain, address.address)
+        .then(async (found) => {
+          if ("refuse" in found) {
+            deps.log.info("smtp_recipient_refused", { domain: address.address.split("@").pop()?.toLowerCase() });
+            return callback(found.refuse);
+          }
+          const refusal = await withinRate(deps, "smtp-messages-token", found.token, limits.messagesPerToken, limits.windowSeconds, 450, "Too many messages for this report address");
           if (refusal) deps.log.warn("smtp_rate_limited", { org: found.orgId, per: "recipient", limit: limits.messagesPerToken, remote: session.remoteAddress });
           callback(refusal);
         })
@@ -172,7 +171,8 @@ export function startSmtpReceiver(deps: AppDeps, ingest: IngestFn, options: Smtp
       const started = performance.now();
       readBounded(stream, options.maxBytes)
         .then(async (bytes) => {
-          const orgIds = [...new Set(session.envelope.rcptTo.map((r) => resolveRecipient(deps, domain, r.address)).flatMap((r) => ("orgId" in r ? [r.orgId] : [])))];
+          const recipients = await Promise.all(session.envelope.rcptTo.map((r) => resolveRecipient(deps, domain, r.address)));
+          const orgIds = [...new Set(recipients.flatMap((r) => ("orgId" in r ? [r.orgId] : [])))];
           if (!bytes) {
             deps.log.warn("smtp_message", { orgs: orgIds, status: "too_large", limit: options.maxBytes, remote: session.remoteAddress });
             return callback(smtpError(552, `Message too big: the limit is ${options.maxBytes} bytes`));

@@ -3,10 +3,8 @@
  * of realistic aggregate, failure and TLS reports — all through the real ingestion code.
  * Idempotent: report ids are derived from the day, so a re-run stores only new days.
  */
-import { eq } from "drizzle-orm";
-import { writeTransaction } from "../../db/transaction";
-import type { AppDeps } from "../../deps";
-import { domains, memberships, organizations, users } from "../../db/schema";
+import { and, eq, isNull } from "drizzle-orm";
+import type { ServiceContext } from "../../http/access";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
 import { ingestFile } from "./ingest";
 import { sendingServiceOf } from "./senders";
@@ -164,23 +162,24 @@ function generatePassword(): string {
   return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
 }
 
-export async function seedDemo(deps: AppDeps): Promise<DemoSeedResult> {
-  const db = deps.store.db;
-  let org = db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, DEMO_SLUG)).get();
-  org ??= db.insert(organizations).values({ name: "Demo Company", slug: DEMO_SLUG }).returning({ id: organizations.id }).get();
-  const orgId = org.id;
-
-  let password: string | null = null;
-  let user = db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_EMAIL)).get();
-  if (!user) {
-    password = generatePassword();
-    const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
-    user = db.insert(users).values({ name: "Demo Owner", email: DEMO_EMAIL, passwordHash }).returning({ id: users.id }).get();
-  }
-  db.insert(memberships).values({ orgId, userId: user.id, role: "owner" }).onConflictDoNothing().run();
-
-  const existing = new Set(db.select({ name: domains.name }).from(domains).where(eq(domains.orgId, orgId)).all().map((d) => d.name));
-  for (const name of DEMO_DOMAINS) if (!existing.has(name)) db.insert(domains).values({ orgId, name }).run();
+export async function seedDemo(deps: ServiceContext): Promise<DemoSeedResult> {
+  const { store } = deps;
+  const { domains, memberships, organizations, users } = store.t;
+  // hashed before the write: the hash takes a while and the write holds the store's write lock
+  const [known] = await store.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_EMAIL));
+  const newPassword = known ? null : generatePassword();
+  const passwordHash = newPassword ? await Bun.password.hash(newPassword, { algorithm: "argon2id" }) : null;
+  const { orgId, password } = await store.write(async (tx) => {
+    let [org] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, DEMO_SLUG));
+    org ??= (await tx.insert(organizations).values({ name: "Demo Company", slug: DEMO_SLUG }).returning({ id: organizations.id }))[0]!;
+    let [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, DEMO_EMAIL));
+    const created = !user && passwordHash !== null;
+    user ??= (await tx.insert(users).values({ name: "Demo Owner", email: DEMO_EMAIL, passwordHash }).returning({ id: users.id }))[0]!;
+    await tx.insert(memberships).values({ orgId: org.id, userId: user.id, role: "owner" }).onConflictDoNothing();
+    const existing = new Set((await tx.select({ name: domains.name }).from(domains).where(eq(domains.orgId, org.id))).map((d) => d.name));
+    for (const name of DEMO_DOMAINS) if (!existing.has(name)) await tx.insert(domains).values({ orgId: org.id, name });
+    return { orgId: org.id, password: created ? newPassword : null };
+  });
 
   let ingested = 0;
   let duplicates = 0;
@@ -209,19 +208,22 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSeedResult> {
       if (back % 7 === 0) count((await ingestFile(deps, { orgId, fileName: `tls-${domain}-${dayKey(day)}.json`, bytes: tlsJson(domain, day, rand), source: "demo" })).status);
     }
   }
-  fillDemoReverseDns(deps, orgId);
+  await fillDemoReverseDns(deps, orgId);
   return { orgId, email: DEMO_EMAIL, password, ingested, duplicates };
 }
 
 /** The demo's senders have well-known names; fill them in without asking DNS. */
-function fillDemoReverseDns(deps: AppDeps, orgId: string) {
-  const update = deps.store.sqlite.prepare("UPDATE aggregate_records SET ptr = ?, base_domain = ?, service = ?, service_type = ? WHERE org_id = ? AND source_ip = ? AND ptr IS NULL");
-  writeTransaction(deps.store.sqlite, () => {
+async function fillDemoReverseDns(deps: ServiceContext, orgId: string): Promise<void> {
+  const { aggregateRecords } = deps.store.t;
+  await deps.store.write(async (tx) => {
     for (const domain of DEMO_DOMAINS) {
       for (const s of senders(domain)) {
         if (!s.ptr) continue;
         const { baseDomain, service } = sendingServiceOf(s.ptr);
-        update.run(s.ptr, baseDomain, service?.name ?? (s.ptr.endsWith(domain) ? "Own mail server" : null), service?.type ?? null, orgId, s.ip);
+        await tx
+          .update(aggregateRecords)
+          .set({ ptr: s.ptr, baseDomain, service: service?.name ?? (s.ptr.endsWith(domain) ? "Own mail server" : null), serviceType: service?.type ?? null })
+          .where(and(eq(aggregateRecords.orgId, orgId), eq(aggregateRecords.sourceIp, s.ip), isNull(aggregateRecords.ptr)));
       }
     }
   });

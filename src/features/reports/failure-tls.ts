@@ -1,7 +1,7 @@
 /** Reading failure (RUF) and SMTP TLS reports back, always within one organisation. */
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { DB } from "../../db";
-import { failureReports, tlsReports } from "../../db/schema";
+import type { failureReports, tlsReports } from "../../db/schema";
+import type { OrgContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import type { TlsPolicyResult } from "../../lib/reports/model";
 import { DEFAULT_FAILURE_TLS_LIST, type FailureReportDetail, type FailureReportSummary, type PageQuery, type TlsReportDetail, type TlsReportSummary } from "./contract";
@@ -29,21 +29,22 @@ function failureSummary(row: FailureRow): FailureReportSummary {
 const FIRST_PAGE: PageQuery = { limit: DEFAULT_FAILURE_TLS_LIST, offset: 0 };
 
 /** One page of the organisation's failure reports, newest first (arrival date, else when received). */
-export function listFailureReports(db: DB, orgId: string, page = FIRST_PAGE): Page<FailureReportSummary> {
-  const rows = db
+export async function listFailureReports(ctx: OrgContext, page = FIRST_PAGE): Promise<Page<FailureReportSummary>> {
+  const { failureReports } = ctx.store.t;
+  const rows = await ctx.store.db
     .select()
     .from(failureReports)
-    .where(eq(failureReports.orgId, orgId))
+    .where(eq(failureReports.orgId, ctx.actor.orgId))
     .orderBy(desc(sql`coalesce(${failureReports.arrivalDate}, ${failureReports.processedAt})`), desc(failureReports.processedAt), desc(failureReports.id))
     .limit(page.limit + 1)
-    .offset(page.offset)
-    .all();
+    .offset(page.offset);
   return pageOf(rows.map(failureSummary), page);
 }
 
 /** One failure report with every stored field; another organisation's is simply not found. */
-export function getFailureReport(db: DB, orgId: string, id: string): FailureReportDetail {
-  const row = db.select().from(failureReports).where(and(eq(failureReports.id, id), eq(failureReports.orgId, orgId))).get();
+export async function getFailureReport(ctx: OrgContext, id: string): Promise<FailureReportDetail> {
+  const { failureReports } = ctx.store.t;
+  const [row] = await ctx.store.db.select().from(failureReports).where(and(eq(failureReports.id, id), eq(failureReports.orgId, ctx.actor.orgId)));
   if (!row) throw new NotFoundError("No such failure report in this organisation.");
   return {
     ...failureSummary(row),
@@ -80,15 +81,15 @@ function tlsSummary(row: TlsRow): TlsReportSummary {
 }
 
 /** One page of the organisation's SMTP TLS reports, newest period first. */
-export function listTlsReports(db: DB, orgId: string, page = FIRST_PAGE): Page<TlsReportSummary> {
-  const rows = db
+export async function listTlsReports(ctx: OrgContext, page = FIRST_PAGE): Promise<Page<TlsReportSummary>> {
+  const { tlsReports } = ctx.store.t;
+  const rows = await ctx.store.db
     .select()
     .from(tlsReports)
-    .where(eq(tlsReports.orgId, orgId))
+    .where(eq(tlsReports.orgId, ctx.actor.orgId))
     .orderBy(desc(tlsReports.dateBegin), desc(tlsReports.processedAt), desc(tlsReports.id))
     .limit(page.limit + 1)
-    .offset(page.offset)
-    .all();
+    .offset(page.offset);
   return pageOf(rows.map(tlsSummary), page);
 }
 
@@ -102,8 +103,9 @@ function parsePolicies(json: string): TlsPolicyResult[] {
 }
 
 /** One TLS report with its policies and their failure details; another organisation's is not found. */
-export function getTlsReport(db: DB, orgId: string, id: string): TlsReportDetail {
-  const row = db.select().from(tlsReports).where(and(eq(tlsReports.id, id), eq(tlsReports.orgId, orgId))).get();
+export async function getTlsReport(ctx: OrgContext, id: string): Promise<TlsReportDetail> {
+  const { tlsReports } = ctx.store.t;
+  const [row] = await ctx.store.db.select().from(tlsReports).where(and(eq(tlsReports.id, id), eq(tlsReports.orgId, ctx.actor.orgId)));
   if (!row) throw new NotFoundError("No such TLS report in this organisation.");
   return {
     ...tlsSummary(row),

@@ -6,13 +6,13 @@
  * write the whole file in one transaction → start reverse-DNS enrichment in the background.
  * A refused file leaves the database exactly as it was.
  */
-import type { AppDeps } from "../../deps";
-import { writeTransactionAsync } from "../../db/transaction";
+import type { ServiceContext } from "../../http/access";
 import { DEFAULT_LIMITS, ReportRefusedError, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
 import { parseReportFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
+import { domainNamesOf, recordReportArrival } from "../domains/service";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
-import { writeAggregate, writeFailure, writeTls, type StoredReport, type WriteContext } from "./store";
+import { reportWriter, type StoredReport, type WriteContext } from "./store";
 
 export type IngestSource = "upload" | "cli" | "smtp" | "imap" | "demo";
 export type IngestStatus = "ingested" | "duplicate" | "rejected";
@@ -53,14 +53,10 @@ export interface IngestResult {
 }
 
 /** Report size bounds, from config when set there (flags in src/config.ts). */
-export function reportLimits(deps: AppDeps): ReportLimits {
+export function reportLimits(deps: ServiceContext): ReportLimits {
   const mb = Number(deps.config.maxReportMb);
   if (!Number.isFinite(mb) || mb <= 0) return DEFAULT_LIMITS;
   return { ...DEFAULT_LIMITS, maxInputBytes: mb * 1024 * 1024 };
-}
-
-function ownedDomains(deps: AppDeps, orgId: string): OwnedDomain[] {
-  return deps.store.sqlite.query("SELECT id, name FROM domains WHERE org_id = ?").all(orgId) as OwnedDomain[];
 }
 
 interface Planned {
@@ -73,7 +69,18 @@ interface Planned {
 const domainsOf = (report: ParsedReport): string[] =>
   report.kind === "aggregate" ? [report.policy.domain] : report.kind === "failure" ? [report.domain] : [...new Set(report.policies.map((p) => p.policyDomain))];
 
-export async function ingestFile(deps: AppDeps, input: IngestInput): Promise<IngestResult> {
+/** When a stored report says mail was last seen for its domain: its period's end (a failure report's arrival), never later than now. */
+function reportedAt(report: ParsedReport, now: Date): Date {
+  const at = report.kind === "failure" ? (report.arrivalDate ?? now) : report.dateEnd;
+  return at.getTime() < now.getTime() ? at : now;
+}
+
+/**
+ * Ingests one file for the organisation `input.orgId` names. Callers without a signed-in user
+ * (CLI, SMTP, IMAP, seed-demo) pass the id they resolved themselves; the upload route passes
+ * its actor's organisation.
+ */
+export async function ingestFile(deps: ServiceContext, input: IngestInput): Promise<IngestResult> {
   const rejected = (error: string, code: IngestResult["code"], kind: ReportKind | null = null): IngestResult => {
     deps.log.info("reports.rejected", { fileName: input.fileName, source: input.source, code, reason: error });
     return { fileName: input.fileName, status: "rejected", kind, reports: [], error, code };
@@ -90,7 +97,7 @@ export async function ingestFile(deps: AppDeps, input: IngestInput): Promise<Ing
   const kind = reports[0]!.kind;
 
   // Route every report before writing anything: one foreign report refuses the whole file.
-  const owned = ownedDomains(deps, input.orgId);
+  const owned: OwnedDomain[] = await domainNamesOf(deps, input.orgId);
   const plan: Planned[] = [];
   for (const report of reports) {
     for (const policyDomain of domainsOf(report)) {
@@ -111,14 +118,23 @@ export async function ingestFile(deps: AppDeps, input: IngestInput): Promise<Ing
   const now = deps.now();
   let stored: { planned: Planned; row: StoredReport }[];
   try {
-    stored = await writeTransactionAsync(deps.store.sqlite, () =>
-      plan.map((planned) => {
+    const writer = reportWriter(deps.store);
+    stored = await deps.store.write(async () => {
+      const written: { planned: Planned; row: StoredReport }[] = [];
+      const arrivals = new Map<string, Date>();
+      for (const planned of plan) {
         const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now };
         const r = planned.report;
-        const row = r.kind === "aggregate" ? writeAggregate(deps.store.sqlite, ctx, r) : r.kind === "failure" ? writeFailure(deps.store.sqlite, ctx, r) : writeTls(deps.store.sqlite, ctx, r, planned.policyDomain, planned.tlsPolicies!);
-        return { planned, row };
-      }),
-    );
+        const row = r.kind === "aggregate" ? await writer.writeAggregate(ctx, r) : r.kind === "failure" ? await writer.writeFailure(ctx, r) : await writer.writeTls(ctx, r, planned.policyDomain, planned.tlsPolicies!);
+        written.push({ planned, row });
+        if (row.duplicate) continue;
+        const at = reportedAt(r, now);
+        const before = arrivals.get(planned.domain.id);
+        if (!before || before < at) arrivals.set(planned.domain.id, at);
+      }
+      for (const [domainId, at] of arrivals) await recordReportArrival(deps, domainId, at);
+      return written;
+    });
   } catch (error) {
     deps.log.error("reports.write_failed", { fileName: input.fileName, error });
     return rejected("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", kind);

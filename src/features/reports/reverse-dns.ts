@@ -3,8 +3,8 @@
  * DNS. Each lookup has a timeout; answers (and failures) are cached for an hour. The
  * sending service is derived from the PTR name's base domain.
  */
-import { writeTransaction } from "../../db/transaction";
-import type { AppDeps } from "../../deps";
+import { and, eq } from "drizzle-orm";
+import type { ServiceContext } from "../../http/access";
 import { sendingServiceOf } from "./senders";
 
 interface ReverseResolver {
@@ -19,8 +19,8 @@ const CONCURRENCY = 8;
 const cache = new Map<string, { ptr: string | null; expires: number }>();
 const pending = new Set<Promise<void>>();
 
-function resolverOf(deps: AppDeps): ReverseResolver | null {
-  const candidate = (deps as AppDeps & { resolver?: ReverseResolver | null }).resolver;
+function resolverOf(deps: ServiceContext): ReverseResolver | null {
+  const candidate = (deps as ServiceContext & { resolver?: ReverseResolver | null }).resolver;
   return candidate && typeof candidate.reverse === "function" ? candidate : null;
 }
 
@@ -53,7 +53,7 @@ export interface EnrichmentTarget {
 }
 
 /** Starts PTR lookups for freshly stored reports; returns at once. */
-export function scheduleReverseDns(deps: AppDeps, targets: EnrichmentTarget[]): void {
+export function scheduleReverseDns(deps: ServiceContext, targets: EnrichmentTarget[]): void {
   const resolver = resolverOf(deps);
   if (!resolver || targets.length === 0) return;
   const job = runEnrichment(deps, resolver, targets).catch((error) => deps.log.warn("reports.ptr_failed", { error }));
@@ -66,7 +66,7 @@ export async function reverseDnsSettled(): Promise<void> {
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
 
-async function runEnrichment(deps: AppDeps, resolver: ReverseResolver, targets: EnrichmentTarget[]): Promise<void> {
+async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, targets: EnrichmentTarget[]): Promise<void> {
   const ips = [...new Set(targets.flatMap((t) => t.ips))];
   const ptrs = new Map<string, string | null>();
   let next = 0;
@@ -78,19 +78,20 @@ async function runEnrichment(deps: AppDeps, resolver: ReverseResolver, targets: 
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ips.length) }, worker));
 
-  const sqlite = deps.store.sqlite;
-  const updateRecords = sqlite.prepare("UPDATE aggregate_records SET ptr = ?, base_domain = ?, service = ?, service_type = ? WHERE report_id = ? AND source_ip = ?");
-  const updateFailure = sqlite.prepare("UPDATE failure_reports SET ptr = ? WHERE id = ? AND source_ip = ?");
+  const { aggregateRecords, failureReports } = deps.store.t;
   try {
-    writeTransaction(sqlite, () => {
+    await deps.store.write(async (tx) => {
       for (const target of targets) {
         for (const ip of target.ips) {
           const ptr = ptrs.get(ip) ?? null;
           if (!ptr) continue;
           if (target.table === "aggregate") {
             const { baseDomain, service } = sendingServiceOf(ptr);
-            updateRecords.run(ptr, baseDomain, service?.name ?? null, service?.type ?? null, target.reportRowId, ip);
-          } else updateFailure.run(ptr, target.reportRowId, ip);
+            await tx
+              .update(aggregateRecords)
+              .set({ ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null })
+              .where(and(eq(aggregateRecords.reportId, target.reportRowId), eq(aggregateRecords.sourceIp, ip)));
+          } else await tx.update(failureReports).set({ ptr }).where(and(eq(failureReports.id, target.reportRowId), eq(failureReports.sourceIp, ip)));
         }
       }
     });

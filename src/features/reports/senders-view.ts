@@ -1,30 +1,53 @@
 /** GET /api/senders: who sends mail as the organisation's domains, and whether it is authenticated. */
-import type { Database } from "bun:sqlite";
-import { summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
+import { sql } from "drizzle-orm";
+import type { OrgContext } from "../../http/access";
+import { summariseSenders, type SenderSummary } from "../../lib/senders";
 
 const DAY = 86_400;
 
+interface SenderSums {
+  sourceIp: string;
+  service: string | null;
+  serviceType: string | null;
+  baseDomain: string | null;
+  policyDomain: string;
+  country: string | null;
+  messages: number | string;
+  passing: number | string;
+  spfAligned: number | string;
+  dkimAligned: number | string;
+  lastSeen: number | string;
+}
+
 /**
- * Records whose period started in the last `days` days (ending at `now`), in one organisation,
- * optionally for one policy domain, summed per IP/service/domain/country and grouped by sender.
+ * Records whose period started in the last `days` days (ending at `now`), in the caller's
+ * organisation, optionally for one policy domain, summed per IP/service/domain/country and
+ * grouped by sender.
  */
-export function listSenders(sqlite: Database, orgId: string, opts: { days: number; domain?: string; now: Date }): SenderSummary[] {
-  const to = Math.floor(opts.now.getTime() / 1000);
+export async function listSenders(ctx: OrgContext, opts: { days: number; domain?: string }): Promise<SenderSummary[]> {
+  const orgId = ctx.actor.orgId;
+  const to = Math.floor(ctx.now().getTime() / 1000);
   const from = to - opts.days * DAY;
-  const rows = sqlite
-    .query(
-      `SELECT rec.source_ip AS sourceIp, rec.service AS service, rec.service_type AS serviceType, rec.base_domain AS baseDomain,
-              r.policy_domain AS policyDomain, rec.country AS country,
-              SUM(rec.message_count) AS messages,
-              SUM(CASE WHEN rec.dmarc_pass = 1 THEN rec.message_count ELSE 0 END) AS passing,
-              SUM(CASE WHEN rec.spf_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS spfAligned,
-              SUM(CASE WHEN rec.dkim_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS dkimAligned,
-              MAX(rec.date_begin) AS lastSeen
-       FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
-       WHERE rec.org_id = ?1 AND r.org_id = ?1 AND rec.date_begin > ?2 AND rec.date_begin <= ?3
-         AND (?4 IS NULL OR lower(r.policy_domain) = ?4)
-       GROUP BY rec.source_ip, rec.service, rec.service_type, rec.base_domain, r.policy_domain, rec.country`,
-    )
-    .all(orgId, from, to, opts.domain ?? null) as (Omit<SenderRow, "lastSeen"> & { lastSeen: number })[];
-  return summariseSenders(rows.map((r) => ({ ...r, lastSeen: r.lastSeen * 1000 })));
+  const forDomain = opts.domain ? sql`AND lower(r.policy_domain) = ${opts.domain}` : sql``;
+  const rows = await ctx.store.rows<SenderSums>(sql`
+    SELECT rec.source_ip AS "sourceIp", rec.service AS "service", rec.service_type AS "serviceType", rec.base_domain AS "baseDomain",
+           r.policy_domain AS "policyDomain", rec.country AS "country",
+           SUM(rec.message_count) AS "messages",
+           SUM(CASE WHEN rec.dmarc_pass = ${true} THEN rec.message_count ELSE 0 END) AS "passing",
+           SUM(CASE WHEN rec.spf_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS "spfAligned",
+           SUM(CASE WHEN rec.dkim_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS "dkimAligned",
+           MAX(rec.date_begin) AS "lastSeen"
+    FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
+    WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.date_begin > ${from} AND rec.date_begin <= ${to} ${forDomain}
+    GROUP BY rec.source_ip, rec.service, rec.service_type, rec.base_domain, r.policy_domain, rec.country`);
+  return summariseSenders(
+    rows.map((r) => ({
+      ...r,
+      messages: Number(r.messages),
+      passing: Number(r.passing),
+      spfAligned: Number(r.spfAligned),
+      dkimAligned: Number(r.dkimAligned),
+      lastSeen: Number(r.lastSeen) * 1000,
+    })),
+  );
 }

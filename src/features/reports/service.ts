@@ -1,7 +1,7 @@
 /** Reading reports back, always within one organisation. */
 import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
-import type { DB } from "../../db";
-import { aggregateAuthResults, aggregateRecords, aggregateReports } from "../../db/schema";
+import type { aggregateReports } from "../../db/schema";
+import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
 import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type AuthResultView, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary, type PageQuery } from "./contract";
@@ -26,29 +26,37 @@ function toSummary(row: ReportRow): DmarcReportSummary {
 }
 
 /** One page of the organisation's aggregate reports, newest first (GET /api/dmarc-reports ?limit=&offset=). */
-export function listReports(db: DB, orgId: string, page: PageQuery = { limit: MAX_REPORT_LIST, offset: 0 }): Page<DmarcReportSummary> {
-  const rows = db
+export async function listReports(ctx: OrgContext, page: PageQuery = { limit: MAX_REPORT_LIST, offset: 0 }): Promise<Page<DmarcReportSummary>> {
+  const { aggregateReports } = ctx.store.t;
+  const rows = await ctx.store.db
     .select()
     .from(aggregateReports)
-    .where(eq(aggregateReports.orgId, orgId))
+    .where(eq(aggregateReports.orgId, ctx.actor.orgId))
     .orderBy(desc(aggregateReports.processedAt), desc(aggregateReports.dateEnd), desc(aggregateReports.id))
     .limit(page.limit + 1)
-    .offset(page.offset)
-    .all();
+    .offset(page.offset);
   return pageOf(rows.map(toSummary), page);
 }
 
 /** One report with its records; another organisation's report is simply not found. */
-export function getReport(db: DB, orgId: string, id: string): DmarcReportDetail {
-  const row = db.select().from(aggregateReports).where(and(eq(aggregateReports.id, id), eq(aggregateReports.orgId, orgId))).get();
+export async function getReport(ctx: OrgContext, id: string): Promise<DmarcReportDetail> {
+  const { aggregateReports, aggregateRecords, aggregateAuthResults } = ctx.store.t;
+  const db = ctx.store.db;
+  const [row] = await db.select().from(aggregateReports).where(and(eq(aggregateReports.id, id), eq(aggregateReports.orgId, ctx.actor.orgId)));
   if (!row) throw new NotFoundError("No such report in this organisation.");
-  const records = db.select().from(aggregateRecords).where(eq(aggregateRecords.reportId, id)).orderBy(desc(aggregateRecords.messageCount)).limit(MAX_DETAIL_RECORDS).all();
+  const records = await db
+    .select()
+    .from(aggregateRecords)
+    .where(and(eq(aggregateRecords.reportId, id), eq(aggregateRecords.orgId, ctx.actor.orgId)))
+    .orderBy(desc(aggregateRecords.messageCount), aggregateRecords.id)
+    .limit(MAX_DETAIL_RECORDS);
   const auth = new Map<number, { dkim: AuthResultView[]; spf: AuthResultView[] }>();
   for (let i = 0; i < records.length; i += 500) {
     const ids = records.slice(i, i + 500).map((r) => r.id);
-    for (const a of db.select().from(aggregateAuthResults).where(inArray(aggregateAuthResults.recordId, ids)).all()) {
-      let entry = auth.get(a.recordId);
-      if (!entry) auth.set(a.recordId, (entry = { dkim: [], spf: [] }));
+    for (const a of await db.select().from(aggregateAuthResults).where(inArray(aggregateAuthResults.recordId, ids)).orderBy(aggregateAuthResults.id)) {
+      const recordId = Number(a.recordId);
+      let entry = auth.get(recordId);
+      if (!entry) auth.set(recordId, (entry = { dkim: [], spf: [] }));
       if (a.method === "dkim") entry.dkim.push({ domain: a.domain, selector: a.selector, result: a.result, humanResult: a.humanResult });
       else entry.spf.push({ domain: a.domain, scope: a.scope, result: a.result, humanResult: a.humanResult });
     }
@@ -70,8 +78,8 @@ export function getReport(db: DB, orgId: string, id: string): DmarcReportDetail 
     envelopeFrom: r.envelopeFrom,
     envelopeTo: r.envelopeTo,
     reasons: r.reasons ? JSON.parse(r.reasons) : [],
-    dkimResults: auth.get(r.id)?.dkim ?? [],
-    spfResults: auth.get(r.id)?.spf ?? [],
+    dkimResults: auth.get(Number(r.id))?.dkim ?? [],
+    spfResults: auth.get(Number(r.id))?.spf ?? [],
   }));
   return {
     ...toSummary(row),
@@ -106,14 +114,16 @@ export const SEEN_SELECTORS_DAYS = 365;
  * (the DKIM result's d=), most recently seen first, at most `limit`, from the last
  * SEEN_SELECTORS_DAYS days (older keys are likely rotated, and the window keeps the scan on
  * the (org_id, date_begin) index). Selectors come from reporters: only well-formed ones
- * are returned, since they become DNS names.
+ * are returned, since they become DNS names. The organisation is named by the caller: a
+ * signed-in lookup passes its actor's, the scheduled DNS check the checked domain's.
  */
-export function selectorsSeen(db: DB, orgId: string, domain: string, options: { now?: Date; limit?: number; days?: number } = {}): string[] {
+export async function selectorsSeen(ctx: ServiceContext, orgId: string, domain: string, options: { now?: Date; limit?: number; days?: number } = {}): Promise<string[]> {
+  const { aggregateAuthResults, aggregateRecords } = ctx.store.t;
   const name = domain.toLowerCase();
   const since = new Date((options.now ?? new Date()).getTime() - (options.days ?? SEEN_SELECTORS_DAYS) * 86_400_000);
   const authDomain = sql`lower(${aggregateAuthResults.domain})`;
   const lastSeen = sql<number>`max(${aggregateRecords.dateBegin})`;
-  const rows = db
+  const rows = await ctx.store.db
     .select({ selector: sql<string>`lower(${aggregateAuthResults.selector})`, lastSeen })
     .from(aggregateRecords)
     .innerJoin(aggregateAuthResults, eq(aggregateAuthResults.recordId, aggregateRecords.id))
@@ -123,13 +133,13 @@ export function selectorsSeen(db: DB, orgId: string, domain: string, options: { 
         gte(aggregateRecords.dateBegin, since),
         eq(aggregateAuthResults.method, "dkim"),
         isNotNull(aggregateAuthResults.selector),
-        sql`(${authDomain} = ${name} OR substr(${authDomain}, ${-(name.length + 1)}) = ${"." + name})`,
+        // the domain itself or a subdomain: its last name.length + 1 characters are "." + name
+        sql`(${authDomain} = ${name} OR (length(${authDomain}) >= ${name.length + 1} AND substr(${authDomain}, length(${authDomain}) - ${name.length}) = ${"." + name}))`,
       ),
     )
     .groupBy(sql`lower(${aggregateAuthResults.selector})`)
     .orderBy(desc(lastSeen), desc(sql`count(*)`), sql`1`)
-    .limit((options.limit ?? MAX_SEEN_SELECTORS) * 2)
-    .all();
+    .limit((options.limit ?? MAX_SEEN_SELECTORS) * 2);
   return rows
     .map((r) => r.selector.trim())
     .filter((s) => s.length <= 253 && SELECTOR_PATTERN.test(s))

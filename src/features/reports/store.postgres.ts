@@ -1,0 +1,115 @@
+/**
+ * The PostgreSQL report writer: drizzle multi-row inserts in batches, inside the caller's
+ * `store.write` (its own pooled connection and transaction). A report insert that meets the
+ * identity key of one already stored — by an earlier file, or by another node at the same
+ * moment — does nothing (ON CONFLICT DO NOTHING waits for the other transaction) and the
+ * stored one is answered as a duplicate.
+ */
+import { and, eq } from "drizzle-orm";
+import type { StoreCore } from "../../db/store";
+import { recordPassesDmarc } from "../../lib/reports/aggregate";
+import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
+import { locateIp, type GeoLocation } from "./geo";
+import { aggregateTotals, jsonList, tlsTotals, type ReportWriter, type StoredReport, type WriteContext } from "./store";
+
+/** Rows per INSERT: 1,000 records × 15 columns stays far below PostgreSQL's 65,535 parameters. */
+export const INSERT_BATCH = 1000;
+
+type AuthRow = { recordIndex: number; method: "dkim" | "spf"; domain: string; selector: string | null; scope: string | null; result: string; humanResult: string | null };
+
+export function postgresReportWriter(store: StoreCore): ReportWriter {
+  const { t } = store;
+  return {
+    async writeAggregate(ctx: WriteContext, report: AggregateReport): Promise<StoredReport> {
+      const tx = store.db;
+      const p = report.policy;
+      const { messageCount, passCount } = aggregateTotals(report);
+      const id = crypto.randomUUID();
+      const inserted = await tx
+        .insert(t.aggregateReports)
+        .values({
+          id, orgId: ctx.orgId, domainId: ctx.domainId, policyDomain: p.domain, reporterOrg: report.reporterOrg, reporterEmail: report.reporterEmail,
+          reporterContact: report.reporterContact, reportId: report.reportId, generator: report.generator, version: report.version, dmarcbis: report.dmarcbis,
+          dateBegin: report.dateBegin, dateEnd: report.dateEnd, policyAdkim: p.adkim, policyAspf: p.aspf, policyP: p.p, policySp: p.sp, policyNp: p.np,
+          policyPct: p.pct, policyFo: p.fo, policyTesting: p.testing, policyDiscoveryMethod: p.discoveryMethod, reporterErrors: jsonList(report.reporterErrors),
+          recordCount: report.records.length, messageCount, passCount, source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: t.aggregateReports.id });
+      if (!inserted.length) {
+        const [existing] = await tx
+          .select({ id: t.aggregateReports.id, recordCount: t.aggregateReports.recordCount, messageCount: t.aggregateReports.messageCount })
+          .from(t.aggregateReports)
+          .where(and(eq(t.aggregateReports.orgId, ctx.orgId), eq(t.aggregateReports.reporterOrg, report.reporterOrg), eq(t.aggregateReports.reportId, report.reportId), eq(t.aggregateReports.policyDomain, p.domain)));
+        return { ...existing!, duplicate: true };
+      }
+
+      const geo = new Map<string, GeoLocation>();
+      for (let start = 0; start < report.records.length; start += INSERT_BATCH) {
+        const batch = report.records.slice(start, start + INSERT_BATCH);
+        const auth: AuthRow[] = [];
+        const rows = batch.map((r, i) => {
+          let where = geo.get(r.sourceIp);
+          if (!where) geo.set(r.sourceIp, (where = locateIp(r.sourceIp)));
+          for (const d of r.dkimResults) auth.push({ recordIndex: i, method: "dkim", domain: d.domain, selector: d.selector, scope: null, result: d.result, humanResult: d.humanResult });
+          for (const f of r.spfResults) auth.push({ recordIndex: i, method: "spf", domain: f.domain, selector: null, scope: f.scope, result: f.result, humanResult: f.humanResult });
+          return {
+            reportId: id, orgId: ctx.orgId, dateBegin: report.dateBegin, sourceIp: r.sourceIp, messageCount: r.count, disposition: r.disposition,
+            dkimAligned: r.dkimAligned, spfAligned: r.spfAligned, dmarcPass: recordPassesDmarc(r), headerFrom: r.headerFrom, envelopeFrom: r.envelopeFrom,
+            envelopeTo: r.envelopeTo, reasons: jsonList(r.reasons), country: where.country, city: where.city,
+          };
+        });
+        // a multi-row INSERT … RETURNING answers its rows in the order of VALUES
+        const recordIds = await tx.insert(t.aggregateRecords).values(rows).returning({ id: t.aggregateRecords.id });
+        for (let a = 0; a < auth.length; a += INSERT_BATCH) {
+          const authBatch = auth.slice(a, a + INSERT_BATCH).map(({ recordIndex, ...rest }) => ({ recordId: Number(recordIds[recordIndex]!.id), ...rest }));
+          await tx.insert(t.aggregateAuthResults).values(authBatch);
+        }
+      }
+      return { id, duplicate: false, recordCount: report.records.length, messageCount };
+    },
+
+    async writeFailure(ctx: WriteContext, report: FailureReport): Promise<StoredReport> {
+      const tx = store.db;
+      const inserted = await tx
+        .insert(t.failureReports)
+        .values({
+          id: crypto.randomUUID(), orgId: ctx.orgId, domainId: ctx.domainId, domain: report.domain, reporterOrg: report.reporterOrg, reportId: report.reportId,
+          feedbackType: report.feedbackType, authFailure: report.authFailure, sourceIp: report.sourceIp, country: report.sourceIp ? locateIp(report.sourceIp).country : null,
+          arrivalDate: report.arrivalDate, authenticationResults: report.authenticationResults, identityAlignment: report.identityAlignment,
+          deliveryResult: report.deliveryResult, dkimDomain: report.dkimDomain, dkimSelector: report.dkimSelector, spfDns: report.spfDns,
+          originalMailFrom: report.originalMailFrom, originalRcptTo: report.originalRcptTo, originalFrom: report.originalFrom, originalSubject: report.originalSubject,
+          originalMessageId: report.originalMessageId, originalHeaders: report.originalHeaders, plainText: report.plainText, source: ctx.source, fileName: ctx.fileName,
+          processedAt: ctx.now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: t.failureReports.id });
+      if (inserted.length) return { id: inserted[0]!.id, duplicate: false, recordCount: 1, messageCount: 1 };
+      const [existing] = await tx
+        .select({ id: t.failureReports.id })
+        .from(t.failureReports)
+        .where(and(eq(t.failureReports.orgId, ctx.orgId), eq(t.failureReports.reporterOrg, report.reporterOrg), eq(t.failureReports.reportId, report.reportId), eq(t.failureReports.domain, report.domain)));
+      return { id: existing!.id, duplicate: true, recordCount: 1, messageCount: 1 };
+    },
+
+    async writeTls(ctx: WriteContext, report: TlsReport, policyDomain: string, policies: TlsPolicyResult[]): Promise<StoredReport> {
+      const tx = store.db;
+      const { successful, failed } = tlsTotals(policies);
+      const inserted = await tx
+        .insert(t.tlsReports)
+        .values({
+          id: crypto.randomUUID(), orgId: ctx.orgId, domainId: ctx.domainId, policyDomain, reporterOrg: report.reporterOrg, reportId: report.reportId,
+          contactInfo: report.contactInfo, dateBegin: report.dateBegin, dateEnd: report.dateEnd, successfulSessions: successful, failedSessions: failed,
+          policies: JSON.stringify(policies), source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: t.tlsReports.id });
+      if (inserted.length) return { id: inserted[0]!.id, duplicate: false, recordCount: policies.length, messageCount: successful + failed };
+      const [existing] = await tx
+        .select({ id: t.tlsReports.id, successful: t.tlsReports.successfulSessions, failed: t.tlsReports.failedSessions })
+        .from(t.tlsReports)
+        .where(and(eq(t.tlsReports.orgId, ctx.orgId), eq(t.tlsReports.reporterOrg, report.reporterOrg), eq(t.tlsReports.reportId, report.reportId), eq(t.tlsReports.policyDomain, policyDomain)));
+      return { id: existing!.id, duplicate: true, recordCount: policies.length, messageCount: Number(existing!.successful) + Number(existing!.failed) };
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The SQLite report writer: prepared bun:sqlite statements on the store's connection, run
+ * inside the caller's `store.write` (which holds the write lock and the open transaction).
+ */
+import type { Database, Statement } from "bun:sqlite";
+import { recordPassesDmarc } from "../../lib/reports/aggregate";
+import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
+import { locateIp, type GeoLocation } from "./geo";
+import { aggregateTotals, jsonList, tlsTotals, type ReportWriter, type StoredReport, type WriteContext } from "./store";
+
+const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
+
+interface Statements {
+  findAggregate: Statement;
+  insertAggregate: Statement;
+  insertRecord: Statement;
+  insertAuth: Statement;
+  findFailure: Statement;
+  insertFailure: Statement;
+  findTls: Statement;
+  insertTls: Statement;
+}
+
+const statements = new WeakMap<Database, Statements>();
+
+function prepare(sqlite: Database): Statements {
+  let s = statements.get(sqlite);
+  if (s) return s;
+  s = {
+    findAggregate: sqlite.prepare("SELECT id, record_count AS recordCount, message_count AS messageCount FROM aggregate_reports WHERE org_id = ? AND reporter_org = ? AND report_id = ? AND policy_domain = ?"),
+    insertAggregate: sqlite.prepare(
+      `INSERT INTO aggregate_reports (id, org_id, domain_id, policy_domain, reporter_org, reporter_email, reporter_contact, report_id, generator, version, dmarcbis,
+        date_begin, date_end, policy_adkim, policy_aspf, policy_p, policy_sp, policy_np, policy_pct, policy_fo, policy_testing, policy_discovery_method,
+        reporter_errors, record_count, message_count, pass_count, source, file_name, processed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertRecord: sqlite.prepare(
+      `INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass,
+        header_from, envelope_from, envelope_to, reasons, country, city) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertAuth: sqlite.prepare("INSERT INTO aggregate_auth_results (record_id, method, domain, selector, scope, result, human_result) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+    findFailure: sqlite.prepare("SELECT id FROM failure_reports WHERE org_id = ? AND reporter_org = ? AND report_id = ? AND domain = ?"),
+    insertFailure: sqlite.prepare(
+      `INSERT INTO failure_reports (id, org_id, domain_id, domain, reporter_org, report_id, feedback_type, auth_failure, source_ip, country, arrival_date,
+        authentication_results, identity_alignment, delivery_result, dkim_domain, dkim_selector, spf_dns, original_mail_from, original_rcpt_to,
+        original_from, original_subject, original_message_id, original_headers, plain_text, source, file_name, processed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    findTls: sqlite.prepare("SELECT id, successful_sessions + failed_sessions AS sessions FROM tls_reports WHERE org_id = ? AND reporter_org = ? AND report_id = ? AND policy_domain = ?"),
+    insertTls: sqlite.prepare(
+      `INSERT INTO tls_reports (id, org_id, domain_id, policy_domain, reporter_org, report_id, contact_info, date_begin, date_end, successful_sessions, failed_sessions, policies, source, file_name, processed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+  };
+  statements.set(sqlite, s);
+  return s;
+}
+
+export function sqliteReportWriter(sqlite: Database): ReportWriter {
+  const s = prepare(sqlite);
+  return {
+    async writeAggregate(ctx: WriteContext, report: AggregateReport): Promise<StoredReport> {
+      const existing = s.findAggregate.get(ctx.orgId, report.reporterOrg, report.reportId, report.policy.domain) as { id: string; recordCount: number; messageCount: number } | null;
+      if (existing) return { ...existing, duplicate: true };
+      const id = crypto.randomUUID();
+      const { messageCount, passCount } = aggregateTotals(report);
+      const p = report.policy;
+      s.insertAggregate.run(
+        id, ctx.orgId, ctx.domainId, p.domain, report.reporterOrg, report.reporterEmail, report.reporterContact, report.reportId, report.generator, report.version, report.dmarcbis ? 1 : 0,
+        epoch(report.dateBegin), epoch(report.dateEnd), p.adkim, p.aspf, p.p, p.sp, p.np, p.pct, p.fo, p.testing, p.discoveryMethod,
+        jsonList(report.reporterErrors), report.records.length, messageCount, passCount, ctx.source, ctx.fileName, epoch(ctx.now),
+      );
+      const begin = epoch(report.dateBegin);
+      const geo = new Map<string, GeoLocation>();
+      for (const r of report.records) {
+        let where = geo.get(r.sourceIp);
+        if (!where) geo.set(r.sourceIp, (where = locateIp(r.sourceIp)));
+        const recordId = s.insertRecord.run(
+          id, ctx.orgId, begin, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
+          r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city,
+        ).lastInsertRowid;
+        for (const d of r.dkimResults) s.insertAuth.run(recordId, "dkim", d.domain, d.selector, null, d.result, d.humanResult);
+        for (const f of r.spfResults) s.insertAuth.run(recordId, "spf", f.domain, null, f.scope, f.result, f.humanResult);
+      }
+      return { id, duplicate: false, recordCount: report.records.length, messageCount };
+    },
+
+    async writeFailure(ctx: WriteContext, report: FailureReport): Promise<StoredReport> {
+      const existing = s.findFailure.get(ctx.orgId, report.reporterOrg, report.reportId, report.domain) as { id: string } | null;
+      if (existing) return { id: existing.id, duplicate: true, recordCount: 1, messageCount: 1 };
+      const id = crypto.randomUUID();
+      const country = report.sourceIp ? locateIp(report.sourceIp).country : null;
+      s.insertFailure.run(
+        id, ctx.orgId, ctx.domainId, report.domain, report.reporterOrg, report.reportId, report.feedbackType, report.authFailure, report.sourceIp, country,
+        report.arrivalDate ? epoch(report.arrivalDate) : null, report.authenticationResults, report.identityAlignment, report.deliveryResult, report.dkimDomain,
+        report.dkimSelector, report.spfDns, report.originalMailFrom, report.originalRcptTo, report.originalFrom, report.originalSubject, report.originalMessageId,
+        report.originalHeaders, report.plainText ? 1 : 0, ctx.source, ctx.fileName, epoch(ctx.now),
+      );
+      return { id, duplicate: false, recordCount: 1, messageCount: 1 };
+    },
+
+    async writeTls(ctx: WriteContext, report: TlsReport, policyDomain: string, policies: TlsPolicyResult[]): Promise<StoredReport> {
+      const existing = s.findTls.get(ctx.orgId, report.reporterOrg, report.reportId, policyDomain) as { id: string; sessions: number } | null;
+      if (existing) return { id: existing.id, duplicate: true, recordCount: policies.length, messageCount: existing.sessions };
+      const id = crypto.randomUUID();
+      const { successful, failed } = tlsTotals(policies);
+      s.insertTls.run(id, ctx.orgId, ctx.domainId, policyDomain, report.reporterOrg, report.reportId, report.contactInfo, epoch(report.dateBegin), epoch(report.dateEnd), successful, failed, JSON.stringify(policies), ctx.source, ctx.fileName, epoch(ctx.now));
+      return { id, duplicate: false, recordCount: policies.length, messageCount: successful + failed };
+    },
+  };
+}
