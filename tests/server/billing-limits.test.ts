@@ -14,11 +14,11 @@ beforeAll(() => {
 });
 afterAll(() => stripe.close());
 
-function setPlan(db: DB, orgId: string, plan: string, planStatus = "active", trialEndsAt: Date | null = null) {
-  db.update(organizations).set({ plan, planStatus, trialEndsAt }).where(eq(organizations.id, orgId)).run();
+async function setPlan(db: DB, orgId: string, plan: string, planStatus = "active", trialEndsAt: Date | null = null) {
+  await db.update(organizations).set({ plan, planStatus, trialEndsAt }).where(eq(organizations.id, orgId));
 }
-function fillDomains(db: DB, orgId: string, n: number) {
-  for (let i = 0; i < n; i++) db.insert(domains).values({ orgId, name: `d${i}-${crypto.randomUUID().slice(0, 6)}.example` }).run();
+async function fillDomains(db: DB, orgId: string, n: number) {
+  await db.insert(domains).values(Array.from({ length: n }, (_, i) => ({ orgId, name: `d${i}-${crypto.randomUUID().slice(0, 6)}.example` })));
 }
 
 describe("limit messages name the limit and the plan that lifts it", () => {
@@ -37,8 +37,8 @@ describe("domain limit, through POST /api/domains", () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
     const admin = signedInMember(db, "admin");
-    setPlan(db, admin.orgId, "essentials", "none");
-    fillDomains(db, admin.orgId, 9);
+    await setPlan(db, admin.orgId, "essentials", "none");
+    await fillDomains(db, admin.orgId, 9);
     const tenth = await t.json("POST", "/api/domains", { cookie: admin.cookie, body: { name: "tenth.example" } });
     expect(tenth.status).toBe(201);
     const eleventh = await t.json("POST", "/api/domains", { cookie: admin.cookie, body: { name: "eleventh.example" } });
@@ -50,15 +50,15 @@ describe("domain limit, through POST /api/domains", () => {
   test("Scale has no domain limit; --no-plan-limits lifts every limit", async () => {
     const scale = await billingApp(null);
     const a = signedInMember(scale.deps.store.db, "owner");
-    setPlan(scale.deps.store.db, a.orgId, "scale", "none");
-    fillDomains(scale.deps.store.db, a.orgId, 120);
+    await setPlan(scale.deps.store.db, a.orgId, "scale", "none");
+    await fillDomains(scale.deps.store.db, a.orgId, 120);
     expect((await scale.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "more.example" } })).status).toBe(201);
     scale.close();
 
     const unlimited = await billingApp(null, { config: { planLimits: false } });
     const b = signedInMember(unlimited.deps.store.db, "owner");
-    setPlan(unlimited.deps.store.db, b.orgId, "essentials", "none");
-    fillDomains(unlimited.deps.store.db, b.orgId, 10);
+    await setPlan(unlimited.deps.store.db, b.orgId, "essentials", "none");
+    await fillDomains(unlimited.deps.store.db, b.orgId, 10);
     expect((await unlimited.json("POST", "/api/domains", { cookie: b.cookie, body: { name: "more.example" } })).status).toBe(201);
     expect((await unlimited.json("GET", "/api/billing/status", { cookie: b.cookie })).body.limits).toEqual({ domains: null, members: null, enforced: false });
     unlimited.close();
@@ -68,10 +68,10 @@ describe("domain limit, through POST /api/domains", () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
     const msp = signedInMember(db, "owner");
-    setPlan(db, msp.orgId, "essentials", "none");
+    await setPlan(db, msp.orgId, "essentials", "none");
     const client = createOrg(db, "Client", msp.orgId);
-    fillDomains(db, msp.orgId, 6);
-    fillDomains(db, client, 4);
+    await fillDomains(db, msp.orgId, 6);
+    await fillDomains(db, client, 4);
     await expect(assertCanAddDomain(t.deps, client)).rejects.toThrow("Your Essentials plan includes up to 10 domains");
     t.close();
   });
@@ -82,7 +82,7 @@ describe("member limit, through POST /api/members/invitations", () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
     const owner = signedInMember(db, "owner");
-    setPlan(db, owner.orgId, "essentials", "none");
+    await setPlan(db, owner.orgId, "essentials", "none");
     for (let i = 0; i < 3; i++) addMember(db, owner.orgId, createUser(db), "member");
     // 4 members: one invitation fits, the next does not
     expect((await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: "fifth@example.test", role: "member" } })).status).toBe(201);
@@ -96,7 +96,7 @@ describe("member limit, through POST /api/members/invitations", () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
     const owner = signedInMember(db, "owner");
-    setPlan(db, owner.orgId, "essentials", "none");
+    await setPlan(db, owner.orgId, "essentials", "none");
     for (let i = 0; i < 4; i++) addMember(db, owner.orgId, createUser(db), "member");
     await expect(assertCanAddMember(t.deps, owner.orgId)).rejects.toThrow("5 team members");
     await assertCanAddMember(t.deps, owner.orgId, { acceptingInvitation: true });
@@ -112,19 +112,19 @@ describe("read-only state (billing on)", () => {
   afterAll(() => t.close());
 
   /** An organisation in `state` with a member of each role, and a domain. */
-  function orgIn(state: "canceled" | "trial_ended" | "trial_ended_with_card" | "past_due" | "trialing") {
+  async function orgIn(state: "canceled" | "trial_ended" | "trial_ended_with_card" | "past_due" | "trialing") {
     const db = t.deps.store.db;
     const owner = signedInMember(db, "owner");
     const past = new Date(Date.now() - 86400_000);
     const future = new Date(Date.now() + 3 * 86400_000);
-    if (state === "canceled") setPlan(db, owner.orgId, "growth", "canceled");
-    if (state === "past_due") setPlan(db, owner.orgId, "growth", "past_due");
-    if (state === "trialing") setPlan(db, owner.orgId, "growth", "trialing", future);
-    if (state.startsWith("trial_ended")) setPlan(db, owner.orgId, "growth", "trialing", past);
-    db.insert(billingAccounts)
-      .values({ orgId: owner.orgId, stripeCustomerId: `cus_${owner.orgId}`, stripeSubscriptionId: state === "trial_ended" ? null : `sub_${owner.orgId}` })
-      .run();
-    fillDomains(db, owner.orgId, 1);
+    if (state === "canceled") await setPlan(db, owner.orgId, "growth", "canceled");
+    if (state === "past_due") await setPlan(db, owner.orgId, "growth", "past_due");
+    if (state === "trialing") await setPlan(db, owner.orgId, "growth", "trialing", future);
+    if (state.startsWith("trial_ended")) await setPlan(db, owner.orgId, "growth", "trialing", past);
+    await db
+      .insert(billingAccounts)
+      .values({ orgId: owner.orgId, stripeCustomerId: `cus_${owner.orgId}`, stripeSubscriptionId: state === "trial_ended" ? null : `sub_${owner.orgId}` });
+    await fillDomains(db, owner.orgId, 1);
     const cookies: Record<Role, string> = { owner: owner.cookie } as Record<Role, string>;
     for (const role of ["admin", "member", "viewer"] as const) {
       const userId = createUser(db);
@@ -138,7 +138,7 @@ describe("read-only state (billing on)", () => {
     describe(state, () => {
       for (const role of ["owner", "admin", "member", "viewer"] as const) {
         test(`${role}: reads work; writes their role allows answer 402; the data stays`, async () => {
-          const { orgId, cookies } = orgIn(state);
+          const { orgId, cookies } = await orgIn(state);
           const list = await t.json("GET", "/api/domains", { cookie: cookies[role] });
           expect(list.status).toBe(200);
           expect(list.body).toHaveLength(1);
@@ -153,7 +153,7 @@ describe("read-only state (billing on)", () => {
             expect(add.body.error.message).toContain(state === "canceled" ? "subscription was canceled" : "trial ended without a payment card");
             expect(add.body.error.message).toContain("data is kept");
           }
-          expect(t.deps.store.db.select().from(domains).where(eq(domains.orgId, orgId)).all()).toHaveLength(1);
+          expect((await t.deps.store.db.select().from(domains).where(eq(domains.orgId, orgId)))).toHaveLength(1);
         });
       }
     });
@@ -161,7 +161,7 @@ describe("read-only state (billing on)", () => {
 
   for (const state of ["trialing", "past_due", "trial_ended_with_card"] as const) {
     test(`${state}: writes still work`, async () => {
-      const { cookies } = orgIn(state);
+      const { cookies } = await orgIn(state);
       expect((await t.json("POST", "/api/domains", { cookie: cookies.admin, body: { name: "new.example" } })).status).toBe(201);
     });
   }
@@ -169,7 +169,7 @@ describe("read-only state (billing on)", () => {
   test("with billing off, a canceled organisation is not read-only (nobody could pay)", async () => {
     const off = await billingApp(null);
     const owner = signedInMember(off.deps.store.db, "owner");
-    setPlan(off.deps.store.db, owner.orgId, "growth", "canceled");
+    await setPlan(off.deps.store.db, owner.orgId, "growth", "canceled");
     expect((await off.json("POST", "/api/domains", { cookie: owner.cookie, body: { name: "new.example" } })).status).toBe(201);
     off.close();
   });

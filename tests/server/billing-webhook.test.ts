@@ -15,7 +15,7 @@ afterAll(() => stripe.close());
 async function startTrial(t: TestApp, plan = "growth") {
   const res = await t.request("POST", "/api/create-trial-setup", { body: trialBody({ selectedPlan: plan }) });
   const { clientSecret } = (await res.json()) as { clientSecret: string };
-  const account = t.deps.store.db.select().from(billingAccounts).where(eq(billingAccounts.setupIntentId, clientSecret.split("_secret_")[0]!)).get()!;
+  const account = (await t.deps.store.db.select().from(billingAccounts).where(eq(billingAccounts.setupIntentId, clientSecret.split("_secret_")[0]!)))[0]!;
   return { orgId: account.orgId, customerId: account.stripeCustomerId, setupIntentId: account.setupIntentId!, cookie: cookieFrom(res, "dw_session")! };
 }
 
@@ -25,7 +25,7 @@ async function deliver(t: TestApp, event: Parameters<typeof signedEvent>[1], opt
   return { ...res, id };
 }
 
-const orgOf = (t: TestApp, orgId: string) => t.deps.store.db.select().from(organizations).where(eq(organizations.id, orgId)).get()!;
+const orgOf = async (t: TestApp, orgId: string) => (await t.deps.store.db.select().from(organizations).where(eq(organizations.id, orgId)))[0]!;
 
 const subscription = (customer: string, status: string, overrides: Record<string, unknown> = {}) => ({
   id: "sub_from_event",
@@ -60,7 +60,7 @@ describe("POST /api/stripe/webhook: signature checks", () => {
     expect(stale.status).toBe(400);
 
     expect(stripe.calls("/v1/subscriptions").filter((r) => r.params.customer === trial.customerId)).toHaveLength(0);
-    expect(t.deps.store.db.select().from(stripeEvents).all()).toHaveLength(0);
+    expect((await t.deps.store.db.select().from(stripeEvents))).toHaveLength(0);
     t.close();
   });
 });
@@ -79,14 +79,14 @@ describe("POST /api/stripe/webhook: the organisation's billing life", () => {
     const sent = created[0]!.params;
     expect(sent["items[0][price]"]).toBe(TEST_PRICES.essentials);
     expect(sent.default_payment_method).toBe("pm_card_visa");
-    const trialEndsAt = orgOf(t, trial.orgId).trialEndsAt!;
+    const trialEndsAt = (await orgOf(t, trial.orgId)).trialEndsAt!;
     expect(Number(sent.trial_end)).toBe(Math.floor(trialEndsAt.getTime() / 1000));
     expect(sent["metadata[org_id]"]).toBe(trial.orgId);
     expect(created[0]!.idempotencyKey).toContain(trial.setupIntentId);
 
-    const account = t.deps.store.db.select().from(billingAccounts).where(eq(billingAccounts.orgId, trial.orgId)).get()!;
+    const account = (await t.deps.store.db.select().from(billingAccounts).where(eq(billingAccounts.orgId, trial.orgId)))[0]!;
     expect(account.stripeSubscriptionId).toMatch(/^sub_/);
-    expect(orgOf(t, trial.orgId).planStatus).toBe("trialing");
+    expect((await orgOf(t, trial.orgId)).planStatus).toBe("trialing");
 
     const replay = await deliver(t, event);
     expect(replay.status).toBe(200);
@@ -99,31 +99,31 @@ describe("POST /api/stripe/webhook: the organisation's billing life", () => {
     const t = await billingApp(stripe.url);
     const trial = await startTrial(t);
     const at = Math.floor(Date.now() / 1000);
-    expect(orgOf(t, trial.orgId).planStatus).toBe("trialing");
+    expect((await orgOf(t, trial.orgId)).planStatus).toBe("trialing");
 
     expect((await deliver(t, { type: "customer.subscription.updated", object: subscription(trial.customerId, "active"), created: at + 1 })).body.outcome).toBe("applied");
-    expect(orgOf(t, trial.orgId).planStatus).toBe("active");
+    expect((await orgOf(t, trial.orgId)).planStatus).toBe("active");
 
     await deliver(t, { type: "invoice.payment_failed", object: { id: "in_1", object: "invoice", customer: trial.customerId }, created: at + 2 });
-    expect(orgOf(t, trial.orgId).planStatus).toBe("past_due");
+    expect((await orgOf(t, trial.orgId)).planStatus).toBe("past_due");
     const pastDue = await t.json("GET", "/api/billing/status", { cookie: trial.cookie });
     expect(pastDue.body).toMatchObject({ status: "past_due", readOnly: false });
 
     await deliver(t, { type: "customer.subscription.updated", object: subscription(trial.customerId, "active"), created: at + 3 });
-    expect(orgOf(t, trial.orgId).planStatus).toBe("active");
+    expect((await orgOf(t, trial.orgId)).planStatus).toBe("active");
 
     // an older event delivered late does not move the state back
     expect((await deliver(t, { type: "invoice.payment_failed", object: { id: "in_0", object: "invoice", customer: trial.customerId }, created: at })).body.outcome).toBe("ignored");
-    expect(orgOf(t, trial.orgId).planStatus).toBe("active");
+    expect((await orgOf(t, trial.orgId)).planStatus).toBe("active");
 
     await deliver(t, { type: "customer.subscription.deleted", object: subscription(trial.customerId, "canceled"), created: at + 4 });
-    expect(orgOf(t, trial.orgId).planStatus).toBe("canceled");
+    expect((await orgOf(t, trial.orgId)).planStatus).toBe("canceled");
     const canceled = await t.json("GET", "/api/billing/status", { cookie: trial.cookie });
     expect(canceled.status).toBe(200);
     expect(canceled.body.readOnly).toBe(true);
     expect(canceled.body.readOnlyMessage).toContain("canceled");
     // data is kept: the organisation still exists
-    expect(orgOf(t, trial.orgId).name).toBe("Acme Dental");
+    expect((await orgOf(t, trial.orgId)).name).toBe("Acme Dental");
     t.close();
   });
 
@@ -132,7 +132,7 @@ describe("POST /api/stripe/webhook: the organisation's billing life", () => {
     const trial = await startTrial(t, "growth");
     const object = subscription(trial.customerId, "active", { items: { object: "list", data: [{ id: "si_1", object: "subscription_item", price: { id: TEST_PRICES.scale, object: "price" } }] } });
     await deliver(t, { type: "customer.subscription.updated", object });
-    expect(orgOf(t, trial.orgId)).toMatchObject({ plan: "scale", planStatus: "active" });
+    expect(await orgOf(t, trial.orgId)).toMatchObject({ plan: "scale", planStatus: "active" });
     t.close();
   });
 

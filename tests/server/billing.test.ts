@@ -36,17 +36,17 @@ describe("POST /api/create-trial-setup with billing on", () => {
 
     // the account: a user without a password, an organisation on the chosen plan in trial, owner membership
     const db = t.deps.store.db;
-    const user = db.select().from(users).where(eq(users.email, "owner@acme.test")).get()!;
+    const user = (await db.select().from(users).where(eq(users.email, "owner@acme.test")))[0]!;
     expect(user.name).toBe("Ada Lovelace");
     expect(user.passwordHash).toBeNull();
-    const membership = db.select().from(memberships).where(eq(memberships.userId, user.id)).get()!;
+    const membership = (await db.select().from(memberships).where(eq(memberships.userId, user.id)))[0]!;
     expect(membership.role).toBe("owner");
-    const org = db.select().from(organizations).where(eq(organizations.id, membership.orgId)).get()!;
+    const org = (await db.select().from(organizations).where(eq(organizations.id, membership.orgId)))[0]!;
     expect(org).toMatchObject({ name: "Acme Dental", plan: "essentials", planStatus: "trialing" });
     const days = (org.trialEndsAt!.getTime() - Date.now()) / 86400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7.001);
-    const account = db.select().from(billingAccounts).where(eq(billingAccounts.orgId, org.id)).get()!;
+    const account = (await db.select().from(billingAccounts).where(eq(billingAccounts.orgId, org.id)))[0]!;
     expect(account.stripeCustomerId).toBe(customerId);
     expect(account.setupIntentId).toBe(res.body.clientSecret.split("_secret_")[0]);
 
@@ -67,7 +67,7 @@ describe("POST /api/create-trial-setup with billing on", () => {
     const t = await billingApp(stripe.url);
     await t.json("POST", "/api/create-trial-setup", { body: trialBody({ company: "Same Name" }) });
     await t.json("POST", "/api/create-trial-setup", { body: trialBody({ company: "Same Name" }) });
-    const slugs = t.deps.store.db.select({ slug: organizations.slug }).from(organizations).where(eq(organizations.name, "Same Name")).all().map((r) => r.slug);
+    const slugs = (await t.deps.store.db.select({ slug: organizations.slug }).from(organizations).where(eq(organizations.name, "Same Name"))).map((r) => r.slug);
     expect(new Set(slugs).size).toBe(2);
     t.close();
   });
@@ -95,8 +95,8 @@ describe("POST /api/create-trial-setup with billing on", () => {
     const again = await t.json("POST", "/api/create-trial-setup", { cookie, body: { ...body, selectedPlan: "scale", company: "Acme Dental Group" } });
     expect(again.status).toBe(200);
     expect(again.body.clientSecret).toBe(clientSecret);
-    expect(t.deps.store.db.select().from(organizations).all().map((o) => [o.name, o.plan])).toEqual([["Acme Dental Group", "scale"]]);
-    expect(t.deps.store.db.select().from(users).all()).toHaveLength(1);
+    expect((await t.deps.store.db.select().from(organizations)).map((o) => [o.name, o.plan])).toEqual([["Acme Dental Group", "scale"]]);
+    expect((await t.deps.store.db.select().from(users))).toHaveLength(1);
     // someone else (no session) with that email is still refused
     expect((await t.json("POST", "/api/create-trial-setup", { body })).status).toBe(409);
     t.close();
@@ -112,8 +112,8 @@ describe("POST /api/create-trial-setup with billing on", () => {
     expect(res.body.error.message).toContain("payment provider");
     expect(res.headers.get("set-cookie")).toBeNull();
     const db = t.deps.store.db;
-    expect(db.select().from(users).where(eq(users.email, body.email)).get()).toBeUndefined();
-    expect(db.select().from(organizations).all()).toHaveLength(0);
+    expect((await db.select().from(users).where(eq(users.email, body.email)))[0]).toBeUndefined();
+    expect((await db.select().from(organizations))).toHaveLength(0);
     const sent = stripe.requests.slice(before).map((r) => `${r.method} ${r.path.replace(/cus_\w+/, "cus_x")}`);
     expect(sent).toEqual(["POST /v1/customers", "POST /v1/setup_intents", "DELETE /v1/customers/cus_x"]);
     // and the visitor can simply try again
@@ -147,7 +147,7 @@ describe("POST /api/create-trial-setup validation", () => {
     const res = await t.json("POST", "/api/create-trial-setup", { body: trialBody(overrides) });
     expect(res.status).toBe(400);
     expect(res.body.error.fields[field]).toBe(message);
-    expect(t.deps.store.db.select().from(users).all()).toHaveLength(0);
+    expect((await t.deps.store.db.select().from(users))).toHaveLength(0);
     t.close();
   });
 });
@@ -159,9 +159,9 @@ describe("billing off (self-hosted mode)", () => {
     const res = await t.json("POST", "/api/create-trial-setup", { body });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ clientSecret: null });
-    const org = t.deps.store.db.select().from(organizations).get()!;
+    const org = (await t.deps.store.db.select().from(organizations))[0]!;
     expect(org).toMatchObject({ plan: "scale", planStatus: "none", trialEndsAt: null });
-    expect(t.deps.store.db.select().from(billingAccounts).all()).toHaveLength(0);
+    expect((await t.deps.store.db.select().from(billingAccounts))).toHaveLength(0);
     const cookie = cookieFrom(res, "dw_session")!;
     const status = await t.json("GET", "/api/billing/status", { cookie });
     expect(status.body).toMatchObject({ plan: "scale", status: "none", readOnly: false, limits: { domains: null, members: null, enforced: true } });

@@ -22,20 +22,20 @@ describe("domain statuses", () => {
     try {
       const db = t.deps.store.db;
       const { orgId } = signedInMember(db, "owner");
-      const row = db.insert(domains).values({ orgId, name: "weak.test" }).returning().get();
+      const row = (await db.insert(domains).values({ orgId, name: "weak.test" }).returning())[0]!;
       let now = new Date("2025-01-01T00:00:00Z");
       const deps = { store: t.deps.store, resolver: resolverFor(), now: () => now };
 
       await checkDomain(deps, row.id);
-      expect(db.select().from(domains).where(eq(domains.id, row.id)).get()).toMatchObject({ dmarcPolicy: "reject", spfStatus: "valid", dkimStatus: "weak key", overallStatus: "partial", lastCheckedAt: now });
-      const first = db.select().from(domainRecordHistory).where(eq(domainRecordHistory.domainId, row.id)).all();
+      expect((await db.select().from(domains).where(eq(domains.id, row.id)))[0]).toMatchObject({ dmarcPolicy: "reject", spfStatus: "valid", dkimStatus: "weak key", overallStatus: "partial", lastCheckedAt: now });
+      const first = await db.select().from(domainRecordHistory).where(eq(domainRecordHistory.domainId, row.id));
       expect(first).toHaveLength(1);
       expect(first[0]).toMatchObject({ dmarcRecord: "v=DMARC1; p=reject", spfRecord: "v=spf1 -all", dkimStatus: "weak key", changed: "" });
 
       now = new Date("2025-01-01T06:00:00Z");
       await checkDomain(deps, row.id);
-      expect(db.select().from(domainRecordHistory).where(eq(domainRecordHistory.domainId, row.id)).all()).toHaveLength(1);
-      expect(db.select().from(domains).where(eq(domains.id, row.id)).get()?.lastCheckedAt).toEqual(now);
+      expect(await db.select().from(domainRecordHistory).where(eq(domainRecordHistory.domainId, row.id))).toHaveLength(1);
+      expect((await db.select().from(domains).where(eq(domains.id, row.id)))[0]?.lastCheckedAt).toEqual(now);
 
       // the owner strengthens DMARC… (the zone is live)
       const before = dns.zone["_dmarc.weak.test"];
@@ -46,7 +46,7 @@ describe("domain statuses", () => {
       } finally {
         dns.zone["_dmarc.weak.test"] = before!;
       }
-      const history = db.select().from(domainRecordHistory).where(eq(domainRecordHistory.domainId, row.id)).all();
+      const history = await db.select().from(domainRecordHistory).where(eq(domainRecordHistory.domainId, row.id));
       expect(history).toHaveLength(2);
       expect(history.find((h) => h.changed)).toMatchObject({ changed: "dmarc", dmarcPolicy: "quarantine", dmarcRecord: "v=DMARC1; p=quarantine" });
     } finally {
@@ -59,9 +59,9 @@ describe("domain statuses", () => {
     try {
       const db = t.deps.store.db;
       const { orgId } = signedInMember(db, "owner");
-      const row = db.insert(domains).values({ orgId, name: "broken.test" }).returning().get();
+      const row = (await db.insert(domains).values({ orgId, name: "broken.test" }).returning())[0]!;
       expect(await checkDomain({ store: t.deps.store, resolver: resolverFor(), now: () => new Date() }, row.id)).toBeNull();
-      expect(db.select().from(domains).where(eq(domains.id, row.id)).get()).toMatchObject({ overallStatus: "pending", lastCheckedAt: null });
+      expect((await db.select().from(domains).where(eq(domains.id, row.id)))[0]).toMatchObject({ overallStatus: "pending", lastCheckedAt: null });
     } finally {
       t.close();
     }
@@ -73,13 +73,13 @@ describe("domain statuses", () => {
       const db = t.deps.store.db;
       const { orgId } = signedInMember(db, "owner");
       const now = new Date("2025-02-01T00:00:00Z");
-      db.insert(domains).values([
+      await db.insert(domains).values([
         { orgId, name: "good.test" },
         { orgId, name: "nopolicy.test", lastCheckedAt: new Date(now.getTime() - 7 * 3600_000) },
         { orgId, name: "ed.test", lastCheckedAt: new Date(now.getTime() - 3600_000), overallStatus: "pending" },
-      ]).run();
+      ]);
       expect(await checkDueDomains({ store: t.deps.store, resolver: resolverFor(), now: () => now }, 360)).toBe(2);
-      const byName = Object.fromEntries(db.select().from(domains).all().map((d) => [d.name, d.overallStatus]));
+      const byName = Object.fromEntries((await db.select().from(domains)).map((d) => [d.name, d.overallStatus]));
       expect(byName).toEqual({ "good.test": "protected", "nopolicy.test": "vulnerable", "ed.test": "pending" });
     } finally {
       t.close();
@@ -95,7 +95,7 @@ describe("domain statuses", () => {
       expect(created.status).toBe(201);
       let row;
       for (let i = 0; i < 100; i++) {
-        row = t.deps.store.db.select().from(domains).where(eq(domains.id, created.body.id)).get();
+        row = (await t.deps.store.db.select().from(domains).where(eq(domains.id, created.body.id)))[0];
         if (row?.overallStatus !== "pending") break;
         await Bun.sleep(20);
       }
