@@ -36,15 +36,18 @@ export function loadServerKey(config: Config): { key: Uint8Array; source: "flag"
   return { key, source: "generated" };
 }
 
-const lazyKeys = new WeakMap<AppDeps, Uint8Array>();
+const lazyKeys = new WeakMap<AppDeps["store"], Uint8Array>();
 
-/** deps.secretKey when the CLI set it; otherwise loaded once for these deps. */
-export function serverKey(deps: AppDeps): Uint8Array {
+/**
+ * deps.secretKey when the CLI set it; otherwise loaded once per store (each request's context
+ * is a new object, the app's store is one).
+ */
+export function serverKey(deps: Pick<AppDeps, "secretKey" | "config" | "store">): Uint8Array {
   if (deps.secretKey) return deps.secretKey;
-  let key = lazyKeys.get(deps);
+  let key = lazyKeys.get(deps.store);
   if (!key) {
     key = loadServerKey(deps.config).key;
-    lazyKeys.set(deps, key);
+    lazyKeys.set(deps.store, key);
   }
   return key;
 }
