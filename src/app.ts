@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps";
+import { access } from "./http/access";
 import { errorPlugin, jsonError } from "./http/errors";
 import { addSecurityHeaders, securityPlugin } from "./http/security";
 import { serveSpa } from "./http/spa";
@@ -41,13 +42,18 @@ export function createApp(deps: AppDeps) {
       .use(settingsRoutes(deps))
       .use(mailinRoutes(deps))
       .use(billingRoutes(deps))
-      .all("/api/*", () => jsonError(404, "not_found", "No such endpoint."))
-      .get("/*", ({ request }) => {
-        const { pathname } = new URL(request.url);
-        // Elysia matches this wildcard before `.all("/api/*")` for GET, so unknown API paths are refused here too.
-        if (pathname === "/api" || pathname.startsWith("/api/")) return jsonError(404, "not_found", "No such endpoint.");
-        return serveSpa(deps.assets ?? { files: new Map() }, pathname);
-      })
+      .use(access(deps))
+      .all("/api/*", () => jsonError(404, "not_found", "No such endpoint."), { public: true })
+      .get(
+        "/*",
+        ({ request }) => {
+          const { pathname } = new URL(request.url);
+          // Elysia matches this wildcard before `.all("/api/*")` for GET, so unknown API paths are refused here too.
+          if (pathname === "/api" || pathname.startsWith("/api/")) return jsonError(404, "not_found", "No such endpoint.");
+          return serveSpa(deps.assets ?? { files: new Map() }, pathname);
+        },
+        { public: true },
+      )
   );
 }
 

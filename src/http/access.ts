@@ -45,7 +45,19 @@ export interface AdminContext extends ServiceContext {
 export type AccessKind = "public" | "signedIn" | `org:${Permission}` | "admin";
 export const ACCESS_DETAIL = "x-access";
 
-const declared = (kind: AccessKind) => ({ [ACCESS_DETAIL]: kind }) as Record<string, unknown>;
+/**
+ * A route that used two macros would keep only the last one's `x-access` (Elysia merges the
+ * details), so each kind also leaves its own key: the route walk counts those.
+ */
+const declared = (kind: AccessKind) => ({ [ACCESS_DETAIL]: kind, [`${ACCESS_DETAIL}:${kind}`]: true }) as Record<string, unknown>;
+
+/** The access kinds a route's detail records (exactly one for a well-declared route). */
+export function declaredAccess(detail: Record<string, unknown> | undefined): string[] {
+  const prefix = `${ACCESS_DETAIL}:`;
+  return Object.keys(detail ?? {})
+    .filter((key) => key.startsWith(prefix) && detail![key] === true)
+    .map((key) => key.slice(prefix.length));
+}
 
 const plugins = new WeakMap<AppDeps, ReturnType<typeof accessPlugin>>();
 
