@@ -24,7 +24,7 @@ interface World {
 let world: World | null = null;
 afterEach(() => world?.t.close());
 
-function orgWithEveryRole(t: TestApp, name: string, emailPrefix: string) {
+async function orgWithEveryRole(t: TestApp, name: string, emailPrefix: string) {
   const db = t.deps.store.db;
   const orgId = createOrg(db, name);
   const cookies = {} as Record<Role, string>;
@@ -32,7 +32,7 @@ function orgWithEveryRole(t: TestApp, name: string, emailPrefix: string) {
   for (const role of ROLES) {
     const userId = createUser(db, `${emailPrefix}-${role}@example.test`, `${emailPrefix} ${role}`);
     addMember(db, orgId, userId, role);
-    memberIds[role] = db.select().from(memberships).where(eq(memberships.userId, userId)).get()!.id;
+    memberIds[role] = (await db.select().from(memberships).where(eq(memberships.userId, userId)))[0]!.id;
     cookies[role] = signIn(db, userId, orgId);
   }
   return { orgId, cookies, memberIds };
@@ -41,14 +41,15 @@ function orgWithEveryRole(t: TestApp, name: string, emailPrefix: string) {
 async function build(): Promise<World> {
   const t = await makeTestApp();
   const db = t.deps.store.db;
-  const home = orgWithEveryRole(t, "Homestead Clinic", "homer");
-  const foreign = orgWithEveryRole(t, "Faraway Agency", "farah");
-  const domainId = db.insert(domains).values({ orgId: home.orgId, name: "homestead-secret.example" }).returning().get().id;
-  const invitationId = db
-    .insert(invitations)
-    .values({ orgId: home.orgId, email: "pending-homer@example.test", role: "member", tokenHash: hashToken("tok-home"), expiresAt: new Date(Date.now() + 86400_000) })
-    .returning()
-    .get().id;
+  const home = await orgWithEveryRole(t, "Homestead Clinic", "homer");
+  const foreign = await orgWithEveryRole(t, "Faraway Agency", "farah");
+  const domainId = (await db.insert(domains).values({ orgId: home.orgId, name: "homestead-secret.example" }).returning())[0]!.id;
+  const invitationId = (
+    await db
+      .insert(invitations)
+      .values({ orgId: home.orgId, email: "pending-homer@example.test", role: "member", tokenHash: hashToken("tok-home"), expiresAt: new Date(Date.now() + 86400_000) })
+      .returning()
+  )[0]!.id;
   world = {
     t,
     home: { ...home, domainId, invitationId },
@@ -68,15 +69,15 @@ interface Case {
   /** status by role when acting from the foreign organisation */
   foreign: Record<Role, number>;
   /** after a foreign attempt: the home organisation's rows are untouched */
-  unchanged?(w: World): void;
+  unchanged?(w: World): void | Promise<void>;
 }
 
 const all = (status: number): Record<Role, number> => ({ owner: status, admin: status, member: status, viewer: status });
 const adminsOnly = (ok: number): Record<Role, number> => ({ owner: ok, admin: ok, member: 403, viewer: 403 });
 
-const homeDomainStillThere = (w: World) => expect(w.t.deps.store.db.select().from(domains).where(eq(domains.id, w.home.domainId)).get()).toBeTruthy();
-const homeMembersUnchanged = (w: World) => {
-  const rows = w.t.deps.store.db.select().from(memberships).where(eq(memberships.orgId, w.home.orgId)).all();
+const homeDomainStillThere = async (w: World) => expect((await w.t.deps.store.db.select().from(domains).where(eq(domains.id, w.home.domainId)))[0]).toBeTruthy();
+const homeMembersUnchanged = async (w: World) => {
+  const rows = (await w.t.deps.store.db.select().from(memberships).where(eq(memberships.orgId, w.home.orgId)));
   expect(rows.map((r) => r.role).sort()).toEqual([...ROLES].sort());
 };
 
@@ -87,7 +88,7 @@ const CASES: Case[] = [
     run: (w, c) => w.t.json("POST", "/api/domains", { cookie: c, body: { name: "brand-new.example" } }),
     home: adminsOnly(201),
     foreign: adminsOnly(201),
-    unchanged: (w) => expect(w.t.deps.store.db.select().from(domains).where(eq(domains.orgId, w.home.orgId)).all().map((d) => d.name)).toEqual(["homestead-secret.example"]),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(domains).where(eq(domains.orgId, w.home.orgId))).map((d) => d.name)).toEqual(["homestead-secret.example"]),
   },
   {
     name: "DELETE /api/domains/:id",
@@ -102,14 +103,14 @@ const CASES: Case[] = [
     run: (w, c) => w.t.json("POST", "/api/members/invitations", { cookie: c, body: { email: "someone-new@example.test", role: "viewer" } }),
     home: adminsOnly(201),
     foreign: adminsOnly(201),
-    unchanged: (w) => expect(w.t.deps.store.db.select().from(invitations).where(eq(invitations.orgId, w.home.orgId)).all()).toHaveLength(1),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(invitations).where(eq(invitations.orgId, w.home.orgId)))).toHaveLength(1),
   },
   {
     name: "DELETE /api/members/invitations/:id",
     run: (w, c) => w.t.json("DELETE", `/api/members/invitations/${w.home.invitationId}`, { cookie: c }),
     home: adminsOnly(200),
     foreign: adminsOnly(404),
-    unchanged: (w) => expect(w.t.deps.store.db.select().from(invitations).where(eq(invitations.id, w.home.invitationId)).get()).toBeTruthy(),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(invitations).where(eq(invitations.id, w.home.invitationId)))[0]).toBeTruthy(),
   },
   {
     name: "PATCH /api/members/:id (the home viewer's membership → member)",
@@ -131,8 +132,8 @@ const CASES: Case[] = [
     run: (w, c) => w.t.json("POST", `/api/orgs/${w.home.orgId}/switch`, { cookie: c }),
     home: all(200),
     foreign: all(404),
-    unchanged: (w) => {
-      const current = w.t.deps.store.db.select().from(sessions).all().filter((s) => s.currentOrgId === w.home.orgId);
+    unchanged: async (w) => {
+      const current = (await w.t.deps.store.db.select().from(sessions)).filter((s) => s.currentOrgId === w.home.orgId);
       expect(current).toHaveLength(ROLES.length);
     },
   },
@@ -141,7 +142,7 @@ const CASES: Case[] = [
     run: (w, c) => w.t.json("POST", "/api/orgs/clients", { cookie: c, body: { name: "New Client Co" } }),
     home: adminsOnly(201),
     foreign: adminsOnly(201),
-    unchanged: (w) => expect(w.t.deps.store.db.select().from(organizations).where(eq(organizations.parentId, w.home.orgId)).all()).toHaveLength(0),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(organizations).where(eq(organizations.parentId, w.home.orgId)))).toHaveLength(0),
   },
   { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200) },
@@ -164,7 +165,7 @@ describe("tenant isolation", () => {
           expect(res.status).toBe(c.foreign[role]);
           const text = JSON.stringify(res.body);
           for (const secret of w.secrets) expect(text).not.toContain(secret);
-          c.unchanged?.(w);
+          await c.unchanged?.(w);
         });
 
         test(`as ${role} of the organisation → ${c.home[role]}`, async () => {
@@ -187,7 +188,7 @@ describe("tenant isolation", () => {
 
   test("a session whose membership was removed can no longer act in that organisation", async () => {
     const w = await build();
-    w.t.deps.store.db.delete(memberships).where(eq(memberships.id, w.home.memberIds.admin)).run();
+    await w.t.deps.store.db.delete(memberships).where(eq(memberships.id, w.home.memberIds.admin));
     const res = await w.t.json("GET", "/api/domains", { cookie: w.home.cookies.admin });
     expect(res.status).toBe(401);
     expect(JSON.stringify(res.body)).not.toContain("homestead-secret");
