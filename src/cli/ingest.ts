@@ -1,5 +1,5 @@
 import { parseConfig } from "../config";
-import { openStore } from "../db";
+import { openDatabase } from "../db";
 import type { AppDeps } from "../deps";
 import { resolverFromConfig } from "../features/dns/setup";
 import { expandPaths, readInputs } from "../features/reports/files";
@@ -45,7 +45,7 @@ function progressBar(done: number, total: number, label: string): string {
 
 export const ingestCommand: Command = {
   summary: "ingest report files (XML, gzip, zip, .eml, mbox; folders recursively) for an organisation",
-  usage: "dmarcwarden ingest --org SLUG PATH... [--db PATH]",
+  usage: "dmarcwarden ingest --org SLUG PATH... [--db PATH | --database-url URL]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "ingest");
     const slug = config.org;
@@ -58,7 +58,7 @@ export const ingestCommand: Command = {
       return 2;
     }
     geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
-    const store = openStore(config.db);
+    const store = await openDatabase(config);
     try {
       const org = await organizationBySlug({ store }, slug);
       if (!org) {
@@ -91,7 +91,7 @@ export const ingestCommand: Command = {
       if (tty) for (const r of summary.refused) console.log(`  refused ${r.fileName}: ${r.error}`);
       return summary.refused.length > 0 ? 1 : 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

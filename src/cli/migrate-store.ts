@@ -4,6 +4,7 @@ import { SQL } from "bun";
 import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
 import { drizzle as drizzleSqlite } from "drizzle-orm/bun-sqlite";
 import { parseConfig } from "../config";
+import { redactDatabaseUrl as redactUrl } from "../db";
 import { copySqliteToPostgres, CopyRefusedError } from "../db/copy-store";
 import { pendingMigrations } from "../db/migrate";
 import { applyPgMigrations } from "../db/migrate-pg";
@@ -11,8 +12,6 @@ import * as pgSchema from "../db/schema-pg";
 import * as sqliteSchema from "../db/schema";
 import type { Command } from "./commands";
 
-/** A PostgreSQL URL with its password replaced, for messages. */
-export const redactUrl = (url: string) => url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
 
 export const migrateStoreCommand: Command = {
   summary: "copy a SQLite database into an empty PostgreSQL database (every table, ids kept, counts verified)",

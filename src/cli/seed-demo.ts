@@ -1,5 +1,5 @@
 import { parseConfig } from "../config";
-import { openStore } from "../db";
+import { openDatabase } from "../db";
 import { seedDemo } from "../features/reports/demo";
 import { geoFromConfig } from "../features/reports/geo";
 import { RateLimiter } from "../http/rate-limit";
@@ -8,18 +8,18 @@ import type { Command } from "./commands";
 
 export const seedDemoCommand: Command = {
   summary: "create the demo organisation, its owner, domains and several weeks of reports (idempotent)",
-  usage: "dmarcwarden seed-demo [--db PATH]",
+  usage: "dmarcwarden seed-demo [--db PATH | --database-url URL]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "seed-demo");
     geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
-    const store = openStore(config.db);
+    const store = await openDatabase(config);
     try {
       const log = createLogger("warn", (line) => process.stderr.write(`${line}\n`));
       const result = await seedDemo({ config, store, log, limiter: new RateLimiter(store), now: () => new Date() });
       console.log(describeDemoSeed(result));
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 };

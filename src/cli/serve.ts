@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { createHandler } from "../app";
 import { parseConfig } from "../config";
-import { openStore } from "../db";
+import { describeDatabase, openDatabase } from "../db";
 import type { AppDeps } from "../deps";
 import { seedAdmin } from "../features/admin/seed";
 import { seedDemo } from "../features/reports/demo";
@@ -27,7 +27,7 @@ export const serveCommand: Command = {
     const mailer = mailerFromConfig(config, log);
     // the geolocation database: a bad --geoip-db file stops start-up the same way
     geoFromConfig(config, log);
-    const store = openStore(config.db);
+    const store = await openDatabase(config);
     if (config.seedAdmin) {
       const outcome = await seedAdmin({ store }, config.seedAdmin.username, config.seedAdmin.password);
       log.info("admin_seeded", { username: config.seedAdmin.username, outcome });
@@ -53,7 +53,7 @@ export const serveCommand: Command = {
     const server = Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 });
     deps.server = server;
     const port = server.port;
-    log.info("listening", { url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, db: config.db, version: VERSION });
+    log.info("listening", { url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, db: describeDatabase(config), version: VERSION });
     await waitForShutdown(async () => {
       log.info("shutting_down", {});
       // In-flight requests get a few seconds to finish; idle keep-alive connections (an open
@@ -63,7 +63,7 @@ export const serveCommand: Command = {
       await mailIn.stop();
       await dnsChecks.stop();
       deps.mailer?.close();
-      store.close();
+      await store.close();
     });
     return 0;
   },

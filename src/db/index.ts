@@ -1,17 +1,29 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { SQL } from "bun";
+import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { applyMigrations } from "./migrate";
+import { applyPgMigrations } from "./migrate-pg";
 import * as schema from "./schema";
-import { sqliteStoreCore, type StoreCore } from "./store";
+import * as pgSchema from "./schema-pg";
+import { postgresStoreCore, sqliteStoreCore, type StoreCore, type Tables } from "./store";
 
 export type DB = BunSQLiteDatabase<typeof schema>;
 /** The database, whichever it is: see store.ts for how services read and write through it. */
 export interface Store extends StoreCore {
   /** the raw connection, for pragmas, health checks and hot-path prepared statements */
   sqlite: Database;
-  close(): void;
+  /** closes the connection (SQLite) or the pool (PostgreSQL); safe to call twice */
+  close(): Promise<void>;
+}
+
+/** Which database the configuration names: PostgreSQL with --database-url, else the SQLite file. */
+export interface DatabaseSettings {
+  db: string;
+  databaseUrl: string;
+  databasePool: number;
 }
 
 /**
@@ -27,7 +39,69 @@ export function openStore(path: string, options: { migrate?: boolean } = {}): St
   sqlite.run("PRAGMA foreign_keys = ON");
   if (options.migrate !== false) applyMigrations(sqlite);
   const db = drizzle(sqlite, { schema });
-  return Object.assign(sqliteStoreCore(sqlite, db), { sqlite, close: () => sqlite.close() });
+  return Object.assign(sqliteStoreCore(sqlite, db), {
+    sqlite,
+    async close() {
+      sqlite.close();
+    },
+  });
+}
+
+/**
+ * Opens the PostgreSQL database at `url` with a pool of at most `pool` connections and applies
+ * pending migrations (under the advisory lock, so nodes starting together migrate once) unless
+ * told not to.
+ */
+export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean } = {}): Promise<Store> {
+  const client = new SQL({ url, max: options.pool ?? 10 });
+  try {
+    if (options.migrate !== false) await applyPgMigrations(client);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  // typed as the SQLite twin: see store.ts
+  const db = drizzlePg({ client, schema: pgSchema }) as unknown as DB;
+  let closed: Promise<void> | null = null;
+  return Object.assign(postgresStoreCore(db, pgSchema as unknown as Tables), {
+    // PostgreSQL has no single connection to hand out; the SQLite-only adapters never see this store
+    sqlite: undefined as unknown as Database,
+    close: () => (closed ??= client.close()),
+  });
+}
+
+/** The store the configuration names (see DatabaseSettings), migrated unless told not to. */
+export async function openDatabase(config: DatabaseSettings, options: { migrate?: boolean } = {}): Promise<Store> {
+  if (config.databaseUrl) return openPostgresStore(config.databaseUrl, { pool: config.databasePool, migrate: options.migrate });
+  return openStore(config.db, options);
+}
+
+/** Applies the pending migrations of the configured database; returns their tags ([] when up to date). */
+export async function migrateDatabase(config: DatabaseSettings): Promise<string[]> {
+  if (!config.databaseUrl) {
+    const store = openStore(config.db, { migrate: false });
+    try {
+      return applyMigrations(store.sqlite);
+    } finally {
+      await store.close();
+    }
+  }
+  const client = new SQL({ url: config.databaseUrl, max: 1 });
+  try {
+    return await applyPgMigrations(client);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Where the store is, for logs and messages: the file, or the PostgreSQL URL without its password. */
+export function describeDatabase(config: DatabaseSettings): string {
+  return config.databaseUrl ? redactDatabaseUrl(config.databaseUrl) : config.db;
+}
+
+/** A database URL with its password replaced, for messages. */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@]*@/, "//$1:***@");
 }
 
 export { schema };

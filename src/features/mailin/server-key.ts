@@ -2,9 +2,11 @@
  * The server key that encrypts stored secrets. From `--secret-key` / SECRET_KEY when given;
  * otherwise read from `<db>.key` beside the database, which is created (32 random bytes,
  * base64, mode 0600) on first start. An in-memory database gets a key for the process only.
+ * PostgreSQL has no file to keep it beside, and every node must use the same key: there it
+ * must be given.
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import type { Config } from "../../config";
+import { ConfigError, type Config } from "../../config";
 import type { AppDeps } from "../../deps";
 import { generateSecretKey, parseSecretKey, SecretKeyError } from "./secret-box";
 
@@ -15,6 +17,7 @@ export function keyFilePath(dbPath: string): string {
 export function loadServerKey(config: Config): { key: Uint8Array; source: "flag" | "file" | "generated" | "memory" } {
   const given = config.secretKey;
   if (typeof given === "string" && given) return { key: parseSecretKey(given), source: "flag" };
+  if (config.databaseUrl) throw new ConfigError("--database-url needs --secret-key (SECRET_KEY): every node must encrypt stored mailbox passwords with the same key (try: openssl rand -base64 32)");
   if (config.db === ":memory:") return { key: generateSecretKey(), source: "memory" };
   const path = keyFilePath(config.db);
   if (existsSync(path)) {
