@@ -8,11 +8,12 @@ import type Stripe from "stripe";
 import type { OrgContext, PublicContext, ServiceContext } from "../../http/access";
 import { ConflictError, ServiceError } from "../../http/errors";
 import type { Actor } from "../../http/tenant";
-import { isUniqueViolation } from "../../db/store";
 import { PLANS } from "../../lib/plans";
 import { mailPasswordLink } from "../auth/password-links";
+import { createAccount, isEmailTaken, userByEmail } from "../auth/service";
 import { createSession } from "../auth/sessions";
-import { uniqueSlug } from "../orgs/directory";
+import { mailAccountExists } from "../auth/email-verification";
+import { newToken } from "../../lib/tokens";
 import type { BillingStatus, TrialSetupInput } from "./contract";
 import { billingOrg, enforcementSettings, planOf, readOnlyReason, READ_ONLY_MESSAGES, usageOf } from "./limits";
 
@@ -32,8 +33,9 @@ const emailTaken = () =>
 export interface TrialSetupResult {
   clientSecret: string | null;
   sessionToken: string;
-  orgId: string;
-  userId: string;
+  /** null when the email had an account already (nothing was made; its owner was mailed) */
+  orgId: string | null;
+  userId: string | null;
 }
 
 /**
@@ -43,13 +45,31 @@ export interface TrialSetupResult {
  * customer is deleted again, so nothing is left half-made on either side.
  */
 export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInput): Promise<TrialSetupResult> {
-  const { users, organizations, memberships, billingAccounts } = ctx.store.t;
+  const { billingAccounts } = ctx.store.t;
   const now = ctx.now();
   const email = input.email.trim().toLowerCase();
   const caller = await ctx.actor();
   const resumed = caller?.user.email === email ? await resumeTrialSetup(ctx, caller, input) : null;
   if (resumed) return resumed;
-  if ((await ctx.store.db.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1)).length) throw emailTaken();
+  const existing = await userByEmail(ctx, email);
+  if (existing) {
+    // Without mail the visitor is told (nobody else could be). With mail, a taken email gets what
+    // a new one gets — a payment step and a session cookie — and its owner is mailed instead, so
+    // the trial does not tell a stranger who has an account. The cookie signs nobody in; a card
+    // entered on the decoy SetupIntent belongs to no customer and is ignored by the webhook.
+    if (!ctx.mailer) throw emailTaken();
+    mailAccountExists({ ...ctx, mailer: ctx.mailer }, existing, "trial");
+    let decoy: Stripe.SetupIntent | null = null;
+    if (ctx.stripe) {
+      decoy = await ctx.stripe.setupIntents
+        .create({ usage: "off_session", allowed_payment_method_types: ["card"], metadata: { purpose: "trial_email_taken" } })
+        .catch((error: unknown) => {
+          ctx.log.error("stripe_trial_setup_failed", { error: error instanceof Error ? error.message : String(error) });
+          throw new PaymentProviderError();
+        });
+    }
+    return { clientSecret: decoy?.client_secret ?? null, sessionToken: newToken(), orgId: null, userId: null };
+  }
 
   const orgId = crypto.randomUUID();
   const userId = crypto.randomUUID();
@@ -60,17 +80,20 @@ export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInpu
   const trialEndsAt = new Date(now.getTime() + TRIAL_DAYS * 86400_000);
   try {
     const sessionToken = await ctx.store.write(async (tx) => {
-      await tx.insert(users).values({ id: userId, name: `${input.firstName.trim()} ${input.lastName.trim()}`, email, passwordHash: null });
-      await tx.insert(organizations).values({
-        id: orgId,
-        name: input.company.trim(),
-        slug: await uniqueSlug(ctx, input.company),
-        plan: input.selectedPlan,
-        // Billing off: the chosen plan sets the limits and no trial clock runs ("none" = not billed).
-        planStatus: provider ? "trialing" : "none",
-        trialEndsAt: provider ? trialEndsAt : null,
+      await createAccount(ctx, {
+        userId,
+        name: `${input.firstName.trim()} ${input.lastName.trim()}`,
+        email,
+        passwordHash: null,
+        organization: {
+          id: orgId,
+          name: input.company.trim(),
+          plan: input.selectedPlan,
+          // Billing off: the chosen plan sets the limits and no trial clock runs ("none" = not billed).
+          planStatus: provider ? "trialing" : "none",
+          trialEndsAt: provider ? trialEndsAt : null,
+        },
       });
-      await tx.insert(memberships).values({ orgId, userId, role: "owner" });
       if (provider) {
         await tx.insert(billingAccounts).values({ orgId, stripeCustomerId: provider.customer.id, setupIntentId: provider.setupIntent.id });
       }
@@ -88,8 +111,7 @@ export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInpu
     if (provider && stripe) {
       await stripe.customers.del(provider.customer.id).catch((e: unknown) => ctx.log.warn("stripe_customer_cleanup_failed", { customer: provider!.customer.id, error: String(e) }));
     }
-    // the only unique key a new id-keyed row can hit is the user's email (a parallel trial)
-    if (isUniqueViolation(error) && /email/.test(String(error))) throw emailTaken();
+    if (isEmailTaken(error)) throw emailTaken();
     throw error;
   }
 }
