@@ -1,0 +1,119 @@
+/**
+ * Report ingestion on PostgreSQL: real report files through `ingestFile` into a throw-away
+ * PostgreSQL database, read back through the services users see (report lists and details,
+ * senders, the dashboard), so the PostgreSQL writer and the portable SQL are exercised for real.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { testConfig } from "../../config";
+import { openPostgresStore, type Store } from "../../db";
+import type { OrgContext } from "../../http/access";
+import { RateLimiter } from "../../http/rate-limit";
+import { memoryLogger } from "../../log";
+import { postgresMissing, startPostgres, type PostgresCluster } from "../../../tests/support/postgres";
+import { fixture, sampleAggregate, xmlBytes } from "../../../tests/support/report-fixtures";
+import type { GeneratedRecord } from "../../lib/reports/generate";
+import { dashboardStats, listThreats } from "../dashboard/service";
+import { listDomains } from "../domains/service";
+import { listFailureReports, listTlsReports } from "./failure-tls";
+import { ingestFile } from "./ingest";
+import { listSenders } from "./senders-view";
+import { getReport, listReports, selectorsSeen } from "./service";
+
+const NOW = new Date("2024-01-03T12:00:00Z");
+let cluster: PostgresCluster | null = null;
+let store: Store;
+let ctx: OrgContext;
+
+if (postgresMissing) console.warn(`skipping PostgreSQL ingestion tests: ${postgresMissing}`);
+
+beforeAll(async () => {
+  if (!postgresMissing) cluster = await startPostgres();
+}, 120_000);
+afterAll(async () => {
+  await store?.close();
+  await cluster?.stop();
+});
+
+beforeEach(async () => {
+  if (!cluster) return;
+  await store?.close();
+  store = await openPostgresStore(await cluster.createDatabase());
+  const { organizations, users, domains } = store.t;
+  const [org] = await store.write((tx) => tx.insert(organizations).values({ name: "Acme", slug: `acme-${crypto.randomUUID().slice(0, 8)}` }).returning());
+  const [user] = await store.write((tx) => tx.insert(users).values({ name: "Owner", email: `owner-${crypto.randomUUID()}@example.test` }).returning());
+  await store.write((tx) => tx.insert(domains).values({ orgId: org!.id, name: "example.com", createdAt: new Date("2023-12-01T00:00:00Z") }));
+  const deps = { config: testConfig(), store, log: memoryLogger(), limiter: new RateLimiter(store), now: () => NOW };
+  ctx = { ...deps, actor: { user: { id: user!.id, name: user!.name, email: user!.email } as never, orgId: org!.id, role: "owner" } };
+});
+
+const ingest = (bytes: Uint8Array, fileName = "report.xml") => ingestFile(ctx, { orgId: ctx.actor.orgId, fileName, bytes, source: "upload" });
+
+describe.skipIf(postgresMissing !== null)("reports on PostgreSQL", () => {
+  test("a real aggregate report is stored once and read back through the report list and detail", async () => {
+    const first = await ingest(fixture("rfc7489-google.xml"));
+    expect(first).toMatchObject({ status: "ingested", kind: "aggregate", reports: [{ domain: "example.com", orgName: "google.com", reportId: "1234", recordCount: 1, messageCount: 3 }] });
+    expect(await ingest(fixture("rfc7489-google.xml"), "again.xml")).toMatchObject({ status: "duplicate", reports: [{ id: first.reports[0]!.id }] });
+
+    const page = await listReports(ctx);
+    expect(page.items).toHaveLength(1);
+    expect(page.items[0]).toMatchObject({ orgName: "google.com", totalMessages: 3, passRate: 100, domain: "example.com", reportId: "1234", dateBegin: "2024-01-01T00:00:00.000Z" });
+    const detail = await getReport(ctx, first.reports[0]!.id);
+    expect(detail.records).toEqual([
+      expect.objectContaining({ sourceIp: "209.85.220.41", count: 3, dmarcPass: true, dkimResults: [expect.objectContaining({ domain: "example.com", selector: "s1", result: "pass" })], spfResults: [expect.objectContaining({ domain: "example.com", result: "pass" })] }),
+    ]);
+    // the domain shows when its last report arrived
+    expect((await listDomains(ctx))[0]!.lastReportAt).toBe("2024-01-01T23:59:59.000Z");
+    expect(await selectorsSeen(ctx, ctx.actor.orgId, "EXAMPLE.com", { now: NOW })).toEqual(["s1"]);
+  });
+
+  test("a report of thousands of records is written in batches, each record with its own auth results", async () => {
+    const records = Array.from({ length: 2_500 }, (_, i) => ({
+      sourceIp: `10.${(i >> 8) & 255}.${i & 255}.1`,
+      count: i + 1,
+      dkim: "pass" as const,
+      spf: "fail" as const,
+      dkimAuth: [{ domain: "example.com", selector: `sel${i}`, result: "pass" }],
+      spfAuth: [{ domain: `bounce${i}.example.com`, result: "fail" }],
+    }));
+    const result = await ingest(xmlBytes(sampleAggregate("example.com", { reportId: "big", records })));
+    expect(result.reports[0]).toMatchObject({ recordCount: 2_500, messageCount: (2_500 * 2_501) / 2 });
+    const detail = await getReport(ctx, result.reports[0]!.id);
+    expect(detail.records.length).toBeGreaterThan(0);
+    for (const r of detail.records) {
+      const i = r.count - 1;
+      expect(r.dkimResults).toEqual([expect.objectContaining({ selector: `sel${i}` })]);
+      expect(r.spfResults).toEqual([expect.objectContaining({ domain: `bounce${i}.example.com` })]);
+    }
+  });
+
+  test("failure and TLS reports are stored and listed; a file with a foreign domain stores nothing", async () => {
+    expect((await ingest(fixture("arf-auth-failure.eml"), "ruf.eml")).status).toBe("ingested");
+    expect((await ingest(fixture("tls-google.json"), "tls.json")).status).toBe("ingested");
+    expect((await ingest(fixture("tls-google.json"), "tls-again.json")).status).toBe("duplicate");
+    expect((await listFailureReports(ctx)).items).toEqual([expect.objectContaining({ domain: "example.com", sourceIp: "192.0.2.1" })]);
+    expect((await listTlsReports(ctx)).items).toEqual([expect.objectContaining({ policyDomain: "example.com", reporterOrg: "Google Inc." })]);
+
+    const foreign = await ingest(xmlBytes(sampleAggregate("other.example")));
+    expect(foreign).toMatchObject({ status: "rejected", code: "foreign_domain" });
+    expect((await listReports(ctx)).items).toHaveLength(0);
+  });
+
+  test("senders, dashboard figures and threats add up on PostgreSQL", async () => {
+    const day = (d: number) => new Date(NOW.getTime() - d * 86_400_000);
+    const report = (id: string, begin: Date, records: GeneratedRecord[]) =>
+      ingest(xmlBytes(sampleAggregate("example.com", { reportId: id, begin, end: new Date(begin.getTime() + 86_399_000), records })));
+    await report("a", day(1.5), [
+      { sourceIp: "203.0.113.5", count: 40, dkim: "fail", spf: "fail", disposition: "none" },
+      { sourceIp: "209.85.220.41", count: 60, dkim: "pass", spf: "pass" },
+    ]);
+    await report("b", day(1.2), [{ sourceIp: "203.0.113.5", count: 10, dkim: "fail", spf: "fail", disposition: "reject" }]);
+
+    const senders = await listSenders(ctx, { days: 30 });
+    const messages = senders.reduce((n, s) => n + s.messages, 0);
+    expect(messages).toBe(110);
+    const stats = await dashboardStats(ctx);
+    expect(stats).toMatchObject({ totalDomains: 1, reportsProcessed: 2, messagesLast30Days: 110, passRateLast30Days: 54.5 });
+    const threats = await listThreats(ctx);
+    expect(threats).toEqual([expect.objectContaining({ ipAddress: "203.0.113.5", attemptCount: 50, deliveredCount: 40, domains: ["example.com"] })]);
+  });
+});
