@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { billingAccounts, memberships, organizations, users } from "../../src/db/schema";
-import { cookieFrom } from "../support/app";
+import { createMailer } from "../../src/features/mail/mailer";
+import { createStripeClient } from "../../src/features/billing/settings";
+import { cookieFrom, makeTestApp } from "../support/app";
+import { linkIn, startMailCapture, type MailCapture } from "../support/mail-capture";
 import { startStripeServer, TEST_PUBLISHABLE_KEY, type StripeStandIn } from "../support/stripe-server";
-import { billingApp, trialBody } from "./billing-helpers";
+import { billingApp, billingConfig, trialBody } from "./billing-helpers";
 
 let stripe: StripeStandIn;
 beforeAll(() => {
@@ -198,6 +201,65 @@ describe("POST /api/auth/set-password (the trial account's first password)", () 
   test("needs a signed-in user", async () => {
     const t = await billingApp(null);
     expect((await t.json("POST", "/api/auth/set-password", { body: { password: "correct horse battery" } })).status).toBe(401);
+    t.close();
+  });
+});
+
+describe("POST /api/create-trial-setup with a mail relay: a taken email is not told apart", () => {
+  const PUBLIC = "http://dw.example.test";
+  let capture: MailCapture;
+  beforeAll(async () => {
+    capture = await startMailCapture();
+  });
+  afterAll(() => capture.stop());
+
+  async function mailingApp(billing: boolean) {
+    const config = billingConfig(billing ? stripe.url : null, { publicUrl: PUBLIC });
+    const mailer = createMailer({ relay: { host: "127.0.0.1", port: capture.port, secure: false, auth: null }, from: "dmarcwarden <alerts@dw.example.test>", publicUrl: PUBLIC });
+    return makeTestApp({ config, deps: { stripe: createStripeClient(config), mailer } });
+  }
+
+  test.each([
+    ["billing on", true],
+    ["billing off", false],
+  ])("%s: the same answer as for a new email, nothing made, and the owner is mailed instead", async (_, billing) => {
+    const t = await mailingApp(billing);
+    const owner = trialBody();
+    const first = await t.json("POST", "/api/create-trial-setup", { body: owner });
+    expect(first.status).toBe(200);
+    const fresh = await t.json("POST", "/api/create-trial-setup", { body: trialBody() });
+    const before = stripe.requests.length;
+
+    const stranger = await t.json("POST", "/api/create-trial-setup", { body: trialBody({ email: owner.email.toUpperCase(), company: "Someone Else" }) });
+    expect(stranger.status).toBe(fresh.status);
+    expect(Object.keys(stranger.body)).toEqual(Object.keys(fresh.body));
+    if (billing) expect(stranger.body.clientSecret).toMatch(/^seti_.+_secret_/);
+    else expect(stranger.body.clientSecret).toBeNull();
+    const cookie = cookieFrom(stranger, "dw_session");
+    expect(cookie).toBeTruthy();
+    // the cookie signs nobody in, and nothing was made for the stranger
+    expect((await t.json("GET", "/api/auth/me", { cookie })).status).toBe(401);
+    const db = t.deps.store.db;
+    expect(await db.select().from(users).where(eq(users.email, owner.email.toLowerCase()))).toHaveLength(1);
+    expect((await db.select().from(organizations)).map((o) => o.name).sort()).toEqual(["Acme Dental", "Acme Dental"]);
+    // billing on: one decoy SetupIntent for no customer; no customer made
+    const sent = stripe.requests.slice(before);
+    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual(billing ? ["POST /v1/setup_intents"] : []);
+    if (billing) expect(sent[0]!.params.customer).toBeUndefined();
+
+    const mail = await capture.waitFor((m) => m.to.includes(owner.email.toLowerCase()) && m.subject === "You already have a dmarcwarden account");
+    expect(mail.text).toContain("start a trial");
+    t.close();
+  });
+
+  test("a new email still starts its trial and gets its set-password link", async () => {
+    const t = await mailingApp(true);
+    const body = trialBody();
+    const res = await t.json("POST", "/api/create-trial-setup", { body });
+    expect(res.status).toBe(200);
+    expect((await t.json("GET", "/api/billing/status", { cookie: cookieFrom(res, "dw_session") })).body).toMatchObject({ status: "trialing", hasPassword: false });
+    const mail = await capture.waitFor((m) => m.to.includes(body.email.toLowerCase()));
+    expect(linkIn(mail, `${PUBLIC}/set-password`)).toContain("token=");
     t.close();
   });
 });
