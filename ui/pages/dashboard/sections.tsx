@@ -1,12 +1,14 @@
 import { AlertCircle, ArrowRight, BarChart3, CheckCircle2, Globe, RefreshCw } from "lucide-react";
-import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { DomainStatusTable } from "../../components/DomainStatusTable";
+import { EmptyState } from "../../components/EmptyState";
 import { DASHBOARD_LIST_LIMIT } from "../../lib/constants";
 import { formatCount, formatPercent, formatRelativeTime, passRateClass } from "../../lib/format";
 import type { DomainView } from "../domains/api";
 import { TaskItem } from "../tasks/TaskItem";
 import type { DmarcReportSummary, Task } from "./api";
+
+export { EmptyState };
 
 export function ViewAll({ to, label = "View all" }: { to: string; label?: string }) {
   return (
@@ -30,15 +32,6 @@ export function ErrorCard({ onRetry, detail }: { onRetry: () => void; detail?: s
   );
 }
 
-export function EmptyState({ icon: Icon, title, children }: { icon: typeof Globe; title: string; children?: ReactNode }) {
-  return (
-    <div className="flex flex-col items-center gap-2 py-8 text-center">
-      <Icon className="h-10 w-10 opacity-30" aria-hidden />
-      <p className="font-semibold">{title}</p>
-      {children && <div className="max-w-sm text-sm opacity-70">{children}</div>}
-    </div>
-  );
-}
 
 export function LoadingRows({ rows = 3 }: { rows?: number }) {
   return (
