@@ -20,9 +20,3 @@ export function byCountry(threats: IpThreat[]): CountryThreats[] {
   }
   return [...map.values()].sort((a, b) => b.attempts - a.attempts || a.country.localeCompare(b.country));
 }
-
-/** The flag emoji of an ISO 3166-1 alpha-2 code ("" when unknown). */
-export function flagOf(code: string | null): string {
-  if (!code || !/^[A-Z]{2}$/.test(code)) return "";
-  return String.fromCodePoint(...[...code].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}

@@ -6,7 +6,8 @@ import { formatCount } from "../../lib/format";
 import { useThreats, type IpThreat } from "../dashboard/api";
 import { Panel } from "../../components/Panel";
 import { ErrorCard, LoadingRows } from "../dashboard/sections";
-import { byCountry, flagOf } from "./countries";
+import { CountryLabel } from "../../components/CountryLabel";
+import { byCountry } from "./countries";
 
 function CountryBreakdown({ threats }: { threats: IpThreat[] }) {
   const countries = byCountry(threats);
@@ -17,14 +18,7 @@ function CountryBreakdown({ threats }: { threats: IpThreat[] }) {
       {countries.map((c) => (
         <li key={c.country} data-country={c.country}>
           <div className="flex items-baseline justify-between gap-2 text-sm">
-            <span className="min-w-0 truncate font-medium">
-              {flagOf(c.countryCode) && (
-                <span className="mr-1.5" aria-hidden>
-                  {flagOf(c.countryCode)}
-                </span>
-              )}
-              {c.country}
-            </span>
+            <CountryLabel code={c.countryCode} name={c.country} className="font-medium" />
             <span className="shrink-0 tabular-nums">
               <span className="font-semibold">{formatCount(c.attempts)}</span>
               <span className="text-xs opacity-60">
