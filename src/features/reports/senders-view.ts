@@ -1,23 +1,13 @@
 /** GET /api/senders: who sends mail as the organisation's domains, and whether it is authenticated. */
 import { sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
-import { summariseSenders, type SenderSummary } from "../../lib/senders";
+import { summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
 
 const DAY = 86_400;
 
-interface SenderSums {
-  sourceIp: string;
-  service: string | null;
-  serviceType: string | null;
-  baseDomain: string | null;
-  policyDomain: string;
-  country: string | null;
-  messages: number | string;
-  passing: number | string;
-  spfAligned: number | string;
-  dkimAligned: number | string;
-  lastSeen: number | string;
-}
+type Sums = "messages" | "passing" | "spfAligned" | "dkimAligned" | "lastSeen";
+/** A sender row as the database answers it: PostgreSQL hands sums back as strings. */
+type SenderSums = Omit<SenderRow, Sums> & Record<Sums, number | string>;
 
 /**
  * Records whose period started in the last `days` days (ending at `now`), in the caller's

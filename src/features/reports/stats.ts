@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { distinctList, smaller } from "../../db/sql";
 import type { ServiceContext } from "../../http/access";
+import type { FailingSender } from "../../lib/tasks";
 
 type Ctx = Pick<ServiceContext, "store">;
 const secs = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -19,17 +20,8 @@ export async function lastReportByDomain(ctx: Ctx, orgId: string, until: Date): 
   return new Map(rows.map((r) => [r.domainId, date(r.last)]));
 }
 
-export interface FailingMail {
-  domainId: string;
-  service: string | null;
-  sources: number;
-  messages: number;
-  delivered: number;
-  firstSeenAt: Date;
-}
-
 /** DMARC-failing mail per domain and sending service, from records whose period began in (from, to] and reported by `to`. */
-export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date): Promise<FailingMail[]> {
+export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date): Promise<FailingSender[]> {
   const rows = await ctx.store.rows<Record<"domainId" | "service" | "sources" | "messages" | "delivered" | "firstSeen", string | number | null>>(sql`
     SELECT r.domain_id AS "domainId", rec.service AS "service", COUNT(DISTINCT rec.source_ip) AS "sources", SUM(rec.message_count) AS "messages",
            SUM(CASE WHEN rec.disposition = 'none' THEN rec.message_count ELSE 0 END) AS "delivered", MIN(rec.date_begin) AS "firstSeen"
