@@ -1,0 +1,46 @@
+/**
+ * Alert events: what the server tells an organisation about, through every channel. An
+ * event is one fact about one cause; `dedupeKey` names the condition behind it, so the same
+ * condition alerts once until it clears and returns (see conditions.ts).
+ */
+
+export const DNS_EVENT_TYPES = [
+  "dns.record_appeared",
+  "dns.record_changed",
+  "dns.record_disappeared",
+  "dns.status_worse",
+  "dns.status_better",
+  "dns.dmarc_weakened",
+  "dns.spf_too_many_lookups",
+  "dns.dkim_weak_key",
+] as const;
+
+export const REPORT_EVENT_TYPES = ["reports.new_failing_source", "reports.pass_rate_low", "reports.stopped", "reports.failure_report"] as const;
+
+export const ACCOUNT_EVENT_TYPES = ["account.trial_ending", "account.payment_failed", "account.member_joined", "account.mailbox_failing"] as const;
+
+/** Every event type a channel can receive; "test" is what "Send a test" delivers. */
+export const ALERT_EVENT_TYPES = [...DNS_EVENT_TYPES, ...REPORT_EVENT_TYPES, ...ACCOUNT_EVENT_TYPES, "test"] as const;
+
+export type DnsEventType = (typeof DNS_EVENT_TYPES)[number];
+export type ReportEventType = (typeof REPORT_EVENT_TYPES)[number];
+export type AlertEventType = (typeof ALERT_EVENT_TYPES)[number];
+
+/** The DNS records whose appearance, change or disappearance is an event. */
+export type WatchedRecord = "dmarc" | "spf" | "dkim" | "mx" | "mta_sts" | "tls_rpt";
+
+export interface AlertEvent {
+  type: AlertEventType;
+  /** the domain the event is about (null for account events) */
+  domain: string | null;
+  /** the facts: `before` and `after` where something changed, and what else explains it */
+  data: Record<string, unknown>;
+  /** names the condition: equal keys are the same cause */
+  dedupeKey: string;
+}
+
+/** "dns" for DNS events, "reports" for report events, "account" otherwise: the groups Settings' toggles switch. */
+export function eventCategory(type: AlertEventType): "dns" | "reports" | "account" | "test" {
+  if (type === "test") return "test";
+  return type.slice(0, type.indexOf(".")) as "dns" | "reports" | "account";
+}
