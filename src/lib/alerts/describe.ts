@@ -1,0 +1,160 @@
+/**
+ * An event in words, shared by every channel (email, Slack, Teams): a title, one sentence
+ * saying what happened and what to do, the facts behind it and the page that shows it.
+ */
+import type { AlertEvent, WatchedRecord } from "./events";
+
+export type AlertSeverity = "critical" | "warning" | "info" | "good";
+
+export interface AlertDescription {
+  title: string;
+  summary: string;
+  facts: { label: string; value: string }[];
+  severity: AlertSeverity;
+  /** the page that shows the problem (absolute when publicUrl was given) */
+  link: string;
+  linkLabel: string;
+}
+
+export interface DescribeContext {
+  organization: { name: string };
+  /** the server's public address (--public-url), without a trailing slash */
+  publicUrl: string;
+}
+
+const RECORD_NAMES: Record<WatchedRecord, string> = { dmarc: "DMARC", spf: "SPF", dkim: "DKIM", mx: "MX", mta_sts: "MTA-STS", tls_rpt: "TLS-RPT" };
+
+function recordLocation(record: WatchedRecord, domain: string, selector?: string): string {
+  switch (record) {
+    case "dmarc":
+      return `_dmarc.${domain}`;
+    case "dkim":
+      return `${selector ?? "?"}._domainkey.${domain}`;
+    case "mta_sts":
+      return `_mta-sts.${domain}`;
+    case "tls_rpt":
+      return `_smtp._tls.${domain}`;
+    default:
+      return domain;
+  }
+}
+
+/** Long values (a DKIM key) cut for a message; the page has the whole record. */
+export function clip(value: string, max = 160): string {
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+const str = (v: unknown) => (v === null || v === undefined ? "" : String(v));
+const percent = (v: unknown) => (typeof v === "number" ? `${v}%` : "no data");
+
+function pageFor(event: AlertEvent): { path: string; label: string } {
+  const q = event.domain ? `?domain=${encodeURIComponent(event.domain)}` : "";
+  if (event.type === "reports.new_failing_source") return { path: `/app/threats${q}`, label: "See the sources" };
+  if (event.type === "reports.pass_rate_low" || event.type === "reports.failure_report") return { path: `/app/reports${q}`, label: "Open the reports" };
+  if (event.type.startsWith("dns.") || event.type === "reports.stopped") return { path: `/app/domains${q}`, label: "Open the domain" };
+  return { path: "/app/settings", label: "Open dmarcwarden" };
+}
+
+function words(event: AlertEvent): Pick<AlertDescription, "title" | "summary" | "facts" | "severity"> {
+  const d = event.data;
+  const domain = event.domain ?? "";
+  switch (event.type) {
+    case "dns.record_appeared":
+    case "dns.record_changed":
+    case "dns.record_disappeared": {
+      const record = d.record as WatchedRecord;
+      const name = RECORD_NAMES[record] ?? str(record).toUpperCase();
+      const where = recordLocation(record, domain, d.selector as string | undefined);
+      const facts = [{ label: "Record", value: where }];
+      if (d.before) facts.push({ label: "Before", value: clip(str(d.before)) });
+      if (d.after) facts.push({ label: "Now", value: clip(str(d.after)) });
+      const core = record === "dmarc" || record === "spf" || record === "dkim";
+      if (event.type === "dns.record_appeared") return { title: `${name} record published for ${domain}`, summary: `A ${name} record now exists at ${where}. If you did not publish it, check who can edit your DNS.`, facts, severity: "info" };
+      if (event.type === "dns.record_changed") return { title: `${name} record changed for ${domain}`, summary: `The ${name} record at ${where} is different from the last check. If you did not expect this change, compare it with the record your provider gave you.`, facts, severity: "warning" };
+      return { title: `${name} record removed from ${domain}`, summary: `The ${name} record at ${where} is gone. ${core ? "Receivers can no longer use it to tell your mail from forgeries: publish it again." : "Publish it again if it was removed by mistake."}`, facts, severity: core ? "critical" : "warning" };
+    }
+    case "dns.status_worse":
+    case "dns.status_better": {
+      const worse = event.type === "dns.status_worse";
+      return {
+        title: `${domain} is now ${str(d.after)} (was ${str(d.before)})`,
+        summary: worse ? `The protection of ${domain} against spoofing got worse. Open the domain to see which record changed and how to fix it.` : `The protection of ${domain} against spoofing improved.`,
+        facts: [
+          { label: "Before", value: str(d.before) },
+          { label: "Now", value: str(d.after) },
+        ],
+        severity: worse ? (d.after === "vulnerable" ? "critical" : "warning") : "good",
+      };
+    }
+    case "dns.dmarc_weakened": {
+      const before = (d.before ?? {}) as { policy?: string; pct?: number; rua?: string[] };
+      const after = (d.after ?? {}) as { policy?: string; pct?: number; rua?: string[] };
+      const reasons = (d.reasons ?? []) as string[];
+      const facts: AlertDescription["facts"] = [];
+      if (reasons.includes("policy")) facts.push({ label: "Policy", value: `${str(before.policy)} → ${str(after.policy)}` });
+      if (reasons.includes("pct")) facts.push({ label: "Applied to", value: `${str(before.pct)}% → ${str(after.pct)}% of failing mail` });
+      if (reasons.includes("rua")) facts.push({ label: "Aggregate reports", value: `${(before.rua ?? []).join(", ")} → none` });
+      return {
+        title: `DMARC policy of ${domain} weakened`,
+        summary: `Mail forged as ${domain} is now less likely to be stopped${reasons.includes("rua") ? ", and no aggregate reports will be sent" : ""}. If you did not make this change, restore the previous DMARC record.`,
+        facts,
+        severity: "critical",
+      };
+    }
+    case "dns.spf_too_many_lookups":
+      return {
+        title: `SPF of ${domain} needs ${str(d.lookupCount)} DNS lookups (limit ${str(d.lookupLimit)})`,
+        summary: `Receivers stop evaluating SPF after ${str(d.lookupLimit)} lookups and treat it as an error, so SPF fails for all mail of ${domain}. Remove include: entries you no longer use or replace them with ip4:/ip6: ranges.`,
+        facts: [{ label: "Lookups", value: `${str(d.lookupCount)} of ${str(d.lookupLimit)}` }],
+        severity: "critical",
+      };
+    case "dns.dkim_weak_key":
+      return {
+        title: `Weak DKIM key for ${domain} (selector ${str(d.selector)})`,
+        summary: `The DKIM key at ${str(d.selector)}._domainkey.${domain} is ${d.bits ? `${str(d.bits)}-bit ` : ""}${str(d.keyType).toUpperCase()}, which can be broken or is refused by receivers. Ask your email provider for a 2048-bit key and publish it.`,
+        facts: [
+          { label: "Selector", value: str(d.selector) },
+          { label: "Key", value: d.bits ? `${str(d.keyType).toUpperCase()} ${str(d.bits)} bits` : str(d.keyType).toUpperCase() },
+        ],
+        severity: "warning",
+      };
+    case "reports.new_failing_source":
+      return {
+        title: `New source failing DMARC for ${domain}: ${str(d.sourceIp)}`,
+        summary: `${str(d.sourceIp)}${d.sourceName ? ` (${str(d.sourceName)})` : ""} sent ${str(d.failedMessages)} messages as ${domain} that failed DMARC. If it is one of your services, set up SPF and DKIM for it; if not, someone may be spoofing you.`,
+        facts: [
+          { label: "Source", value: d.sourceName ? `${str(d.sourceIp)} (${str(d.sourceName)})` : str(d.sourceIp) },
+          { label: "Failing messages", value: `${str(d.failedMessages)} of ${str(d.messages)}` },
+        ],
+        severity: "warning",
+      };
+    case "reports.pass_rate_low":
+      return {
+        title: `DMARC pass rate of ${domain} fell to ${percent(d.after)}`,
+        summary: `Over the last day ${percent(d.after)} of the mail sent as ${domain} passed DMARC${typeof d.before === "number" ? `, against ${percent(d.before)} over the previous 7 days` : ""}. Open the reports to see which sources fail.`,
+        facts: [
+          { label: "Last day", value: `${percent(d.after)} of ${str(d.messages)} messages` },
+          { label: "Previous 7 days", value: percent(d.before) },
+        ],
+        severity: "warning",
+      };
+    case "reports.stopped":
+      return {
+        title: `No DMARC reports for ${domain} for ${str(d.silentHours)} hours`,
+        summary: `${domain} used to receive aggregate reports and none arrived since ${str(d.lastReportAt)}. Check that the DMARC record still has your rua= address and that the report mailbox is being read.`,
+        facts: [{ label: "Last report", value: str(d.lastReportAt) }],
+        severity: "warning",
+      };
+    case "reports.failure_report":
+      return { title: `Failure report received for ${domain}`, summary: `A receiver sent a forensic (failure) report about a message sent as ${domain} that failed DMARC.`, facts: [], severity: "info" };
+    case "test":
+      return { title: "Test alert from dmarcwarden", summary: "This channel works: alerts will arrive here.", facts: [], severity: "info" };
+    default:
+      return { title: str(d.title) || event.type, summary: str(d.message), facts: [], severity: "info" };
+  }
+}
+
+export function describeAlert(event: AlertEvent, context: DescribeContext): AlertDescription {
+  const page = pageFor(event);
+  return { ...words(event), link: `${context.publicUrl.replace(/\/+$/, "")}${page.path}`, linkLabel: page.label };
+}
