@@ -92,7 +92,7 @@ describe("database", () => {
     const store = openStore(":memory:");
     expect(await seedAdmin({ store }, "root", "first-password")).toBe("created");
     expect(await seedAdmin({ store }, "root", "second-password")).toBe("updated");
-    const rows = store.db.select().from(adminUsers).where(eq(adminUsers.username, "root")).all();
+    const rows = await store.db.select().from(adminUsers).where(eq(adminUsers.username, "root"));
     expect(rows).toHaveLength(1);
     expect(await Bun.password.verify("second-password", rows[0]!.passwordHash)).toBe(true);
     expect(rows[0]!.passwordHash).toStartWith("$argon2id$");

@@ -20,12 +20,14 @@ async function login(app: TestApp, username = "admin", password = "change-me-now
   return app.json("POST", "/api/admin/login", { body: { username, password } });
 }
 
-function addSubmission(app: TestApp, values: Partial<typeof contactSubmissions.$inferInsert> & { submittedAt: Date }) {
-  return app.deps.store.db
-    .insert(contactSubmissions)
-    .values({ name: "Ann Example", email: "ann@example.com", company: "Acme", requestType: "sales", subject: "Pricing question", message: "How much for fifty domains please?", ...values })
-    .returning()
-    .get();
+async function addSubmission(app: TestApp, values: Partial<typeof contactSubmissions.$inferInsert> & { submittedAt: Date }) {
+  const [row] = await app.deps.store.write((tx) =>
+    tx
+      .insert(contactSubmissions)
+      .values({ name: "Ann Example", email: "ann@example.com", company: "Acme", requestType: "sales", subject: "Pricing question", message: "How much for fifty domains please?", ...values })
+      .returning(),
+  );
+  return row!;
 }
 
 describe("admin login", () => {
@@ -35,7 +37,7 @@ describe("admin login", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, sessionId: expect.any(String), message: "Login successful" });
     expect(res.body.sessionId.length).toBeGreaterThanOrEqual(40);
-    const stored = t.deps.store.db.select().from(adminSessions).all();
+    const stored = await t.deps.store.db.select().from(adminSessions);
     expect(stored).toHaveLength(1);
     expect(stored[0]!.tokenHash).not.toBe(res.body.sessionId);
     expect(JSON.stringify(stored)).not.toContain(res.body.sessionId);
@@ -109,8 +111,8 @@ describe("admin sessions guard the contact submissions", () => {
 
   test("the list is newest first with every field; Mark Read sets isRead; unknown id → 404", async () => {
     await adminApp();
-    const older = addSubmission(t, { submittedAt: new Date("2025-02-01T09:00:00Z"), requestType: "support", subject: "Help with SPF" });
-    const newer = addSubmission(t, { submittedAt: new Date("2025-02-02T09:00:00Z"), phone: "+1 555 0100", domains: "a.com, b.com" });
+    const older = await addSubmission(t, { submittedAt: new Date("2025-02-01T09:00:00Z"), requestType: "support", subject: "Help with SPF" });
+    const newer = await addSubmission(t, { submittedAt: new Date("2025-02-02T09:00:00Z"), phone: "+1 555 0100", domains: "a.com, b.com" });
     const headers = { "x-admin-session": (await login(t)).body.sessionId };
     const list = await t.json("GET", "/api/admin/contact-submissions", { headers });
     expect(list.status).toBe(200);

@@ -31,10 +31,10 @@ describe("signup", () => {
     expect(me.status).toBe(200);
     expect(me.body.user.email).toBe("dana@example.com");
     // the password is stored as argon2id and the session token only as a hash
-    const row = t.deps.store.db.select().from(users).get()!;
-    expect(row.passwordHash).toStartWith("$argon2id$");
+    const [row] = await t.deps.store.db.select().from(users);
+    expect(row!.passwordHash).toStartWith("$argon2id$");
     const token = cookie.split("=")[1]!;
-    expect(t.deps.store.db.select().from(sessions).all().some((s) => s.tokenHash === token)).toBe(false);
+    expect((await t.deps.store.db.select().from(sessions)).some((s) => s.tokenHash === token)).toBe(false);
   });
 
   test("the cookie is Secure when the public address is HTTPS", async () => {
@@ -125,7 +125,8 @@ describe("login, me, logout", () => {
   test("an expired session is not accepted", async () => {
     t = await makeTestApp();
     const { cookie } = await signupDana(t);
-    t.deps.store.db.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, t.deps.store.db.select().from(users).get()!.id)).run();
+    const [user] = await t.deps.store.db.select().from(users);
+    await t.deps.store.write((tx) => tx.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.userId, user!.id)));
     expect((await t.json("GET", "/api/auth/me", { cookie })).status).toBe(401);
   });
 });

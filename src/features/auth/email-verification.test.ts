@@ -61,7 +61,7 @@ describe("sign-up with a mail relay", () => {
     const mail = await capture.waitFor((m) => m.to.includes(email) && m.subject === "Confirm your email address for dmarcwarden");
     const link = linkIn(mail, `${PUBLIC}/verify-email`);
     expect(link).toStartWith(`${PUBLIC}/verify-email?token=`);
-    expect(t.deps.store.db.select().from(users).where(eq(users.email, email)).get()!.emailVerifiedAt).toBeNull();
+    expect((await t.deps.store.db.select().from(users).where(eq(users.email, email)))[0]!.emailVerifiedAt).toBeNull();
 
     const early = await t.json("POST", "/api/auth/login", { body: { email, password: "violet tractor lantern" } });
     expect(early.status).toBe(403);
@@ -77,7 +77,7 @@ describe("sign-up with a mail relay", () => {
     expect(verified.body.user.email).toBe(email);
     expect(verified.body.currentOrg.name).toBe("Verify Org");
     expect((await t.json("GET", "/api/auth/me", { cookie: cookieFrom(verified, "dw_session") })).status).toBe(200);
-    expect(t.deps.store.db.select().from(users).where(eq(users.email, email)).get()!.emailVerifiedAt).not.toBeNull();
+    expect((await t.deps.store.db.select().from(users).where(eq(users.email, email)))[0]!.emailVerifiedAt).not.toBeNull();
     // used once
     expect((await t.json("POST", "/api/auth/verify-email", { body: { token } })).status).toBe(404);
   }, 30_000);

@@ -26,8 +26,8 @@ describe("common passwords are refused", () => {
   test.each(COMMON)("reset through a password link with %p → 400, and the link still works", async (password) => {
     t = await makeTestApp();
     await t.json("POST", "/api/auth/signup", { body: { name: "Pat Reset", email: "reset@example.test", password: "violet tractor lantern", organization: "Reset Org" } });
-    const user = t.deps.store.db.select().from(users).where(eq(users.email, "reset@example.test")).get()!;
-    const { token } = await issuePasswordToken(t.deps, user.id, new Date());
+    const [user] = await t.deps.store.db.select().from(users).where(eq(users.email, "reset@example.test"));
+    const { token } = await issuePasswordToken(t.deps, user!.id, new Date());
     const res = await t.json("POST", "/api/auth/reset-password", { body: { token, password } });
     expect(res.status).toBe(400);
     expect(res.body.error.fields.password).toBe(PASSWORD_GUESSABLE_MESSAGE);

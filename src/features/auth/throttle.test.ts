@@ -38,7 +38,7 @@ const adminLogin = (password: string, address: string) => t.json("POST", "/api/a
 async function owner(email: string) {
   const res = await t.json("POST", "/api/auth/signup", { body: { name: "Olive Owner", email, password: PASSWORD, organization: "Owner Org" }, headers: from(OWNER_ADDRESS) });
   expect(res.status).toBeLessThan(300);
-  t.deps.store.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.email, email)).run();
+  await t.deps.store.write((tx) => tx.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.email, email)));
   // the owner signs in from their usual address once
   expect((await login(email, PASSWORD, OWNER_ADDRESS)).status).toBe(200);
 }
