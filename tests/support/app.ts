@@ -1,13 +1,18 @@
 /**
- * Builds the real app on a fresh SQLite database (":memory:" unless a path is given) for
- * server tests that call app.handle(new Request(...)). Nothing is mocked.
+ * Builds the real app on a fresh database for server tests that call app.handle(new
+ * Request(...)). Nothing is mocked. The database is SQLite (":memory:" unless a file is given)
+ * or, when the suite runs on PostgreSQL (DW_TEST_DATABASE_URL, see scripts/test.ts) and no file
+ * is given, a new PostgreSQL database copied from the migrated template DW_TEST_PG_TEMPLATE,
+ * dropped again by close().
  */
+import { SQL } from "bun";
 import { createApp, createHandler } from "../../src/app";
 import { testConfig, type Config } from "../../src/config";
-import { openStore } from "../../src/db";
+import { openPostgresStore, openStore, type Store } from "../../src/db";
 import type { AppDeps } from "../../src/deps";
 import { RateLimiter } from "../../src/http/rate-limit";
 import { memoryLogger } from "../../src/log";
+import { generateSecretKey } from "../../src/features/mailin/secret-box";
 
 export const BASE = "http://localhost";
 
@@ -18,12 +23,49 @@ export interface TestApp {
   /** sends a request; a plain object body goes as JSON */
   request(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; cookie?: string }): Promise<Response>;
   json<T = any>(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; cookie?: string }): Promise<{ status: number; body: T; headers: Headers }>;
-  close(): void;
+  /** closes the store (and drops a PostgreSQL test database) */
+  close(): Promise<void>;
+}
+
+/** The PostgreSQL cluster the suite runs on, or null for SQLite. */
+export const TEST_POSTGRES_URL = process.env.DW_TEST_DATABASE_URL || null;
+
+let admin: SQL | null = null;
+/** FILE_COPY (PostgreSQL 15+) copies a small template several times faster than the default */
+let strategy: Promise<string> | null = null;
+let counter = 0;
+
+/** A fresh PostgreSQL database from the migrated template, opened as a store; close() drops it. */
+export async function testPostgresStore(base: string): Promise<{ store: Store; url: string }> {
+  const template = process.env.DW_TEST_PG_TEMPLATE;
+  if (!template || !/^[a-z0-9_]+$/.test(template)) throw new Error("DW_TEST_PG_TEMPLATE must name the migrated template database");
+  const cluster = (admin ??= new SQL({ url: base, max: 2 }));
+  strategy ??= cluster`SHOW server_version_num`.then((rows: { server_version_num: string }[]) => (Number(rows[0]?.server_version_num) >= 150000 ? " STRATEGY FILE_COPY" : ""));
+  const name = `t${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
+  await cluster.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}${await strategy}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const store = await openPostgresStore(url.toString(), { pool: 4, migrate: false });
+  const close = store.close;
+  let dropped: Promise<void> | null = null;
+  store.close = () =>
+    (dropped ??= close().then(async () => {
+      await cluster.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }));
+  return { store, url: url.toString() };
 }
 
 export async function makeTestApp(options: { config?: Partial<Config>; deps?: Partial<AppDeps>; dbPath?: string } = {}): Promise<TestApp> {
   const config = testConfig({ db: options.dbPath ?? ":memory:", ...options.config });
-  const store = openStore(config.db);
+  // a test that names a SQLite file tests something of that file
+  const postgres = TEST_POSTGRES_URL && !options.dbPath && !options.config?.db ? TEST_POSTGRES_URL : null;
+  const pg = postgres ? await testPostgresStore(postgres) : null;
+  const store = pg?.store ?? openStore(config.db);
+  if (pg) {
+    config.databaseUrl = pg.url;
+    // PostgreSQL has no key file: every node is given the key
+    config.secretKey ||= Buffer.from(generateSecretKey()).toString("base64");
+  }
   const log = memoryLogger();
   const deps: AppDeps = { config, store, log, limiter: new RateLimiter(store, () => deps.now()), now: () => new Date(), ...options.deps };
   const app = createApp(deps);
