@@ -76,33 +76,35 @@ function DayTooltip({ day, left, width }: { day: TrendDay; left: number; width: 
 /** The numbers behind the chart, for screen readers (and anyone reading the page without styles). */
 function TrendTable({ days, caption }: { days: readonly TrendDay[]; caption: string }) {
   return (
-    <table className="sr-only">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          {["Date", "Messages", "Passed", "Failed", "Pass rate", "Quarantined", "Rejected", "SPF aligned", "DKIM aligned"].map((h) => (
-            <th key={h} scope="col">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {days.map((d) => (
-          <tr key={d.date} data-date={d.date}>
-            <th scope="row">{formatLongDay(d.date)}</th>
-            <td>{formatCount(d.messages)}</td>
-            <td>{formatCount(d.passed)}</td>
-            <td>{formatCount(d.failed)}</td>
-            <td>{rateText(passRate(d.passed, d.messages))}</td>
-            <td>{formatCount(d.quarantined)}</td>
-            <td>{formatCount(d.rejected)}</td>
-            <td>{formatCount(d.spfAligned)}</td>
-            <td>{formatCount(d.dkimAligned)}</td>
+    <div className="sr-only">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            {["Date", "Messages", "Passed", "Failed", "Pass rate", "Quarantined", "Rejected", "SPF aligned", "DKIM aligned"].map((h) => (
+              <th key={h} scope="col">
+                {h}
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {days.map((d) => (
+            <tr key={d.date} data-date={d.date}>
+              <th scope="row">{formatLongDay(d.date)}</th>
+              <td>{formatCount(d.messages)}</td>
+              <td>{formatCount(d.passed)}</td>
+              <td>{formatCount(d.failed)}</td>
+              <td>{rateText(passRate(d.passed, d.messages))}</td>
+              <td>{formatCount(d.quarantined)}</td>
+              <td>{formatCount(d.rejected)}</td>
+              <td>{formatCount(d.spfAligned)}</td>
+              <td>{formatCount(d.dkimAligned)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -183,10 +185,10 @@ export function TrendChart({ series, title = "Message volume and DMARC pass rate
   };
 
   return (
-    <figure className="m-0 grid gap-2" aria-labelledby={`${id}-title`}>
-      <figcaption id={`${id}-title`} className="sr-only">
+    <div role="figure" className="grid w-full min-w-0 gap-2" aria-labelledby={`${id}-title`}>
+      <p id={`${id}-title`} className="sr-only">
         {title}
-      </figcaption>
+      </p>
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs" aria-hidden>
         <span className="flex items-center gap-1.5">
           <span className="inline-block h-2.5 w-2.5 rounded-sm bg-success" /> Passed
@@ -276,7 +278,7 @@ export function TrendChart({ series, title = "Message volume and DMARC pass rate
           : ""}
       </div>
       <TrendTable days={days} caption={title} />
-    </figure>
+    </div>
   );
 }
 

@@ -1,13 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { cleanUpAfterEach, renderWithProviders } from "../../../tests/support/ui";
-import { WorldMap } from "./WorldMap";
+import { EMPTY_LAND, WorldMap } from "./WorldMap";
 
 cleanUpAfterEach();
 
 const shapes = (container: HTMLElement) => [...container.querySelectorAll<SVGPathElement>("path[data-country]")];
 const shape = (container: HTMLElement, code: string) => container.querySelector<SVGPathElement>(`path[data-country="${code}"]`)!;
-const EMPTY_LAND = "var(--color-base-300)";
 
 describe("WorldMap", () => {
   test("every country shape carries its ISO 3166-1 alpha-2 code", () => {

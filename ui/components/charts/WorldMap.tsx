@@ -13,6 +13,8 @@ const VIEW_WIDTH = 960;
 const VIEW_HEIGHT = 440;
 /** Shares of the error colour for buckets 0…n−1 (mixed into the page background). */
 const SHADES = [22, 40, 58, 78, 100];
+/** Land without failing mail: a little text colour over the background, so it shows in light and dark themes. */
+export const EMPTY_LAND = "color-mix(in oklab, var(--color-base-content) 12%, var(--color-base-100))";
 
 interface Shape {
   code: string;
@@ -48,7 +50,7 @@ function countryShapes(): Shape[] {
 
 /** The fill of a bucket: a share of the error colour over the background, or the empty-land colour. */
 function shade(bucket: number): string {
-  if (bucket < 0) return "var(--color-base-300)";
+  if (bucket < 0) return EMPTY_LAND;
   const share = SHADES[Math.round((bucket * (SHADES.length - 1)) / Math.max(1, COLOUR_BUCKETS - 1))] ?? 100;
   return `color-mix(in oklab, var(--color-error) ${share}%, var(--color-base-100))`;
 }
@@ -86,7 +88,7 @@ export function WorldMap({ counts, label = "Failing messages by country" }: Worl
   const activeCount = active ? (normalised.get(active.code) ?? 0) : 0;
 
   return (
-    <figure className="m-0 grid gap-3" aria-label={label}>
+    <div role="figure" className="grid w-full min-w-0 gap-3" aria-label={label}>
       <div ref={ref} className="relative w-full min-w-0">
         <svg viewBox={`0 0 ${VIEW_WIDTH} ${VIEW_HEIGHT}`} className="block h-auto w-full" role="group" aria-label={label} onMouseLeave={() => setActive(null)}>
           {all.map((s, i) => {
@@ -116,7 +118,7 @@ export function WorldMap({ counts, label = "Failing messages by country" }: Worl
         {active && (
           <div
             className="pointer-events-none absolute z-10 -translate-x-1/2 -translate-y-full whitespace-nowrap rounded-box border border-base-300 bg-base-100 px-3 py-2 text-xs shadow-lg"
-            style={{ left: Math.min(Math.max(active.centroid[0] * scale, 70), width - 70), top: Math.max(active.centroid[1] * scale - 6, 44) }}
+            style={{ left: Math.min(Math.max(active.centroid[0] * scale, 90), width - 90), top: Math.max(active.centroid[1] * scale - 6, 44) }}
             data-tooltip-country={active.code}
           >
             <CountryLabel code={active.code} name={active.name} className="font-semibold" />
@@ -149,24 +151,26 @@ export function WorldMap({ counts, label = "Failing messages by country" }: Worl
           ))}
         </p>
       )}
-      <table className="sr-only">
-        <caption>{label}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Country</th>
-            <th scope="col">Failing messages</th>
-          </tr>
-        </thead>
-        <tbody>
-          {ranked.map(([code, n]) => (
-            <tr key={code}>
-              <th scope="row">{countryName(code) ?? code}</th>
-              <td>{formatCount(n)}</td>
+      <div className="sr-only">
+        <table>
+          <caption>{label}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Country</th>
+              <th scope="col">Failing messages</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </figure>
+          </thead>
+          <tbody>
+            {ranked.map(([code, n]) => (
+              <tr key={code}>
+                <th scope="row">{countryName(code) ?? code}</th>
+                <td>{formatCount(n)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
   );
 }
 
