@@ -14,6 +14,7 @@ export interface CapturedMail {
   html: string;
   /** the AUTH user name the client logged in with, if any */
   authUser: string | null;
+  attachments: { filename: string | null; mimeType: string; content: Uint8Array }[];
   raw: string;
 }
 
@@ -53,6 +54,7 @@ export async function startMailCapture(): Promise<MailCapture> {
             text: parsed.text ?? "",
             html: parsed.html ?? "",
             authUser: session.user ? String(session.user) : null,
+            attachments: parsed.attachments.map((a) => ({ filename: a.filename, mimeType: a.mimeType, content: typeof a.content === "string" ? new TextEncoder().encode(a.content) : new Uint8Array(a.content) })),
             raw,
           };
           messages.push(mail);

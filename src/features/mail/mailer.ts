@@ -12,6 +12,7 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  attachments?: { filename: string; content: Uint8Array; contentType: string }[];
 }
 
 export interface Mailer {
@@ -38,7 +39,8 @@ export function createMailer(settings: MailSettings): Mailer {
   return {
     publicUrl: settings.publicUrl,
     async send(message) {
-      const info = await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+      const attachments = message.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.content), contentType: a.contentType }));
+      const info = await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html, attachments });
       if (!info.accepted?.length) throw new Error(`the relay refused ${message.to}: ${String(info.response ?? "")}`);
     },
     close: () => transport.close(),

@@ -2,6 +2,8 @@
  * The product's mail: plain text first, with a small HTML twin (inline styles, no images,
  * no tracking pixels, no link rewriting). Every value is escaped in the HTML part.
  */
+import type { AlertDescription } from "../../lib/alerts/describe";
+import { type DigestModel, digestHeadline, digestPeriod, digestTables, digestTitle } from "../../lib/alerts/digest";
 import type { MailMessage } from "./mailer";
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -13,10 +15,43 @@ interface Content {
   action: { label: string; url: string };
   /** paragraphs after the button */
   outro: string[];
+  /** tables between the intro and the button */
+  tables?: MailTable[];
+}
+
+interface MailTable {
+  heading?: string;
+  columns?: string[];
+  rows: string[][];
+  /** said instead of an empty table */
+  empty?: string;
+  note?: string;
+}
+
+function tableText(t: MailTable): string {
+  const lines = t.heading ? [t.heading.toUpperCase()] : [];
+  if (!t.rows.length) return [...lines, t.empty ?? ""].join("\n");
+  const all = t.columns ? [t.columns, ...t.rows] : t.rows;
+  // the last column is not padded, so long values (a DNS record) do not push lines wider
+  const widths = all[0]!.map((_, i) => Math.min(48, Math.max(...all.map((row) => (row[i] ?? "").length))));
+  for (const row of all) lines.push(row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join("  ").trimEnd());
+  if (t.note) lines.push(t.note);
+  return lines.join("\n");
+}
+
+function tableHtml(t: MailTable): string {
+  const heading = t.heading ? `<p style="margin:20px 0 8px;font-weight:700">${escape(t.heading)}</p>` : "";
+  if (!t.rows.length) return `${heading}<p style="margin:0 0 16px;color:#6b7280">${escape(t.empty ?? "")}</p>`;
+  const cell = (s: string, tag: "td" | "th") => `<${tag} style="text-align:left;vertical-align:top;padding:6px 8px 6px 0;border-bottom:1px solid #e5e7eb;word-break:break-word${tag === "th" ? ";color:#6b7280;font-weight:600" : ""}">${escape(s)}</${tag}>`;
+  const head = t.columns ? `<tr>${t.columns.map((c) => cell(c, "th")).join("")}</tr>` : "";
+  const body = t.rows.map((row) => `<tr>${row.map((c) => cell(c, "td")).join("")}</tr>`).join("");
+  const note = t.note ? `<p style="margin:6px 0 0;font-size:13px;color:#6b7280">${escape(t.note)}</p>` : "";
+  return `${heading}<table style="width:100%;border-collapse:collapse;font-size:13px;margin:0 0 16px">${head}${body}</table>${note}`;
 }
 
 function render(to: string, c: Content): MailMessage {
-  const text = [...c.intro, `${c.action.label}:\n${c.action.url}`, ...c.outro, "— dmarcwarden"].join("\n\n") + "\n";
+  const tables = c.tables ?? [];
+  const text = [...c.intro, ...tables.map(tableText), `${c.action.label}:\n${c.action.url}`, ...c.outro, "— dmarcwarden"].join("\n\n") + "\n";
   const p = (s: string) => `<p style="margin:0 0 16px;line-height:1.5">${escape(s)}</p>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(c.subject)}</title></head>
@@ -24,6 +59,7 @@ function render(to: string, c: Content): MailMessage {
 <div style="max-width:520px;margin:0 auto;background:#ffffff;border:1px solid #e5e7eb;border-radius:8px;padding:28px">
 <p style="margin:0 0 20px;font-size:18px;font-weight:700;color:#1d4ed8">dmarcwarden</p>
 ${c.intro.map(p).join("\n")}
+${tables.map(tableHtml).join("\n")}
 <p style="margin:24px 0"><a href="${escape(c.action.url)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;font-weight:600;padding:10px 18px;border-radius:6px">${escape(c.action.label)}</a></p>
 <p style="margin:0 0 16px;line-height:1.5;font-size:13px;color:#6b7280">If the button does not work, copy this address into your browser:<br><span style="word-break:break-all">${escape(c.action.url)}</span></p>
 ${c.outro.map(p).join("\n")}
@@ -93,4 +129,34 @@ export function accountExistsMail(input: { to: string; name: string; loginUrl: s
     action: { label: "Sign in", url: input.loginUrl },
     outro: ["If it was not you, ignore this message: nothing has changed on your account."],
   });
+}
+
+/** An alert (see src/lib/alerts/describe.ts) to one address of an email channel. */
+export function alertMail(input: { to: string; organization: string; alert: AlertDescription }): MailMessage {
+  const { alert } = input;
+  return render(input.to, {
+    subject: `[${input.organization}] ${alert.title}`,
+    intro: [alert.summary],
+    tables: alert.facts.length ? [{ rows: alert.facts.map((f) => [f.label, f.value]) }] : [],
+    action: { label: alert.linkLabel, url: alert.link },
+    outro: [`You receive this because this address is on an email alert channel of ${input.organization}. An administrator can choose which alerts it receives in Settings.`],
+  });
+}
+
+/** The weekly digest, with its PDF attached when given. */
+export function digestMail(input: { to: string; digest: DigestModel; pdf?: Uint8Array }): MailMessage {
+  const { digest } = input;
+  const message = render(input.to, {
+    subject: `[${digest.organization.name}] Weekly DMARC digest, ${digestPeriod(digest)}`,
+    intro: [digestTitle(digest), ...digestHeadline(digest)],
+    tables: digestTables(digest),
+    action: { label: "Open the dashboard", url: digest.link },
+    outro: [
+      ...(input.pdf ? ["The same digest is attached as a PDF."] : []),
+      "An administrator can change the day and hour of this digest, or turn it off, in Settings.",
+    ],
+  });
+  if (!input.pdf) return message;
+  const date = digest.period.start.toISOString().slice(0, 10);
+  return { ...message, attachments: [{ filename: `dmarc-digest-${date}.pdf`, content: input.pdf, contentType: "application/pdf" }] };
 }

@@ -67,6 +67,6 @@ describe("Microsoft Teams", () => {
     expect(card.body.map((b) => b.text).filter(Boolean)).toContain("DMARC policy of example.com weakened");
     expect(card.body.find((b) => b.type === "TextBlock")!.text).toBe("dmarcwarden · Acme <Clinic> & Co");
     expect(card.body.find((b) => b.type === "FactSet")!.facts).toEqual([{ title: "Policy", value: "reject → none" }]);
-    expect(card.actions).toEqual([{ type: "Action.OpenUrl", title: "Open the domain", url: "https://dmarc.example.net/app/domains?domain=example.com" }]);
+    expect(card.actions as unknown[]).toEqual([{ type: "Action.OpenUrl", title: "Open the domain", url: "https://dmarc.example.net/app/domains?domain=example.com" }]);
   });
 });
