@@ -1,5 +1,6 @@
 import type { Role } from "../db/schema";
-import { effectiveRole, resolveSession, SESSION_COOKIE, type SessionUser } from "../features/auth/sessions";
+import { resolveSession, SESSION_COOKIE, type SessionUser } from "../features/auth/sessions";
+import { effectiveRole } from "../features/orgs/directory";
 import { roleAllows, type Permission } from "../lib/permissions";
 import { assertWritable } from "../features/billing/limits";
 import type { ServiceContext } from "./access";

@@ -1,5 +1,4 @@
 import { and, eq, gt } from "drizzle-orm";
-import type { Role } from "../../db/schema";
 import type { StoreCore } from "../../db/store";
 import { hashToken, newToken } from "../../lib/tokens";
 
@@ -72,24 +71,4 @@ export async function setSessionOrganization({ store }: WithStore, sessionId: st
 /** Ends every session of a user (a new password was set). */
 export async function deleteSessionsOf({ store }: WithStore, userId: string): Promise<void> {
   await store.write((tx) => tx.delete(store.t.sessions).where(eq(store.t.sessions.userId, userId)));
-}
-
-/**
- * The role a user has in an organisation: their own membership, or — for an MSP's client
- * organisation — the role they hold as owner or admin of the parent organisation.
- */
-export async function effectiveRole({ store }: WithStore, userId: string, orgId: string): Promise<Role | null> {
-  const { memberships, organizations } = store.t;
-  const [direct] = await store.db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.orgId, orgId)));
-  const [org] = await store.db.select({ parentId: organizations.parentId }).from(organizations).where(eq(organizations.id, orgId));
-  if (!org) return null;
-  let inherited: Role | null = null;
-  if (org.parentId) {
-    const parentRole = await effectiveRole({ store }, userId, org.parentId);
-    if (parentRole === "owner" || parentRole === "admin") inherited = parentRole;
-  }
-  const rank = { viewer: 0, member: 1, admin: 2, owner: 3 } as const;
-  const roles = [direct?.role, inherited].filter(Boolean) as Role[];
-  if (!roles.length) return null;
-  return roles.reduce((a, b) => (rank[a] >= rank[b] ? a : b));
 }

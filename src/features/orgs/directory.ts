@@ -1,6 +1,7 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { OrgSummary } from "../auth/contract";
-import { effectiveRole, type WithStore } from "../auth/sessions";
+import type { Role } from "../../db/schema";
+import type { WithStore } from "../auth/sessions";
 
 /**
  * Every organisation a user may act in: their own memberships, plus — for organisations
@@ -57,4 +58,24 @@ export async function uniqueSlug({ store }: WithStore, name: string): Promise<st
     slug = `${base}-${crypto.randomUUID().slice(0, 4)}`;
   }
   return slug;
+}
+
+/**
+ * The role a user has in an organisation: their own membership, or — for an MSP's client
+ * organisation — the role they hold as owner or admin of the parent organisation.
+ */
+export async function effectiveRole({ store }: WithStore, userId: string, orgId: string): Promise<Role | null> {
+  const { memberships, organizations } = store.t;
+  const [direct] = await store.db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.orgId, orgId)));
+  const [org] = await store.db.select({ parentId: organizations.parentId }).from(organizations).where(eq(organizations.id, orgId));
+  if (!org) return null;
+  let inherited: Role | null = null;
+  if (org.parentId) {
+    const parentRole = await effectiveRole({ store }, userId, org.parentId);
+    if (parentRole === "owner" || parentRole === "admin") inherited = parentRole;
+  }
+  const rank = { viewer: 0, member: 1, admin: 2, owner: 3 } as const;
+  const roles = [direct?.role, inherited].filter(Boolean) as Role[];
+  if (!roles.length) return null;
+  return roles.reduce((a, b) => (rank[a] >= rank[b] ? a : b));
 }

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import type { OrgContext, ServiceContext, UserContext } from "../../http/access";
 import { NotFoundError, ValidationError } from "../../http/errors";
 import type { OrgSummary } from "../auth/contract";
-import { effectiveRole, setSessionOrganization, type WithStore } from "../auth/sessions";
-import { uniqueSlug } from "./directory";
+import { setSessionOrganization, type WithStore } from "../auth/sessions";
+import { effectiveRole, uniqueSlug } from "./directory";
 
 /**
  * Creates a client organisation under the actor's current one (MSP). Its owners and admins
