@@ -29,17 +29,17 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-function addDomain(orgId: string, name: string, status: { dmarc: string; spf: string; dkim: string; overall?: string; record?: string | null }, createdAt = ago(60 * DAY)) {
+async function addDomain(orgId: string, name: string, status: { dmarc: string; spf: string; dkim: string; overall?: string; record?: string | null }, createdAt = ago(60 * DAY)) {
   const db = t.deps.store.db;
-  const id = db
+  const [row] = await db
     .insert(domains)
     .values({ orgId, name, dmarcPolicy: status.dmarc, spfStatus: status.spf, dkimStatus: status.dkim, overallStatus: status.overall ?? "partial", createdAt, lastCheckedAt: ago(HOUR) })
-    .returning({ id: domains.id })
-    .get().id;
+    .returning({ id: domains.id });
+  const id = row!.id;
   const record = status.record === undefined ? (status.dmarc === "missing" ? null : `v=DMARC1; p=${status.dmarc}; rua=mailto:dmarc@${name}`) : status.record;
-  db.insert(domainRecordHistory)
-    .values({ orgId, domainId: id, checkedAt: ago(10 * DAY), dmarcRecord: record, spfRecord: "v=spf1 -all", dkimRecord: null, dmarcPolicy: status.dmarc, spfStatus: status.spf, dkimStatus: status.dkim, overallStatus: status.overall ?? "partial" })
-    .run();
+  await db
+    .insert(domainRecordHistory)
+    .values({ orgId, domainId: id, checkedAt: ago(10 * DAY), dmarcRecord: record, spfRecord: "v=spf1 -all", dkimRecord: null, dmarcPolicy: status.dmarc, spfStatus: status.spf, dkimStatus: status.dkim, overallStatus: status.overall ?? "partial" });
   return id;
 }
 
@@ -61,9 +61,9 @@ describe("GET /api/dashboard/stats", () => {
   });
 
   test("counts domains, enforced DMARC, issues and reports of the last 30 days", async () => {
-    addDomain(owner.orgId, "protected.example", { dmarc: "reject", spf: "valid", dkim: "valid", overall: "protected" });
-    addDomain(owner.orgId, "quarantined.example", { dmarc: "quarantine", spf: "valid", dkim: "valid", overall: "protected" }, ago(5 * DAY));
-    addDomain(owner.orgId, "open.example", { dmarc: "missing", spf: "missing", dkim: "missing", overall: "vulnerable" }, ago(2 * DAY));
+    await addDomain(owner.orgId, "protected.example", { dmarc: "reject", spf: "valid", dkim: "valid", overall: "protected" });
+    await addDomain(owner.orgId, "quarantined.example", { dmarc: "quarantine", spf: "valid", dkim: "valid", overall: "protected" }, ago(5 * DAY));
+    await addDomain(owner.orgId, "open.example", { dmarc: "missing", spf: "missing", dkim: "missing", overall: "vulnerable" }, ago(2 * DAY));
     await ingest(owner.orgId, "protected.example", [pass("209.85.220.41", 900), fail("203.0.113.9", 100, "reject")], ago(DAY + 2 * HOUR), ago(2 * HOUR), "reject");
 
     const { body } = await t.json("GET", "/api/dashboard/stats", { cookie: owner.cookie });
@@ -86,8 +86,8 @@ describe("GET /api/dashboard/stats", () => {
 
 describe("GET /api/tasks", () => {
   test("derives a task with a plain-words fix for each DNS problem, most urgent first", async () => {
-    addDomain(owner.orgId, "nodmarc.example", { dmarc: "missing", spf: "too many lookups", dkim: "weak key" });
-    addDomain(owner.orgId, "good.example", { dmarc: "reject", spf: "valid", dkim: "valid", overall: "protected" });
+    await addDomain(owner.orgId, "nodmarc.example", { dmarc: "missing", spf: "too many lookups", dkim: "weak key" });
+    await addDomain(owner.orgId, "good.example", { dmarc: "reject", spf: "valid", dkim: "valid", overall: "protected" });
     const { status, body } = await t.json("GET", "/api/tasks", { cookie: owner.cookie });
     expect(status).toBe(200);
     const titles = body.map((x: any) => x.title);
@@ -107,8 +107,8 @@ describe("GET /api/tasks", () => {
   });
 
   test("reports: a named service failing DMARC, spoofing under p=none, and no reports arriving", async () => {
-    addDomain(owner.orgId, "shop.example", { dmarc: "none", spf: "valid", dkim: "valid" });
-    addDomain(owner.orgId, "quiet.example", { dmarc: "reject", spf: "valid", dkim: "valid", overall: "protected" });
+    await addDomain(owner.orgId, "shop.example", { dmarc: "none", spf: "valid", dkim: "valid" });
+    await addDomain(owner.orgId, "quiet.example", { dmarc: "reject", spf: "valid", dkim: "valid", overall: "protected" });
     await ingest(owner.orgId, "shop.example", [pass("209.85.220.41", 500), fail("167.89.1.1", 40), fail("198.51.100.7", 30)], ago(2 * DAY), ago(DAY));
 
     const body = (await t.json("GET", "/api/tasks", { cookie: owner.cookie })).body as any[];
@@ -127,7 +127,7 @@ describe("GET /api/tasks", () => {
   test("signed out is 401; another organisation's domains never show", async () => {
     expect((await t.json("GET", "/api/tasks")).status).toBe(401);
     const other = signedInMember(t.deps.store.db, "owner");
-    addDomain(other.orgId, "theirs.example", { dmarc: "missing", spf: "missing", dkim: "missing" });
+    await addDomain(other.orgId, "theirs.example", { dmarc: "missing", spf: "missing", dkim: "missing" });
     expect((await t.json("GET", "/api/tasks", { cookie: owner.cookie })).body).toEqual([]);
     expect((await t.json("GET", "/api/tasks", { cookie: other.cookie })).body.length).toBeGreaterThan(0);
   });
@@ -135,7 +135,7 @@ describe("GET /api/tasks", () => {
 
 describe("GET /api/ip-threats", () => {
   test("lists sources failing DMARC in the last 24 hours with summed attempts and a threat level", async () => {
-    addDomain(owner.orgId, "acme.example", { dmarc: "quarantine", spf: "valid", dkim: "valid" });
+    await addDomain(owner.orgId, "acme.example", { dmarc: "quarantine", spf: "valid", dkim: "valid" });
     await ingest(owner.orgId, "acme.example", [pass("209.85.220.41", 1000), fail("203.0.113.9", 80, "quarantine"), fail("198.51.100.7", 5, "none"), fail("192.0.2.1", 3, "quarantine"), fail("167.89.1.1", 150, "quarantine")], ago(DAY + HOUR), ago(HOUR), "quarantine");
     await ingest(owner.orgId, "acme.example", [fail("203.0.113.9", 40, "quarantine")], ago(20 * HOUR), ago(2 * HOUR), "quarantine");
     // a week-old report: not in the last 24 hours
@@ -159,7 +159,7 @@ describe("GET /api/ip-threats", () => {
 
   test("another organisation's failing sources never appear; viewers may read", async () => {
     const other = signedInMember(t.deps.store.db, "owner");
-    addDomain(other.orgId, "theirs.example", { dmarc: "none", spf: "valid", dkim: "valid" });
+    await addDomain(other.orgId, "theirs.example", { dmarc: "none", spf: "valid", dkim: "valid" });
     await ingest(other.orgId, "theirs.example", [fail("203.0.113.50", 500)], ago(DAY), ago(HOUR));
     const viewer = createUser(t.deps.store.db);
     addMember(t.deps.store.db, owner.orgId, viewer, "viewer");
@@ -200,7 +200,7 @@ describe("GET/PUT /api/settings", () => {
     expect(body).toMatchObject({ ...valid, dmarcRua: "dmarc@acme.example" });
     expect(body.updatedAt).toBe(NOW.toISOString());
     // the saved rua is what tasks suggest
-    addDomain(owner.orgId, "acme.example", { dmarc: "missing", spf: "valid", dkim: "valid" });
+    await addDomain(owner.orgId, "acme.example", { dmarc: "missing", spf: "valid", dkim: "valid" });
     const tasks = (await t.json("GET", "/api/tasks", { cookie: owner.cookie })).body as any[];
     expect(tasks[0].description).toContain("rua=mailto:dmarc@acme.example");
   });

@@ -4,7 +4,7 @@
  * POST /api/dns-lookup. Signed out, the lookup works as before.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { domains } from "../../db/schema";
 import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { fixtureZone, startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
@@ -33,8 +33,8 @@ afterEach(async () => {
 
 const DAY = 86_400_000;
 
-function addDomain(orgId: string, name: string): string {
-  return t.deps.store.db.insert(domains).values({ orgId, name }).returning({ id: domains.id }).get().id;
+async function addDomain(orgId: string, name: string): Promise<string> {
+  return (await t.deps.store.db.insert(domains).values({ orgId, name }).returning({ id: domains.id }))[0]!.id;
 }
 
 /** Uploads an aggregate report for `domain` whose DKIM results carry `selectors` (d= `dkimDomain`). */
@@ -65,19 +65,19 @@ describe("DKIM selectors seen in the organisation's reports", () => {
   test("the domain check and the signed-in lookup find a key at a reported selector; signed out and other organisations do not", async () => {
     const owner = signedInMember(t.deps.store.db, "owner");
     const other = signedInMember(t.deps.store.db, "owner");
-    const ownDomain = addDomain(owner.orgId, "reportsel.test");
-    const otherDomain = addDomain(other.orgId, "reportsel.test");
+    const ownDomain = await addDomain(owner.orgId, "reportsel.test");
+    const otherDomain = await addDomain(other.orgId, "reportsel.test");
     await uploadReportWithSelectors(owner, "reportsel.test", ["s2026"]);
 
     const checks = domainCheckDeps(t.deps)!;
     const analysis = await checkDomain(checks, ownDomain);
     expect(analysis?.dkim.status).toBe("valid");
     expect(keySelectors(analysis!)).toEqual(["s2026"]);
-    expect(t.deps.store.db.select().from(domains).where(eq(domains.id, ownDomain)).get()).toMatchObject({ dkimStatus: "valid", overallStatus: "protected" });
+    expect((await t.deps.store.db.select().from(domains).where(eq(domains.id, ownDomain)))[0]).toMatchObject({ dkimStatus: "valid", overallStatus: "protected" });
 
     // the same domain in another organisation, which has no such reports
     expect((await checkDomain(checks, otherDomain))?.dkim.status).toBe("missing");
-    expect(t.deps.store.db.select().from(domains).where(eq(domains.id, otherDomain)).get()).toMatchObject({ dkimStatus: "missing" });
+    expect((await t.deps.store.db.select().from(domains).where(eq(domains.id, otherDomain)))[0]).toMatchObject({ dkimStatus: "missing" });
 
     const signedIn = await lookup("reportsel.test", owner.cookie);
     expect(signedIn.status).toBe(200);
@@ -95,8 +95,8 @@ describe("DKIM selectors seen in the organisation's reports", () => {
   test("selectorsSeen: the domain and its subdomains, most recent first, well-formed, within the window, one organisation", async () => {
     const owner = signedInMember(t.deps.store.db, "owner");
     const other = signedInMember(t.deps.store.db, "owner");
-    addDomain(owner.orgId, "seen.example");
-    addDomain(other.orgId, "seen.example");
+    await addDomain(owner.orgId, "seen.example");
+    await addDomain(other.orgId, "seen.example");
     await uploadReportWithSelectors(owner, "seen.example", ["old2024"], { daysAgo: 30 });
     await uploadReportWithSelectors(owner, "seen.example", ["old2024"], { daysAgo: 10 });
     await uploadReportWithSelectors(owner, "seen.example", ["Recent"], { daysAgo: 1 });
@@ -107,7 +107,7 @@ describe("DKIM selectors seen in the organisation's reports", () => {
     await uploadReportWithSelectors(other, "seen.example", ["theirs"], { daysAgo: 1 });
 
     // stored as reported, but never turned into a DNS name
-    expect(t.deps.store.sqlite.query("SELECT count(*) AS n FROM aggregate_auth_results WHERE selector = 'bad selector!'").get()).toEqual({ n: 1 });
+    expect((await t.deps.store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM aggregate_auth_results WHERE selector = 'bad selector!'`)).map((r) => Number(r.n))).toEqual([1]);
     expect(await selectorsSeen(t.deps, owner.orgId, "seen.example")).toEqual(["recent", "sub1", "old2024"]);
     expect(await selectorsSeen(t.deps, owner.orgId, "SEEN.example", { limit: 1 })).toEqual(["recent"]);
     expect(await selectorsSeen(t.deps, other.orgId, "seen.example")).toEqual(["theirs"]);
@@ -147,7 +147,7 @@ describe("the organisation's DNS cache settings", () => {
   test("the organisation's domain checks follow its setting; signed out, the server's cache applies", async () => {
     const uncached = signedInMember(t.deps.store.db, "owner");
     await setCaching(uncached, false, 3600);
-    const id = addDomain(uncached.orgId, "cachecheck.test");
+    const id = await addDomain(uncached.orgId, "cachecheck.test");
     dns.zone["cachecheck.test"] = { TXT: ["v=spf1 ip4:192.0.2.1 -all"] };
     // a signed-out lookup fills the server's cache
     expect((await lookup("cachecheck.test")).body.spf.recordValue).toBe("v=spf1 ip4:192.0.2.1 -all");

@@ -24,22 +24,22 @@ interface Rec {
 }
 
 /** One aggregate report for `domain` starting `ago` days before NOW, with its records. */
-function report(orgId: string, domain: string, ago: number, records: Rec[]) {
+async function report(orgId: string, domain: string, ago: number, records: Rec[]) {
   const db = t.deps.store.db;
-  let dom = db.select().from(domains).all().find((d) => d.orgId === orgId && d.name === domain);
-  if (!dom) dom = db.insert(domains).values({ orgId, name: domain }).returning().get();
+  let dom = (await db.select().from(domains)).find((d) => d.orgId === orgId && d.name === domain);
+  if (!dom) dom = (await db.insert(domains).values({ orgId, name: domain }).returning())[0]!;
   const begin = daysAgo(ago);
   const messages = records.reduce((n, r) => n + r.count, 0);
   const passing = records.filter((r) => r.dkim === "pass" || r.spf === "pass").reduce((n, r) => n + r.count, 0);
-  const rep = db
+  const [rep] = await db
     .insert(aggregateReports)
     .values({ orgId, domainId: dom.id, policyDomain: domain, reporterOrg: "google.com", reportId: crypto.randomUUID(), dateBegin: begin, dateEnd: new Date(begin.getTime() + 86_400_000), recordCount: records.length, messageCount: messages, passCount: passing, source: "upload" })
-    .returning()
-    .get();
+    .returning();
   for (const r of records) {
-    db.insert(aggregateRecords)
+    await db
+      .insert(aggregateRecords)
       .values({
-        reportId: rep.id,
+        reportId: rep!.id,
         orgId,
         dateBegin: begin,
         sourceIp: r.ip,
@@ -52,8 +52,7 @@ function report(orgId: string, domain: string, ago: number, records: Rec[]) {
         serviceType: r.serviceType ?? null,
         baseDomain: r.baseDomain ?? null,
         country: r.country ?? null,
-      })
-      .run();
+      });
   }
 }
 
@@ -62,14 +61,14 @@ const google = { service: "Google", serviceType: "Email Provider", baseDomain: "
 describe("GET /api/senders", () => {
   test("groups by service, then base domain, then IP, with rates and verdicts, most mail first", async () => {
     const { orgId, cookie } = signedInMember(t.deps.store.db, "viewer");
-    report(orgId, "example.com", 2, [
+    await report(orgId, "example.com", 2, [
       { ip: "209.85.220.41", count: 60, dkim: "pass", spf: "pass", country: "US", ...google },
       { ip: "209.85.220.42", count: 40, dkim: "pass", spf: "fail", country: "IE", ...google },
       { ip: "198.51.100.7", count: 30, dkim: "pass", baseDomain: "mailer.example.net" },
       { ip: "198.51.100.8", count: 30, baseDomain: "mailer.example.net" },
       { ip: "203.0.113.9", count: 5 },
     ]);
-    report(orgId, "shop.example.com", 1, [{ ip: "209.85.220.41", count: 10, dkim: "pass", spf: "pass", country: "US", ...google }]);
+    await report(orgId, "shop.example.com", 1, [{ ip: "209.85.220.41", count: 10, dkim: "pass", spf: "pass", country: "US", ...google }]);
     const res = await t.json("GET", "/api/senders", { cookie });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
@@ -94,9 +93,9 @@ describe("GET /api/senders", () => {
 
   test("only records in the day window count (30 days by default)", async () => {
     const { orgId, cookie } = signedInMember(t.deps.store.db);
-    report(orgId, "example.com", 3, [{ ip: "192.0.2.1", count: 1, dkim: "pass" }]);
-    report(orgId, "example.com", 20, [{ ip: "192.0.2.2", count: 1, dkim: "pass" }]);
-    report(orgId, "example.com", 60, [{ ip: "192.0.2.3", count: 1, dkim: "pass" }]);
+    await report(orgId, "example.com", 3, [{ ip: "192.0.2.1", count: 1, dkim: "pass" }]);
+    await report(orgId, "example.com", 20, [{ ip: "192.0.2.2", count: 1, dkim: "pass" }]);
+    await report(orgId, "example.com", 60, [{ ip: "192.0.2.3", count: 1, dkim: "pass" }]);
     const senders = async (q: string) => (await t.json("GET", `/api/senders${q}`, { cookie })).body.map((s: any) => s.sender).sort();
     expect(await senders("")).toEqual(["192.0.2.1", "192.0.2.2"]);
     expect(await senders("?days=7")).toEqual(["192.0.2.1"]);
@@ -105,8 +104,8 @@ describe("GET /api/senders", () => {
 
   test("?domain= keeps one policy domain", async () => {
     const { orgId, cookie } = signedInMember(t.deps.store.db);
-    report(orgId, "example.com", 1, [{ ip: "192.0.2.1", count: 3, dkim: "pass", ...google }]);
-    report(orgId, "other.example", 1, [{ ip: "192.0.2.9", count: 4 }]);
+    await report(orgId, "example.com", 1, [{ ip: "192.0.2.1", count: 3, dkim: "pass", ...google }]);
+    await report(orgId, "other.example", 1, [{ ip: "192.0.2.9", count: 4 }]);
     const res = await t.json("GET", "/api/senders?domain=Other.Example", { cookie });
     expect(res.status).toBe(200);
     expect(res.body.map((s: any) => [s.sender, s.messages, s.domains])).toEqual([["192.0.2.9", 4, ["other.example"]]]);
@@ -116,8 +115,8 @@ describe("GET /api/senders", () => {
   test("another organisation's senders never appear", async () => {
     const mine = signedInMember(t.deps.store.db);
     const theirs = signedInMember(t.deps.store.db);
-    report(theirs.orgId, "example.com", 1, [{ ip: "192.0.2.66", count: 100, ...google }]);
-    report(mine.orgId, "example.com", 1, [{ ip: "192.0.2.1", count: 1 }]);
+    await report(theirs.orgId, "example.com", 1, [{ ip: "192.0.2.66", count: 100, ...google }]);
+    await report(mine.orgId, "example.com", 1, [{ ip: "192.0.2.1", count: 1 }]);
     const res = await t.json("GET", "/api/senders?domain=example.com", { cookie: mine.cookie });
     expect(res.body.map((s: any) => s.sender)).toEqual(["192.0.2.1"]);
     expect((await t.json("GET", "/api/senders", { cookie: theirs.cookie })).body.map((s: any) => s.messages)).toEqual([100]);
