@@ -2,7 +2,8 @@
  * What keeps one client from holding the SMTP receiver: a cap on connections per client
  * address, a short idle deadline before MAIL FROM, and message rate limits per client address
  * and per recipient token. Connection counts live in this process (they are naturally per
- * node); message counts go through the app's RateLimiter, so they are shared wherever it is.
+ * node); message counts go through the app's RateLimiter, which counts in the database, so they
+ * hold across every node.
  */
 import type { Config } from "../../config";
 import { formatAddress, parseAddress } from "../../lib/net/address";
