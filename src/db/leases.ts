@@ -16,7 +16,7 @@ export const NODE_ID = crypto.randomUUID();
  * Claims `key` for `seconds` from `now` if nobody holds it or its lease has lapsed. Returns
  * true when this node now holds it (also when it already did and the lease lapsed).
  */
-export async function claimLease(store: StoreCore, key: string, seconds: number, now: Date, holder = NODE_ID): Promise<boolean> {
+export async function claimLease(store: StoreCore, key: string, seconds: number, now: Date, holder: string = NODE_ID): Promise<boolean> {
   const at = Math.floor(now.getTime() / 1000);
   const until = at + Math.max(1, Math.floor(seconds));
   const rows = await store.write(() =>
@@ -31,7 +31,7 @@ export async function claimLease(store: StoreCore, key: string, seconds: number,
 }
 
 /** Gives a lease back early (e.g. a job that failed and should be retried by any node soon). */
-export async function releaseLease(store: StoreCore, key: string, holder = NODE_ID): Promise<void> {
+export async function releaseLease(store: StoreCore, key: string, holder: string = NODE_ID): Promise<void> {
   await store.write(() => store.rows(sql`DELETE FROM job_leases WHERE key = ${key} AND holder = ${holder} RETURNING key`));
 }
 

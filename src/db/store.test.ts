@@ -1,30 +1,68 @@
 /**
- * The store's write contract on a real SQLite file: write transactions with awaits inside them
- * never interleave, a failing body leaves nothing behind, nested writes share the outer
- * transaction, and another process holding the write lock makes a write wait, not fail.
+ * The store's write contract, on a SQLite file and on PostgreSQL (when installed): write
+ * transactions with awaits inside them never lose an update, a failing body leaves nothing
+ * behind, nested writes share the outer transaction, unique violations are recognised, raw rows
+ * work, and job leases go to one holder at a time. On SQLite, another process holding the write
+ * lock makes a write wait, not fail.
+ *
+ * In the suite's PostgreSQL run (DW_TEST_DATABASE_URL) the contract runs on that cluster and the
+ * SQLite-file tests skip; otherwise the contract runs on SQLite and on a cluster of its own.
  */
 import { Database } from "bun:sqlite";
-import { afterEach, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { SQL } from "bun";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { testPostgresStore } from "../../tests/support/app";
+import { postgresMissing, startPostgres, type PostgresCluster } from "../../tests/support/postgres";
 import { openStore, type Store } from "./index";
 import { claimLease, releaseLease, sweepLeases } from "./leases";
+import { applyPgMigrations } from "./migrate-pg";
 import { isUniqueViolation } from "./store";
 
+const SUITE_POSTGRES = process.env.DW_TEST_DATABASE_URL || null;
+const sqliteSkipped = SUITE_POSTGRES ? "SQLite-only: it opens a SQLite file of its own" : null;
+if (sqliteSkipped) console.log(`store.test.ts: the SQLite store tests skip on PostgreSQL (${sqliteSkipped})`);
+if (postgresMissing) console.log(`store.test.ts: the store contract on PostgreSQL is skipped: ${postgresMissing}`);
+
 let dir = "";
-let store: Store | null = null;
-afterEach(() => {
-  store?.close();
-  store = null;
+let opened: Store[] = [];
+afterEach(async () => {
+  for (const s of opened) await s.close();
+  opened = [];
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = "";
 });
 
 function fileStore(): Store {
   dir = mkdtempSync(join(tmpdir(), "dw-store-"));
-  store = openStore(join(dir, "dw.db"));
+  const store = openStore(join(dir, "dw.db"));
+  opened.push(store);
+  return store;
+}
+
+/** The cluster of the suite's PostgreSQL run, or one started here with a migrated template. */
+let cluster: PostgresCluster | null = null;
+let clusterBase = SUITE_POSTGRES;
+let template = process.env.DW_TEST_PG_TEMPLATE;
+beforeAll(async () => {
+  if (SUITE_POSTGRES || postgresMissing) return;
+  cluster = await startPostgres();
+  template = "dw_store_template";
+  const client = new SQL(await cluster.createDatabase(template));
+  await applyPgMigrations(client);
+  await client.close();
+  clusterBase = cluster.url();
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+async function postgresStore(): Promise<Store> {
+  const { store } = await testPostgresStore(clusterBase!, template);
+  opened.push(store);
   return store;
 }
 
@@ -33,51 +71,96 @@ async function addOrg(s: Store, name: string) {
   return org!;
 }
 
-test("concurrent write transactions that await between read and write do not lose updates", async () => {
-  const s = fileStore();
-  const org = await addOrg(s, "Counter");
-  // read the name length, yield, write it back one longer: 20 at once must end 20 longer
-  await Promise.all(
-    Array.from({ length: 20 }, () =>
-      s.write(async (tx) => {
-        const [row] = await tx.select().from(s.t.organizations).where(eq(s.t.organizations.id, org.id));
-        await Bun.sleep(1);
-        await tx.update(s.t.organizations).set({ name: `${row!.name}+` }).where(eq(s.t.organizations.id, org.id));
-      }),
-    ),
-  );
-  const [row] = await s.db.select().from(s.t.organizations).where(eq(s.t.organizations.id, org.id));
-  expect(row!.name).toBe(`Counter${"+".repeat(20)}`);
-});
+const STORES: { name: string; skip: string | null; open: () => Store | Promise<Store> }[] = [
+  { name: "SQLite", skip: sqliteSkipped, open: fileStore },
+  { name: "PostgreSQL", skip: postgresMissing, open: postgresStore },
+];
 
-test("a write whose body throws after an await leaves no row behind", async () => {
-  const s = fileStore();
-  await expect(
-    s.write(async (tx) => {
-      await tx.insert(s.t.organizations).values({ name: "Half", slug: "half" });
-      await Bun.sleep(1);
-      throw new Error("refused halfway");
-    }),
-  ).rejects.toThrow("refused halfway");
-  expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
-  // and the store is usable afterwards
-  await addOrg(s, "Whole");
-  expect(await s.db.select().from(s.t.organizations)).toHaveLength(1);
-});
+for (const kind of STORES) {
+  describe.skipIf(!!kind.skip)(`the store contract on ${kind.name}`, () => {
+    test("concurrent write transactions that await between read and write do not lose updates", async () => {
+      const s = await kind.open();
+      const org = await addOrg(s, "Counter");
+      // read the name, yield, write it back one longer: 20 at once must end 20 longer
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          s.write(async (tx) => {
+            const [row] = await tx.select().from(s.t.organizations).where(eq(s.t.organizations.id, org.id));
+            await Bun.sleep(1);
+            await tx.update(s.t.organizations).set({ name: `${row!.name}+` }).where(eq(s.t.organizations.id, org.id));
+          }),
+        ),
+      );
+      const [row] = await s.db.select().from(s.t.organizations).where(eq(s.t.organizations.id, org.id));
+      expect(row!.name).toBe(`Counter${"+".repeat(20)}`);
+    });
 
-test("a nested write joins the outer transaction and rolls back with it", async () => {
-  const s = fileStore();
-  await expect(
-    s.write(async () => {
-      await addOrg(s, "Inner");
+    test("a write whose body throws after an await leaves no row behind", async () => {
+      const s = await kind.open();
+      await expect(
+        s.write(async (tx) => {
+          await tx.insert(s.t.organizations).values({ name: "Half", slug: "half" });
+          await Bun.sleep(1);
+          throw new Error("refused halfway");
+        }),
+      ).rejects.toThrow("refused halfway");
+      expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
+      // and the store is usable afterwards
+      await addOrg(s, "Whole");
       expect(await s.db.select().from(s.t.organizations)).toHaveLength(1);
-      throw new Error("outer fails");
-    }),
-  ).rejects.toThrow("outer fails");
-  expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
-});
+    });
 
-test("a write waits while another connection holds the write lock, then succeeds", async () => {
+    test("a nested write joins the outer transaction and rolls back with it", async () => {
+      const s = await kind.open();
+      await expect(
+        s.write(async () => {
+          await addOrg(s, "Inner");
+          expect(await s.db.select().from(s.t.organizations)).toHaveLength(1);
+          throw new Error("outer fails");
+        }),
+      ).rejects.toThrow("outer fails");
+      expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
+    });
+
+    test("unique violations are recognised", async () => {
+      const s = await kind.open();
+      await addOrg(s, "Twice");
+      const error = await addOrg(s, "Twice").catch((e) => e);
+      expect(isUniqueViolation(error)).toBe(true);
+      expect(isUniqueViolation(new Error("something else"))).toBe(false);
+    });
+
+    test("rows runs raw SQL, with parameters, and sees the open transaction inside a write", async () => {
+      const s = await kind.open();
+      await s.write(async () => {
+        await addOrg(s, "Raw");
+        const rows = await s.rows<{ n: number }>(sql`SELECT count(*) AS n FROM organizations WHERE slug = ${"raw"}`);
+        expect(Number(rows[0]!.n)).toBe(1);
+      });
+      // outside the write, from another connection on PostgreSQL: committed
+      expect(Number((await s.rows<{ n: number }>(sql`SELECT count(*) AS n FROM organizations`))[0]!.n)).toBe(1);
+    });
+
+    test("a job lease is granted to one holder at a time and again once it lapses", async () => {
+      const s = await kind.open();
+      const t0 = new Date("2026-01-01T00:00:00Z");
+      const claims = await Promise.all(["node-a", "node-b", "node-c"].map((holder) => claimLease(s, "dns-check:d1", 600, t0, holder)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      // still held a minute later, by anyone
+      expect(await claimLease(s, "dns-check:d1", 600, new Date(t0.getTime() + 60_000), "node-b")).toBe(false);
+      // another key is independent
+      expect(await claimLease(s, "dns-check:d2", 600, t0, "node-b")).toBe(true);
+      // lapsed after its period: the next asker gets it
+      expect(await claimLease(s, "dns-check:d1", 600, new Date(t0.getTime() + 600_000), "node-b")).toBe(true);
+      // released early by its holder: free again
+      await releaseLease(s, "dns-check:d2", "node-b");
+      expect(await claimLease(s, "dns-check:d2", 600, t0, "node-c")).toBe(true);
+      expect(await sweepLeases(s, new Date(t0.getTime() + 30 * 86_400_000))).toBe(2);
+    });
+  });
+}
+
+test.skipIf(!!sqliteSkipped)("SQLite: a write waits while another connection holds the write lock, then succeeds", async () => {
   const s = fileStore();
   const other = new Database(join(dir, "dw.db"));
   other.run("PRAGMA busy_timeout = 0");
@@ -88,38 +171,4 @@ test("a write waits while another connection holds the write lock, then succeeds
   other.run("COMMIT");
   other.close();
   expect((await pending).name).toBe("Patient");
-});
-
-test("unique violations are recognised", async () => {
-  const s = fileStore();
-  await addOrg(s, "Twice");
-  const error = await addOrg(s, "Twice").catch((e) => e);
-  expect(isUniqueViolation(error)).toBe(true);
-  expect(isUniqueViolation(new Error("something else"))).toBe(false);
-});
-
-test("rows runs raw SQL and sees the open transaction inside a write", async () => {
-  const s = fileStore();
-  await s.write(async () => {
-    await addOrg(s, "Raw");
-    const rows = await s.rows<{ n: number }>(sql`SELECT count(*) AS n FROM organizations`);
-    expect(Number(rows[0]!.n)).toBe(1);
-  });
-});
-
-test("a job lease is granted to one holder at a time and again once it lapses", async () => {
-  const s = fileStore();
-  const t0 = new Date("2026-01-01T00:00:00Z");
-  const claims = await Promise.all(["node-a", "node-b", "node-c"].map((holder) => claimLease(s, "dns-check:d1", 600, t0, holder)));
-  expect(claims.filter(Boolean)).toHaveLength(1);
-  // still held a minute later, by anyone
-  expect(await claimLease(s, "dns-check:d1", 600, new Date(t0.getTime() + 60_000), "node-b")).toBe(false);
-  // another key is independent
-  expect(await claimLease(s, "dns-check:d2", 600, t0, "node-b")).toBe(true);
-  // lapsed after its period: the next asker gets it
-  expect(await claimLease(s, "dns-check:d1", 600, new Date(t0.getTime() + 600_000), "node-b")).toBe(true);
-  // released early by its holder: free again
-  await releaseLease(s, "dns-check:d2", "node-b");
-  expect(await claimLease(s, "dns-check:d2", 600, t0, "node-c")).toBe(true);
-  expect(await sweepLeases(s, new Date(t0.getTime() + 30 * 86_400_000))).toBe(2);
 });

@@ -13,7 +13,9 @@
  * an `await` inside a transaction would let another request's statements run inside it. `write`
  * serialises write transactions in the process (an async lock), takes SQLite's write lock first
  * (BEGIN IMMEDIATE, retried while another process holds it) and commits or rolls back when the
- * body settles. On PostgreSQL each `write` runs on its own pooled connection. Inside a `write`,
+ * body settles. On PostgreSQL each `write` runs on its own pooled connection, SERIALIZABLE, and is
+ * run again when PostgreSQL reports a serialization failure (so the body may run more than once:
+ * it must do nothing but database work, which the rules ask anyway). Inside a `write`,
  * `store.db` and nested `write` calls use the same transaction, so a service may call another
  * feature's service within one transaction.
  *
@@ -43,14 +45,37 @@ export interface StoreCore {
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
 }
 
+type DriverError = { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown } | null;
+
+/** The error and the errors it wraps (drizzle wraps the driver's error as `cause`). */
+function errorChain(error: unknown): NonNullable<DriverError>[] {
+  const chain: NonNullable<DriverError>[] = [];
+  for (let e = error as DriverError; e && typeof e === "object" && chain.length < 5; e = e.cause as DriverError) chain.push(e);
+  return chain;
+}
+
+/** The PostgreSQL SQLSTATE of `error` or of an error it wraps (Bun's client puts it in `errno`). */
+function sqlState(error: unknown): string | null {
+  for (const e of errorChain(error)) {
+    for (const value of [e.errno, e.code]) if (typeof value === "string" && /^[0-9A-Z]{5}$/.test(value)) return value;
+  }
+  return null;
+}
+
 /** True when `error` is a unique-constraint violation, in either dialect. */
 export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: unknown; errno?: unknown; message?: unknown } | null;
-  if (!e) return false;
-  const code = String(e.code ?? "");
-  if (code === "23505" || code.startsWith("SQLITE_CONSTRAINT_UNIQUE") || code.startsWith("SQLITE_CONSTRAINT_PRIMARYKEY")) return true;
-  return /UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(String(e.message ?? e));
+  if (sqlState(error) === "23505") return true;
+  return errorChain(error).some((e) => {
+    const code = String(e.code ?? "");
+    if (code.startsWith("SQLITE_CONSTRAINT_UNIQUE") || code.startsWith("SQLITE_CONSTRAINT_PRIMARYKEY")) return true;
+    return /UNIQUE constraint failed|duplicate key value violates unique constraint/i.test(String(e.message ?? e));
+  });
 }
+
+/** Attempts of one PostgreSQL write transaction that keeps meeting serialization failures. */
+export const PG_WRITE_ATTEMPTS = 30;
+/** serialization_failure, deadlock_detected: the transaction may simply be run again */
+const RETRYABLE = new Set(["40001", "40P01"]);
 
 /** A FIFO async lock: one holder at a time, waiters in order. */
 class AsyncLock {
@@ -116,7 +141,7 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
   const current = new AsyncLocalStorage<DB>();
   // The PostgreSQL drizzle instance and tables are typed as their SQLite twins (see the module
   // comment); these are the two members whose shape differs between the dialects.
-  const pg = db as unknown as { transaction<T>(work: (tx: unknown) => Promise<T>): Promise<T>; execute(query: SQL): Promise<unknown[]> };
+  const pg = db as unknown as { transaction<T>(work: (tx: unknown) => Promise<T>, config?: { isolationLevel: "serializable" }): Promise<T>; execute(query: SQL): Promise<unknown[]> };
   return {
     dialect: "postgres",
     get db() {
@@ -126,7 +151,15 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
     async write(work) {
       const open = current.getStore();
       if (open) return work(open);
-      return pg.transaction((tx) => current.run(tx as DB, () => work(tx as DB)));
+      // SERIALIZABLE: the same outcome as SQLite's one-writer-at-a-time, with writers in parallel
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await pg.transaction((tx) => current.run(tx as DB, () => work(tx as DB)), { isolationLevel: "serializable" });
+        } catch (error) {
+          if (attempt >= PG_WRITE_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
+          await Bun.sleep(Math.min(WRITE_RETRY_BASE_MS, 2 * attempt) * Math.random());
+        }
+      }
     },
     async rows<T>(query: SQL) {
       const open = current.getStore() as unknown as typeof pg | undefined;

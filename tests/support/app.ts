@@ -30,16 +30,17 @@ export interface TestApp {
 /** The PostgreSQL cluster the suite runs on, or null for SQLite. */
 export const TEST_POSTGRES_URL = process.env.DW_TEST_DATABASE_URL || null;
 
-let admin: SQL | null = null;
+/** one connection pair per cluster, to create and drop test databases */
+const admins = new Map<string, SQL>();
 /** FILE_COPY (PostgreSQL 15+) copies a small template several times faster than the default */
 let strategy: Promise<string> | null = null;
 let counter = 0;
 
 /** A fresh PostgreSQL database from the migrated template, opened as a store; close() drops it. */
-export async function testPostgresStore(base: string): Promise<{ store: Store; url: string }> {
-  const template = process.env.DW_TEST_PG_TEMPLATE;
+export async function testPostgresStore(base: string, template = process.env.DW_TEST_PG_TEMPLATE): Promise<{ store: Store; url: string }> {
   if (!template || !/^[a-z0-9_]+$/.test(template)) throw new Error("DW_TEST_PG_TEMPLATE must name the migrated template database");
-  const cluster = (admin ??= new SQL({ url: base, max: 2 }));
+  if (!admins.has(base)) admins.set(base, new SQL({ url: base, max: 2 }));
+  const cluster = admins.get(base)!;
   strategy ??= cluster`SHOW server_version_num`.then((rows: { server_version_num: string }[]) => (Number(rows[0]?.server_version_num) >= 150000 ? " STRATEGY FILE_COPY" : ""));
   const name = `t${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
   await cluster.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}${await strategy}`);
