@@ -30,6 +30,12 @@ export interface TestApp {
 /** The PostgreSQL cluster the suite runs on, or null for SQLite. */
 export const TEST_POSTGRES_URL = process.env.DW_TEST_DATABASE_URL || null;
 
+/** For `test.skipIf`: true in the suite's PostgreSQL run, saying which test skips and why. */
+export function sqliteOnly(what: string): boolean {
+  if (TEST_POSTGRES_URL) console.log(`skipped on PostgreSQL, SQLite-only: ${what}`);
+  return !!TEST_POSTGRES_URL;
+}
+
 /** one connection pair per cluster, to create and drop test databases */
 const admins = new Map<string, SQL>();
 /** FILE_COPY (PostgreSQL 15+) copies a small template several times faster than the default */
