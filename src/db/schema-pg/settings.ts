@@ -14,5 +14,9 @@ export const organizationSettings = pgTable("organization_settings", {
   cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(3600),
   realtimeThreatMonitoring: boolean("realtime_threat_monitoring").notNull().default(true),
   complianceAlerts: boolean("compliance_alerts").notNull().default(true),
+  digestEnabled: boolean("digest_enabled").notNull().default(true),
+  digestDay: integer("digest_day").notNull().default(1),
+  digestHour: integer("digest_hour").notNull().default(8),
+  alertThresholds: text("alert_thresholds"),
   updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
 });

@@ -12,3 +12,5 @@ export * from "./dns";
 export * from "./password-tokens";
 export * from "./auth-throttle";
 export * from "./jobs";
+export * from "./rollups";
+export * from "./alerts";

@@ -14,5 +14,11 @@ export const organizationSettings = sqliteTable("organization_settings", {
   cacheTtlSeconds: integer("cache_ttl_seconds").notNull().default(3600),
   realtimeThreatMonitoring: integer("realtime_threat_monitoring", { mode: "boolean" }).notNull().default(true),
   complianceAlerts: integer("compliance_alerts", { mode: "boolean" }).notNull().default(true),
+  /** the weekly digest: on/off, day of week (0 Sunday … 6 Saturday) and hour (UTC) */
+  digestEnabled: integer("digest_enabled", { mode: "boolean" }).notNull().default(true),
+  digestDay: integer("digest_day").notNull().default(1),
+  digestHour: integer("digest_hour").notNull().default(8),
+  /** JSON object overriding the default alert thresholds; null: the defaults */
+  alertThresholds: text("alert_thresholds"),
   updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),
 });

@@ -1,0 +1,68 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { organizations, users } from "./accounts";
+import { timestamp } from "./columns";
+import { domains } from "./domains";
+
+/**
+ * Daily roll-ups of aggregate records, written in the same transaction as the report, so
+ * charts and trends never scan raw records. `day` is the UTC day (days since 1970-01-01) on
+ * which the report's date range begins: a report spanning several days counts on its first.
+ */
+export const dailyDomainStats = sqliteTable(
+  "daily_domain_stats",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    messages: integer("messages").notNull().default(0),
+    /** messages with DMARC pass (aligned SPF or aligned DKIM) */
+    passed: integer("passed").notNull().default(0),
+    /** messages with the disposition quarantine / reject applied */
+    quarantined: integer("quarantined").notNull().default(0),
+    rejected: integer("rejected").notNull().default(0),
+    spfAligned: integer("spf_aligned").notNull().default(0),
+    dkimAligned: integer("dkim_aligned").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.domainId, t.day] }), index("daily_domain_stats_org_day_idx").on(t.orgId, t.day)],
+);
+
+/** The same per sending IP: top sources, sender pages and the threat map read these. */
+export const dailySourceStats = sqliteTable(
+  "daily_source_stats",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    sourceIp: text("source_ip").notNull(),
+    /** ISO 3166-1 alpha-2 of the IP when it was ingested */
+    country: text("country"),
+    messages: integer("messages").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+    quarantined: integer("quarantined").notNull().default(0),
+    rejected: integer("rejected").notNull().default(0),
+    spfAligned: integer("spf_aligned").notNull().default(0),
+    dkimAligned: integer("dkim_aligned").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.domainId, t.day, t.sourceIp] }),
+    index("daily_source_stats_org_day_idx").on(t.orgId, t.day),
+    index("daily_source_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day),
+  ],
+);
+
+/** A user's verdict on a sender (a sending service, a base domain or one IP) of the organisation. */
+export const SENDER_VERDICTS = ["approved", "not_ours"] as const;
+export type SenderVerdict = (typeof SENDER_VERDICTS)[number];
+
+export const senderMarks = sqliteTable(
+  "sender_marks",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    /** e.g. "service:Google", "domain:example.net", "ip:192.0.2.1" */
+    senderKey: text("sender_key").notNull(),
+    verdict: text("verdict", { enum: SENDER_VERDICTS }).notNull(),
+    markedBy: text("marked_by").references(() => users.id, { onDelete: "set null" }),
+    markedAt: timestamp("marked_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.senderKey] })],
+);
