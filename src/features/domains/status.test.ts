@@ -86,6 +86,25 @@ describe("domain statuses", () => {
     }
   });
 
+  test("two app nodes running their schedulers at once check each due domain once", async () => {
+    const t = await makeTestApp();
+    try {
+      const db = t.deps.store.db;
+      const { orgId } = signedInMember(db, "owner");
+      const now = new Date("2025-02-01T00:00:00Z");
+      await db.insert(domains).values([{ orgId, name: "good.test" }, { orgId, name: "nopolicy.test" }, { orgId, name: "weak.test" }]);
+      const node = () => ({ store: t.deps.store, resolver: resolverFor(), now: () => now });
+      const [a, b] = await Promise.all([checkDueDomains(node(), 360), checkDueDomains(node(), 360)]);
+      expect(a + b).toBe(3);
+      expect((await db.select().from(domainRecordHistory)).length).toBe(3);
+      // a minute later both nodes wake again: nothing is due, nothing is checked twice
+      const later = { ...node(), now: () => new Date(now.getTime() + 60_000) };
+      expect(await checkDueDomains(later, 360)).toBe(0);
+    } finally {
+      t.close();
+    }
+  });
+
   test("adding a domain through the API checks it (deps.onDomainAdded)", async () => {
     const t = await makeTestApp({ deps: { resolver: resolverFor() } });
     const scheduler = wireDnsChecks(t.deps);

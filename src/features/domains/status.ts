@@ -6,6 +6,7 @@
 import { desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { domains } from "../../db/schema";
 import type { StoreCore } from "../../db/store";
+import { claimLease } from "../../db/leases";
 import type { Logger } from "../../log";
 import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
 import type { CachePolicy, DnsResolver } from "../dns/resolver";
@@ -107,10 +108,14 @@ export async function checkDueDomains(deps: StatusDeps, maxAgeMinutes: number, c
     .where(maxAgeMinutes > 0 ? or(isNull(domains.lastCheckedAt), lt(domains.lastCheckedAt, cutoff)) : undefined);
   let next = 0;
   let checked = 0;
+  // Several app nodes may share the database: a domain is checked by the node that claims its
+  // lease, which lasts (almost) the interval, so it is checked once per interval in the cluster.
+  const leaseSeconds = Math.max(60, maxAgeMinutes * 60 - 60);
   const worker = async () => {
     while (next < due.length) {
       const { id } = due[next++]!;
       try {
+        if (maxAgeMinutes > 0 && !(await claimLease(deps.store, `dns-check:${id}`, leaseSeconds, deps.now()))) continue;
         if (await checkDomain(deps, id)) checked++;
       } catch (error) {
         deps.log?.error("dns_check_failed", { domainId: id, error: String(error) });
@@ -145,10 +150,16 @@ export function startDomainCheckScheduler(deps: StatusDeps, intervalMinutes: num
   };
 }
 
+/** How long a node that checks a newly added domain holds its check lease. */
+const NEW_DOMAIN_LEASE_SECONDS = 300;
+
 /** The deps.onDomainAdded hook: check the new domain in the background. */
 export function checkOnAdd(deps: StatusDeps): (domainId: string) => void {
   return (domainId) => {
-    checkDomain(deps, domainId).catch((error) => deps.log?.error("dns_check_failed", { domainId, error: String(error) }));
+    // the lease keeps another node's scheduler from checking the new domain at the same moment
+    claimLease(deps.store, `dns-check:${domainId}`, NEW_DOMAIN_LEASE_SECONDS, deps.now())
+      .then((claimed) => (claimed ? checkDomain(deps, domainId) : null))
+      .catch((error) => deps.log?.error("dns_check_failed", { domainId, error: String(error) }));
   };
 }
 

@@ -16,7 +16,8 @@ export function startMailboxPoller(deps: AppDeps, ingest: IngestFn, intervalMinu
   let stopped = false;
   const round = () => {
     if (stopped) return Promise.resolve();
-    running ??= pollAllMailboxes(deps, ingest)
+    // each mailbox once per interval across app nodes (the lease ends a little before the next round)
+    running ??= pollAllMailboxes(deps, ingest, Math.max(30, intervalMinutes * 60 - 30))
       .catch((error) => deps.log.error("imap_round_failed", { error: error instanceof Error ? error.message : String(error) }))
       .finally(() => {
         running = null;

@@ -2,6 +2,7 @@
  * The organisation's report mailbox: settings (password sealed with the server key), the
  * connection test, and polling every configured mailbox into ingestion.
  */
+import { claimLease } from "../../db/leases";
 import { eq } from "drizzle-orm";
 import type { ReportMailbox } from "../../db/schema";
 import type { OrgContext, ServiceContext } from "../../http/access";
@@ -199,11 +200,13 @@ async function pollOnce(deps: ServiceContext, orgId: string, ingest: IngestFn): 
 }
 
 /** Polls every configured mailbox one after another; one failing mailbox never stops the others. */
-export async function pollAllMailboxes(deps: ServiceContext, ingest: IngestFn): Promise<void> {
+export async function pollAllMailboxes(deps: ServiceContext, ingest: IngestFn, leaseSeconds = 0): Promise<void> {
   const { reportMailboxes } = deps.store.t;
   const orgIds = await deps.store.db.select({ orgId: reportMailboxes.orgId }).from(reportMailboxes);
   for (const { orgId } of orgIds) {
     try {
+      // with several app nodes, a mailbox is polled by the node that claims it for this round
+      if (leaseSeconds > 0 && !(await claimLease(deps.store, `imap-poll:${orgId}`, leaseSeconds, deps.now()))) continue;
       await pollMailbox(deps, orgId, ingest);
     } catch (error) {
       deps.log.error("imap_poll_failed", { org: orgId, error: error instanceof Error ? error.message : String(error) });
