@@ -13,11 +13,14 @@ import { postgresStoreCore, sqliteStoreCore, type StoreCore, type Tables } from 
 export type DB = BunSQLiteDatabase<typeof schema>;
 /** The database, whichever it is: see store.ts for how services read and write through it. */
 export interface Store extends StoreCore {
-  /** the raw connection, for pragmas, health checks and hot-path prepared statements */
-  sqlite: Database;
+  /** SQLite only: the raw connection, for the SQLite adapters' prepared statements */
+  sqlite?: Database;
   /** closes the connection (SQLite) or the pool (PostgreSQL); safe to call twice */
   close(): Promise<void>;
 }
+
+/** A SQLite store: its connection is always there. */
+export type SqliteStore = Store & { sqlite: Database };
 
 /** Which database the configuration names: PostgreSQL with --database-url, else the SQLite file. */
 export interface DatabaseSettings {
@@ -30,7 +33,7 @@ export interface DatabaseSettings {
  * Opens (creating if needed) the SQLite file with WAL, foreign keys and a busy timeout,
  * and applies pending migrations unless told not to.
  */
-export function openStore(path: string, options: { migrate?: boolean } = {}): Store {
+export function openStore(path: string, options: { migrate?: boolean } = {}): SqliteStore {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.run("PRAGMA busy_timeout = 5000");
@@ -64,8 +67,6 @@ export async function openPostgresStore(url: string, options: { pool?: number; m
   const db = drizzlePg({ client, schema: pgSchema }) as unknown as DB;
   let closed: Promise<void> | null = null;
   return Object.assign(postgresStoreCore(db, pgSchema as unknown as Tables), {
-    // PostgreSQL has no single connection to hand out; the SQLite-only adapters never see this store
-    sqlite: undefined as unknown as Database,
     close: () => (closed ??= client.close()),
   });
 }

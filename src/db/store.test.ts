@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { testPostgresStore } from "../../tests/support/app";
 import { postgresMissing, startPostgres, type PostgresCluster } from "../../tests/support/postgres";
-import { openStore, type Store } from "./index";
+import { openStore, type SqliteStore, type Store } from "./index";
 import { claimLease, releaseLease, sweepLeases } from "./leases";
 import { applyPgMigrations } from "./migrate-pg";
 import { isUniqueViolation } from "./store";
@@ -36,7 +36,7 @@ afterEach(async () => {
   dir = "";
 });
 
-function fileStore(): Store {
+function fileStore(): SqliteStore {
   dir = mkdtempSync(join(tmpdir(), "dw-store-"));
   const store = openStore(join(dir, "dw.db"));
   opened.push(store);

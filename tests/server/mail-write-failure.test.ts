@@ -90,7 +90,7 @@ describe("IMAP", () => {
     await d.append(MAILBOX, "INBOX", aggregateReportMail({ domain: "example.com", reportId: "kept-in-inbox" }));
 
     // every write of a report fails (as on a full disk or an I/O error)
-    w.t.deps.store.sqlite.run("CREATE TRIGGER refuse_report BEFORE INSERT ON aggregate_reports BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
+    w.t.deps.store.sqlite!.run("CREATE TRIGGER refuse_report BEFORE INSERT ON aggregate_reports BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END");
     const failed = await pollMailbox(w.t.deps, w.member.orgId, ingestFile);
     expect(failed).toMatchObject({ ok: true, outcome: { processed: 0, invalid: 0, retried: 1 } });
     expect(await d.count(MAILBOX, "INBOX")).toBe(1);
@@ -107,7 +107,7 @@ describe("IMAP", () => {
     expect(settings.body.mailbox.lastError).toMatch(/tried again/);
 
     // the database takes writes again: the next poll stores the report and files the message
-    w.t.deps.store.sqlite.run("DROP TRIGGER refuse_report");
+    w.t.deps.store.sqlite!.run("DROP TRIGGER refuse_report");
     const next = await pollMailbox(w.t.deps, w.member.orgId, ingestFile);
     expect(next).toMatchObject({ ok: true, outcome: { processed: 1, invalid: 0, retried: 0 } });
     expect(storedReportIds(w.t, w.member.orgId)).toEqual(["kept-in-inbox"]);

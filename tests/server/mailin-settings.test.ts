@@ -71,7 +71,7 @@ describe("report mailbox settings", () => {
     expect(read.body.mailbox).not.toHaveProperty("passwordEncrypted");
 
     // not in plain text anywhere in the database file's row, yet readable with the server key
-    const raw = t.deps.store.sqlite.query("SELECT * FROM report_mailboxes").all();
+    const raw = t.deps.store.sqlite!.query("SELECT * FROM report_mailboxes").all();
     expect(JSON.stringify(raw)).not.toContain(PASSWORD);
     expect(JSON.stringify(raw)).not.toContain(Buffer.from(PASSWORD).toString("base64"));
     const row = t.deps.store.db.select().from(reportMailboxes).get()!;

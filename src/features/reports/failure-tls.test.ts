@@ -132,7 +132,7 @@ describe("SMTP TLS reports", () => {
 
   test("?limit= is 1 to 1000, 200 when not given", async () => {
     const owner = memberWithDomain();
-    const sqlite = t.deps.store.sqlite;
+    const sqlite = t.deps.store.sqlite!;
     const domainId = (sqlite.query("SELECT id FROM domains WHERE org_id = ?").get(owner.orgId) as { id: string }).id;
     const insert = sqlite.prepare(
       "INSERT INTO tls_reports (id, org_id, domain_id, policy_domain, reporter_org, report_id, date_begin, date_end, successful_sessions, failed_sessions, policies, source, processed_at) VALUES (?, ?, ?, 'example.com', 'r', ?, ?, ?, 1, 0, '[]', 'cli', 0)",

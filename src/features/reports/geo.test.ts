@@ -151,7 +151,7 @@ describe("ingestion with --geoip-db", () => {
       t.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
       const result = await ingestFile(t.deps, { orgId, fileName: "r.xml.gz", bytes: gzip(xmlBytes(sampleAggregate("example.com", { reportId: "geo-1" }))), source: "upload" });
       expect(result.status).toBe("ingested");
-      const rows = t.deps.store.sqlite.query("SELECT source_ip AS ip, country, city FROM aggregate_records ORDER BY source_ip").all();
+      const rows = t.deps.store.sqlite!.query("SELECT source_ip AS ip, country, city FROM aggregate_records ORDER BY source_ip").all();
       expect(rows).toEqual([
         { ip: "198.51.100.7", country: null, city: null },
         { ip: "209.85.220.41", country: "US", city: "Mountain View" },

@@ -31,7 +31,7 @@ function upload(cookie: string, files: { name: string; bytes: Uint8Array }[]) {
 }
 
 const TABLES = ["aggregate_reports", "aggregate_records", "aggregate_auth_results", "failure_reports", "tls_reports"];
-const counts = () => TABLES.map((name) => (t.deps.store.sqlite.query(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n);
+const counts = () => TABLES.map((name) => (t.deps.store.sqlite!.query(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n);
 const long = (n: number) => "x".repeat(n);
 
 describe("uploads", () => {

@@ -31,7 +31,7 @@ function upload(cookie: string, files: { name: string; bytes: Uint8Array }[]) {
 }
 
 const TABLES = ["aggregate_reports", "aggregate_records", "aggregate_auth_results", "failure_reports", "tls_reports"];
-const counts = () => TABLES.map((name) => (t.deps.store.sqlite.query(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n);
+const counts = () => TABLES.map((name) => (t.deps.store.sqlite!.query(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n);
 
 describe("POST /api/reports/upload", () => {
   test("one file in each shape ingests and says what it found", async () => {
@@ -52,7 +52,7 @@ describe("POST /api/reports/upload", () => {
     ]);
     expect(res.body.results[0].reports[0]).toMatchObject({ domain: "example.com", orgName: "google.com", reportId: "u-1", recordCount: 2, messageCount: 10 });
     expect(res.body.results[1].reports[0]).toMatchObject({ domain: "mail.example.com", orgName: "Enterprise Outlook" });
-    const domain = t.deps.store.sqlite.query("SELECT last_report_at FROM domains WHERE org_id = ?").get(orgId) as { last_report_at: number };
+    const domain = t.deps.store.sqlite!.query("SELECT last_report_at FROM domains WHERE org_id = ?").get(orgId) as { last_report_at: number };
     expect(domain.last_report_at).toBeGreaterThan(0);
   });
 
@@ -79,14 +79,14 @@ describe("POST /api/reports/upload", () => {
     addDomain(orgId, "example.com");
     await upload(cookie, [{ name: "seed.xml", bytes: xmlBytes(sampleAggregate("example.com")) }]);
     const before = counts();
-    const lastReport = t.deps.store.sqlite.query("SELECT last_report_at FROM domains").all();
+    const lastReport = t.deps.store.sqlite!.query("SELECT last_report_at FROM domains").all();
     const res = await upload(cookie, [{ name: "bad", bytes: bytes() }]);
     expect(res.status).toBe(200);
     expect(res.body.results[0].status).toBe("rejected");
     expect(res.body.results[0].error).toMatch(reason);
     expect(res.body.results[0].reports).toEqual([]);
     expect(counts()).toEqual(before);
-    expect(t.deps.store.sqlite.query("SELECT last_report_at FROM domains").all()).toEqual(lastReport);
+    expect(t.deps.store.sqlite!.query("SELECT last_report_at FROM domains").all()).toEqual(lastReport);
   });
 
   test("a report for a domain of another organisation is refused (tenant routing)", async () => {
@@ -248,7 +248,7 @@ describe("dmarcwarden ingest (CLI)", () => {
       const app = await makeTestApp({ dbPath: db });
       const { orgId } = signedInMember(app.deps.store.db, "owner", "Cli Org");
       app.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
-      const slug = (app.deps.store.sqlite.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as { slug: string }).slug;
+      const slug = (app.deps.store.sqlite!.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as { slug: string }).slug;
       app.close();
       mkdirSync(join(dir, "in/nested"), { recursive: true });
       writeFileSync(join(dir, "in/a.xml"), xmlBytes(sampleAggregate("example.com", { reportId: "cli-a" })));

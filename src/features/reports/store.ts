@@ -36,7 +36,8 @@ export interface ReportWriter {
 
 /** The active database's writer; call its methods inside `store.write`. */
 export function reportWriter(store: StoreCore): ReportWriter {
-  return store.dialect === "sqlite" ? sqliteReportWriter((store as Store).sqlite) : postgresReportWriter(store);
+  const sqlite = (store as Store).sqlite;
+  return store.dialect === "sqlite" && sqlite ? sqliteReportWriter(sqlite) : postgresReportWriter(store);
 }
 
 /** Messages and DMARC-passing messages of an aggregate report. */
