@@ -13,6 +13,7 @@ export const reportMailboxes = pgTable("report_mailboxes", {
   lastPolledAt: timestamp("last_polled_at"),
   lastError: text("last_error"),
   lastPollMessages: integer("last_poll_messages"),
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
 });

@@ -17,6 +17,7 @@ export const organizationSettings = pgTable("organization_settings", {
   digestEnabled: boolean("digest_enabled").notNull().default(true),
   digestDay: integer("digest_day").notNull().default(1),
   digestHour: integer("digest_hour").notNull().default(8),
+  digestIncludeClients: boolean("digest_include_clients").notNull().default(false),
   alertThresholds: text("alert_thresholds"),
   updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
 });

@@ -22,6 +22,8 @@ export const reportMailboxes = sqliteTable("report_mailboxes", {
   lastError: text("last_error"),
   /** messages handled by the last successful poll */
   lastPollMessages: integer("last_poll_messages"),
+  /** polls failed in a row since the last successful one (an account event at 3) */
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
   createdAt: createdAt(),
   updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),
 });

@@ -18,6 +18,8 @@ export const organizationSettings = sqliteTable("organization_settings", {
   digestEnabled: integer("digest_enabled", { mode: "boolean" }).notNull().default(true),
   digestDay: integer("digest_day").notNull().default(1),
   digestHour: integer("digest_hour").notNull().default(8),
+  /** an MSP parent's digest also covers each of its client organisations (one mail) */
+  digestIncludeClients: integer("digest_include_clients", { mode: "boolean" }).notNull().default(false),
   /** JSON object overriding the default alert thresholds; null: the defaults */
   alertThresholds: text("alert_thresholds"),
   updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),

@@ -1,0 +1,2 @@
+ALTER TABLE "organization_settings" ADD COLUMN "digest_include_clients" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "report_mailboxes" ADD COLUMN "consecutive_failures" integer DEFAULT 0 NOT NULL;

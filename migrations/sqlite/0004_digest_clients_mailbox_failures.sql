@@ -1,0 +1,2 @@
+ALTER TABLE `organization_settings` ADD `digest_include_clients` integer DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE `report_mailboxes` ADD `consecutive_failures` integer DEFAULT 0 NOT NULL;
