@@ -1,11 +1,12 @@
 /**
  * `dmarcwarden migrate-store` through the built executable: the seeded demo database (SQLite)
  * is copied into an empty PostgreSQL database; every table's row count and a sample of rows are
- * equal afterwards, and a second copy into the now-full database is refused.
+ * equal afterwards, a second copy into the now-full database is refused, and a server on the
+ * PostgreSQL copy serves the same dashboard, domains and reports as one on the SQLite file.
  */
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SQL } from "bun";
@@ -17,7 +18,7 @@ import { SQLiteTable, getTableConfig } from "drizzle-orm/sqlite-core";
 import * as pgSchema from "../../src/db/schema-pg";
 import * as sqliteSchema from "../../src/db/schema";
 import { postgresMissing, startPostgres, type PostgresCluster } from "../support/postgres";
-import { ensureExecutable, EXECUTABLE } from "../support/server";
+import { ensureExecutable, EXECUTABLE, startServer, type RunningServer } from "../support/server";
 
 if (postgresMissing) console.log(`migrate-store test skipped: ${postgresMissing}`);
 
@@ -97,4 +98,45 @@ test.skipIf(!!postgresMissing)("copies every table with ids kept, verifies the c
   const again = await run(["migrate-store", "--from", demoDb, "--to", targetUrl]);
   expect(again.code).toBe(2);
   expect(again.err).toContain("already holds data");
+}, 120_000);
+
+test.skipIf(!!postgresMissing)("a server on the PostgreSQL copy serves the same dashboard, domains and reports", async () => {
+  const liteDir = mkdtempSync(join(tmpdir(), "dw-migrate-store-lite-"));
+  copyFileSync(demoDb, join(liteDir, "dw.db"));
+  const servers: RunningServer[] = [];
+  try {
+    servers.push(await startServer({ dir: liteDir }));
+    // every node on PostgreSQL shares one key for stored secrets
+    const secretKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
+    servers.push(await startServer({ args: ["--database-url", targetUrl, "--secret-key", secretKey] }));
+    const answers = await Promise.all(
+      servers.map(async (server) => {
+        const login = await fetch(`${server.url}/api/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: server.url },
+          body: JSON.stringify({ email: demoLogin.email, password: demoLogin.password }),
+        });
+        if (login.status !== 200) console.log(server.output().slice(-3000)); // the server log says why
+        expect(login.status).toBe(200);
+        const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+        const get = async (path: string) => {
+          const res = await fetch(server.url + path, { headers: { cookie } });
+          expect(res.status).toBe(200);
+          return res.json();
+        };
+        return {
+          stats: await get("/api/dashboard/stats"),
+          domains: await get("/api/domains"),
+          reports: await get("/api/dmarc-reports?limit=20"),
+          tasks: await get("/api/tasks"),
+        };
+      }),
+    );
+    expect((answers[0]!.domains as unknown[]).length).toBeGreaterThan(0);
+    expect((answers[0]!.reports as unknown[]).length).toBeGreaterThan(0);
+    expect(answers[1]).toEqual(answers[0]!);
+  } finally {
+    for (const s of servers) await s.stop();
+    rmSync(liteDir, { recursive: true, force: true });
+  }
 }, 120_000);

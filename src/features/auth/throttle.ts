@@ -46,7 +46,8 @@ export interface LoginKeys {
 
 type ThrottleDeps = { store: StoreCore; now: () => Date };
 
-const pairKey = (account: string, address: string) => `${account}\u0000${address}`;
+// a space: neither an email address nor a client address contains one (PostgreSQL text cannot hold NUL)
+const pairKey = (account: string, address: string) => `${account} ${address}`;
 
 const waitFor = (seconds: number) => (seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.ceil(seconds / 60)} minutes`);
 const tooManyLogins = (seconds: number) => new RateLimitedError(seconds, `Too many failed sign-in attempts. Please wait ${waitFor(seconds)} and try again.`);
