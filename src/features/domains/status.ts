@@ -123,6 +123,7 @@ export async function checkDueDomains(deps: StatusDeps, maxAgeMinutes: number, c
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, due.length) }, worker));
+  if (due.length) deps.log?.info("dns_checks_done", { due: due.length, checked });
   return checked;
 }
 
