@@ -5,15 +5,19 @@
  * moment — does nothing (ON CONFLICT DO NOTHING waits for the other transaction) and the
  * stored one is answered as a duplicate.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql, type AnyColumn } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp, type GeoLocation } from "./geo";
+import { rollupReport } from "./rollups";
 import { aggregateTotals, jsonList, tlsTotals, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 /** Rows per INSERT: 1,000 records × 15 columns stays far below PostgreSQL's 65,535 parameters. */
 export const INSERT_BATCH = 1000;
+
+/** `column = column + excluded.column`: a roll-up adds the new report's counts to the day's. */
+const plusExcluded = (column: AnyColumn & { name: string }) => sql`${column} + excluded.${sql.identifier(column.name)}`;
 
 type AuthRow = { recordIndex: number; method: "dkim" | "spf"; domain: string; selector: string | null; scope: string | null; result: string; humanResult: string | null };
 
@@ -65,6 +69,32 @@ export function postgresReportWriter(store: StoreCore): ReportWriter {
           const authBatch = auth.slice(a, a + INSERT_BATCH).map(({ recordIndex, ...rest }) => ({ recordId: Number(recordIds[recordIndex]!.id), ...rest }));
           await tx.insert(t.aggregateAuthResults).values(authBatch);
         }
+      }
+
+      const rollup = rollupReport(report, (ip) => geo.get(ip)?.country ?? null);
+      if (rollup.domain) {
+        const dd = t.dailyDomainStats;
+        await tx
+          .insert(dd)
+          .values({ orgId: ctx.orgId, domainId: ctx.domainId, day: rollup.day, ...rollup.domain })
+          .onConflictDoUpdate({
+            target: [dd.orgId, dd.domainId, dd.day],
+            set: { messages: plusExcluded(dd.messages), passed: plusExcluded(dd.passed), quarantined: plusExcluded(dd.quarantined), rejected: plusExcluded(dd.rejected), spfAligned: plusExcluded(dd.spfAligned), dkimAligned: plusExcluded(dd.dkimAligned) },
+          });
+      }
+      const ds = t.dailySourceStats;
+      for (let start = 0; start < rollup.sources.length; start += INSERT_BATCH) {
+        const rows = rollup.sources.slice(start, start + INSERT_BATCH).map((x) => ({ orgId: ctx.orgId, domainId: ctx.domainId, day: rollup.day, ...x }));
+        await tx
+          .insert(ds)
+          .values(rows)
+          .onConflictDoUpdate({
+            target: [ds.orgId, ds.domainId, ds.day, ds.sourceIp],
+            set: {
+              country: sql`COALESCE(${ds.country}, excluded.country)`, messages: plusExcluded(ds.messages), passed: plusExcluded(ds.passed), quarantined: plusExcluded(ds.quarantined),
+              rejected: plusExcluded(ds.rejected), spfAligned: plusExcluded(ds.spfAligned), dkimAligned: plusExcluded(ds.dkimAligned),
+            },
+          });
       }
       return { id, duplicate: false, recordCount: report.records.length, messageCount };
     },

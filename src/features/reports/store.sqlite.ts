@@ -6,6 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp, type GeoLocation } from "./geo";
+import { rollupReport } from "./rollups";
 import { aggregateTotals, jsonList, tlsTotals, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -19,7 +20,11 @@ interface Statements {
   insertFailure: Statement;
   findTls: Statement;
   insertTls: Statement;
+  upsertDomainDay: Statement;
+  upsertSourceDay: Statement;
 }
+
+const ADD_COUNTS = "messages = messages + excluded.messages, passed = passed + excluded.passed, quarantined = quarantined + excluded.quarantined, rejected = rejected + excluded.rejected, spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned";
 
 const statements = new WeakMap<Database, Statements>();
 
@@ -51,6 +56,14 @@ function prepare(sqlite: Database): Statements {
       `INSERT INTO tls_reports (id, org_id, domain_id, policy_domain, reporter_org, report_id, contact_info, date_begin, date_end, successful_sessions, failed_sessions, policies, source, file_name, processed_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    upsertDomainDay: sqlite.prepare(
+      `INSERT INTO daily_domain_stats (org_id, domain_id, day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (org_id, domain_id, day) DO UPDATE SET ${ADD_COUNTS}`,
+    ),
+    upsertSourceDay: sqlite.prepare(
+      `INSERT INTO daily_source_stats (org_id, domain_id, day, source_ip, country, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(country, excluded.country), ${ADD_COUNTS}`,
+    ),
   };
   statements.set(sqlite, s);
   return s;
@@ -81,6 +94,14 @@ export function sqliteReportWriter(sqlite: Database): ReportWriter {
         ).lastInsertRowid;
         for (const d of r.dkimResults) s.insertAuth.run(recordId, "dkim", d.domain, d.selector, null, d.result, d.humanResult);
         for (const f of r.spfResults) s.insertAuth.run(recordId, "spf", f.domain, null, f.scope, f.result, f.humanResult);
+      }
+      const rollup = rollupReport(report, (ip) => geo.get(ip)?.country ?? null);
+      if (rollup.domain) {
+        const d = rollup.domain;
+        s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
+      }
+      for (const x of rollup.sources) {
+        s.upsertSourceDay.run(ctx.orgId, ctx.domainId, rollup.day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
       }
       return { id, duplicate: false, recordCount: report.records.length, messageCount };
     },
