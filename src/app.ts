@@ -16,6 +16,7 @@ import { orgsRoutes } from "./features/orgs/routes";
 import { reportsRoutes } from "./features/reports/routes";
 import { settingsRoutes } from "./features/settings/routes";
 import { mailinRoutes } from "./features/mailin/routes";
+import { alertsRoutes } from "./features/alerts/routes";
 
 /** Largest request body any route accepts; upload routes check their own, smaller bounds. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -41,6 +42,7 @@ export function createApp(deps: AppDeps) {
       .use(dashboardRoutes(deps))
       .use(settingsRoutes(deps))
       .use(mailinRoutes(deps))
+      .use(alertsRoutes(deps))
       .use(billingRoutes(deps))
       .use(access(deps))
       .all("/api/*", () => jsonError(404, "not_found", "No such endpoint."), { public: true })

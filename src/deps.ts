@@ -32,4 +32,6 @@ export interface AppDeps {
   resolver?: DnsResolver;
   /** outgoing mail through --mail-relay (invitations, set-password links); absent when mail is off. Tests point it at a local SMTP capture server */
   mailer?: Mailer;
+  /** called after alert deliveries were queued: the delivery scheduler sends them soon (set by serve) */
+  alertsQueued?: () => void;
 }

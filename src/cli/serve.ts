@@ -9,6 +9,7 @@ import { geoFromConfig } from "../features/reports/geo";
 import { describeDemoSeed } from "./seed-demo";
 import { startMailIn } from "../features/mailin/setup";
 import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
+import { startAlertDelivery } from "../features/alerts/delivery";
 import { createStripeClient } from "../features/billing/settings";
 import { mailerFromConfig } from "../features/mail/mailer";
 import { RateLimiter } from "../http/rate-limit";
@@ -47,6 +48,9 @@ export const serveCommand: Command = {
       // the demo's senders carry their PTR names already: no DNS lookups while seeding
       console.log(describeDemoSeed(await seedDemo({ ...deps, resolver: undefined })));
     }
+    // queued alerts go out from here (and what a restart left queued, shortly after start)
+    const alertDelivery = startAlertDelivery(deps, config.alertDeliveryInterval);
+    deps.alertsQueued = alertDelivery.kick;
     const dnsChecks = wireDnsChecks(deps);
     const mailIn = await startMailIn(deps);
     const handler = createHandler(deps);
@@ -62,6 +66,7 @@ export const serveCommand: Command = {
       if (!drained) await server.stop(true);
       await mailIn.stop();
       await dnsChecks.stop();
+      await alertDelivery.stop();
       deps.mailer?.close();
       await store.close();
     });

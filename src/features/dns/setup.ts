@@ -24,6 +24,7 @@ export function domainCheckDeps(deps: AppDeps): StatusDeps | null {
     log: deps.log,
     reportSelectors: (orgId, domain) => selectorsSeen(deps, orgId, domain, { now: deps.now() }),
     cachePolicy: (orgId) => dnsCachePolicy(deps, orgId),
+    onEvents: () => deps.alertsQueued?.(),
   };
 }
 

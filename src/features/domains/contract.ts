@@ -29,3 +29,9 @@ export interface DomainView {
   lastCheckedAt: string | null;
   createdAt: string;
 }
+
+/** POST /api/domains/:id/check: the domain after the check and the DNS events it raised. */
+export interface DomainCheckView {
+  domain: DomainView;
+  events: { id: string; type: string; title: string; severity: "critical" | "warning" | "info" | "good" }[];
+}

@@ -3,7 +3,7 @@ import type { AppDeps } from "../../deps";
 import { access } from "../../http/access";
 import { parseInput } from "../../http/errors";
 import { addDomainSchema } from "./contract";
-import { addDomain, deleteDomain, listDomains } from "./service";
+import { addDomain, checkDomainNow, deleteDomain, listDomains } from "./service";
 
 /** Domain Management: the current organisation's domains (organisation from the session only). */
 export function domainsRoutes(deps: AppDeps) {
@@ -25,6 +25,7 @@ export function domainsRoutes(deps: AppDeps) {
       },
       { org: "domains:manage" },
     )
+    .post("/api/domains/:id/check", ({ ctx, params }) => checkDomainNow(ctx, params.id), { org: "domains:manage" })
     .delete(
       "/api/domains/:id",
       async ({ ctx, params }) => {

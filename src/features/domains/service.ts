@@ -4,9 +4,12 @@ import { larger } from "../../db/sql";
 import type { domains } from "../../db/schema";
 import { isUniqueViolation } from "../../db/store";
 import type { OrgContext, ServiceContext } from "../../http/access";
-import { ConflictError, NotFoundError } from "../../http/errors";
+import { ConflictError, NotFoundError, ServiceError } from "../../http/errors";
+import { describeAlert } from "../../lib/alerts/describe";
+import { domainCheckDeps } from "../dns/setup";
+import { runDomainCheck } from "./status";
 import { assertCanAddDomain } from "../billing/limits";
-import type { DomainView } from "./contract";
+import type { DomainCheckView, DomainView } from "./contract";
 
 function toView(row: typeof domains.$inferSelect): DomainView {
   return {
@@ -57,6 +60,31 @@ export async function deleteDomain(ctx: OrgContext, id: string): Promise<void> {
   const { domains } = ctx.store.t;
   const removed = await ctx.store.write((tx) => tx.delete(domains).where(and(eq(domains.id, id), eq(domains.orgId, ctx.actor.orgId))).returning({ id: domains.id }));
   if (!removed.length) throw new NotFoundError("No such domain in this organisation.");
+}
+
+/**
+ * "Check now": runs the domain's DNS check at once and answers with its statuses and the DNS
+ * events it raised (their alerts are queued; the scheduler sends them). 503 when DNS did not
+ * answer for every record: nothing was stored then.
+ */
+export async function checkDomainNow(ctx: OrgContext, id: string): Promise<DomainCheckView> {
+  const { domains } = ctx.store.t;
+  const [row] = await ctx.store.db.select({ id: domains.id }).from(domains).where(and(eq(domains.id, id), eq(domains.orgId, ctx.actor.orgId))).limit(1);
+  if (!row) throw new NotFoundError("No such domain in this organisation.");
+  const deps = domainCheckDeps(ctx);
+  if (!deps) throw new ServiceError(503, "dns_unavailable", "DNS checks are not available on this server.");
+  const check = await runDomainCheck(deps, id);
+  if (check.outcome === "gone") throw new NotFoundError("No such domain in this organisation.");
+  if (check.outcome === "incomplete") throw new ServiceError(503, "dns_unavailable", "The DNS servers did not answer for every record, so nothing was changed. Try again in a minute.");
+  const [updated] = await ctx.store.db.select().from(domains).where(eq(domains.id, id)).limit(1);
+  if (!updated) throw new NotFoundError("No such domain in this organisation.");
+  return {
+    domain: toView(updated),
+    events: check.events.map((e) => {
+      const d = describeAlert(e, { organization: { name: "" }, publicUrl: "" });
+      return { id: e.id, type: e.type, title: d.title, severity: d.severity };
+    }),
+  };
 }
 
 /** How many domains the organisations hold together (plan limits count an MSP with its clients). */

@@ -8,6 +8,8 @@ import type { domains } from "../../db/schema";
 import type { StoreCore } from "../../db/store";
 import { claimLease } from "../../db/leases";
 import type { Logger } from "../../log";
+import { recordDnsCheck } from "../alerts/dns";
+import type { RecordedEvent } from "../alerts/events";
 import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
 import type { CachePolicy, DnsResolver } from "../dns/resolver";
 
@@ -21,6 +23,8 @@ export interface StatusDeps {
   reportSelectors?: (orgId: string, domain: string) => Promise<string[]>;
   /** the organisation's DNS cache policy (Settings); the resolver's own when absent */
   cachePolicy?: (orgId: string) => CachePolicy | Promise<CachePolicy>;
+  /** called after a check raised events (their deliveries are queued: sending may start now) */
+  onEvents?: () => void;
 }
 
 type DomainRow = typeof domains.$inferSelect;
@@ -80,22 +84,39 @@ async function domainById(store: StoreCore, domainId: string): Promise<DomainRow
   return row ?? null;
 }
 
-/** Checks one domain now. Returns null when it no longer exists or DNS failed (statuses kept). */
-export async function checkDomain(deps: StatusDeps, domainId: string): Promise<DnsAnalysis | null> {
+/** What one check found: the analysis, or why there is none, and the DNS events it raised. */
+export type DomainCheck = { outcome: "checked"; analysis: DnsAnalysis; events: RecordedEvent[] } | { outcome: "gone" } | { outcome: "incomplete"; analysis: DnsAnalysis };
+
+/**
+ * Checks one domain now. The statuses, the DNS snapshot and the events the change raises (with
+ * their deliveries) are stored in one write; an incomplete check (DNS failed) stores and raises nothing.
+ */
+export async function runDomainCheck(deps: StatusDeps, domainId: string): Promise<DomainCheck> {
   const row = await domainById(deps.store, domainId);
-  if (!row) return null;
+  if (!row) return { outcome: "gone" };
   const resolver = deps.cachePolicy ? deps.resolver.withPolicy(await deps.cachePolicy(row.orgId)) : deps.resolver;
   const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: await deps.reportSelectors?.(row.orgId, row.name), now: deps.now });
   if (analysis.incomplete) {
     deps.log?.warn("dns_check_incomplete", { domain: row.name });
-    return null;
+    return { outcome: "incomplete", analysis };
   }
-  const stored = await storeDomainStatus(deps, row, analysis, deps.now());
-  // the domain was deleted while DNS answered
-  if (!stored) return null;
-  const { changed } = stored;
-  deps.log?.info("dns_checked", { domain: row.name, overall: analysis.overallStatus, changed: changed.join(",") });
-  return analysis;
+  const at = deps.now();
+  const result = await deps.store.write(async () => {
+    const stored = await storeDomainStatus(deps, row, analysis, at);
+    // the domain was deleted while DNS answered
+    if (!stored) return null;
+    return { changed: stored.changed, events: await recordDnsCheck(deps, row, analysis) };
+  });
+  if (!result) return { outcome: "gone" };
+  deps.log?.info("dns_checked", { domain: row.name, overall: analysis.overallStatus, changed: result.changed.join(","), events: result.events.length });
+  if (result.events.length) deps.onEvents?.();
+  return { outcome: "checked", analysis, events: result.events };
+}
+
+/** Checks one domain now. Returns null when it no longer exists or DNS failed (statuses kept). */
+export async function checkDomain(deps: StatusDeps, domainId: string): Promise<DnsAnalysis | null> {
+  const check = await runDomainCheck(deps, domainId);
+  return check.outcome === "checked" ? check.analysis : null;
 }
 
 /** Checks every domain not checked within `maxAgeMinutes` (all of them with 0), a few at a time. */

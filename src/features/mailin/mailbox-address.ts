@@ -17,7 +17,7 @@ export function privateMailboxHostsAllowed(deps: Pick<AppDeps, "config">): boole
 }
 
 /** The host's addresses: itself when it is one, else the DNS answers (A first, then AAAA). */
-async function addressesOf(deps: Pick<AppDeps, "resolver">, host: string): Promise<string[]> {
+export async function addressesOf(deps: Pick<AppDeps, "resolver">, host: string): Promise<string[]> {
   if (parseAddress(host)) return [host];
   // RFC 6761: localhost names are loopback and never go to DNS
   if (/^(.+\.)?localhost\.?$/i.test(host)) return ["127.0.0.1", "::1"];

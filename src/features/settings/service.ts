@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import type { CachePolicy } from "../dns/resolver";
+import { syncEmailNotifications } from "../alerts/channels";
 import { firstOwnerEmail } from "../orgs/members";
 import { organizationName } from "../orgs/service";
 import { DEFAULT_PREFERENCES, type Settings } from "./contract";
@@ -45,7 +46,12 @@ export async function saveSettings(ctx: OrgContext, input: Settings): Promise<St
   const { organizationSettings } = ctx.store.t;
   const orgId = ctx.actor.orgId;
   const values = { ...input, updatedAt: ctx.now() };
-  await ctx.store.write((tx) => tx.insert(organizationSettings).values({ orgId, ...values }).onConflictDoUpdate({ target: organizationSettings.orgId, set: values }));
+  const owner = input.contactEmail ? null : await firstOwnerEmail(ctx, orgId);
+  await ctx.store.write(async (tx) => {
+    await tx.insert(organizationSettings).values({ orgId, ...values }).onConflictDoUpdate({ target: organizationSettings.orgId, set: values });
+    // "Email notifications" is the organisation's email alert channel, on or off
+    await syncEmailNotifications(ctx, orgId, input.emailNotifications, [input.contactEmail || owner || ""].filter(Boolean));
+  });
   return settingsOf(ctx, orgId);
 }
 
