@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { domains, invitations, memberships, organizations, sessions, type Role } from "../../src/db/schema";
+import { alertChannels, alertDeliveries, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, sessions, type Role } from "../../src/db/schema";
 import { hashToken } from "../../src/lib/tokens";
 import { makeTestApp, type TestApp } from "../support/app";
 import { addMember, createOrg, createUser, signIn } from "../support/fixtures";
@@ -81,6 +81,28 @@ const homeMembersUnchanged = async (w: World) => {
   expect(rows.map((r) => r.role).sort()).toEqual([...ROLES].sort());
 };
 
+/** The home organisation's alert channel and event, created once per world. */
+const alertRows = new WeakMap<World, { channelId: string; eventId: string }>();
+async function homeAlerts(w: World): Promise<{ channelId: string; eventId: string }> {
+  let rows = alertRows.get(w);
+  if (!rows) {
+    const { store } = w.t.deps;
+    const [channel] = await store.db.insert(alertChannels).values({ orgId: w.home.orgId, type: "email", name: "Homestead ops", target: "ops@homestead-secret.example" }).returning();
+    const [event] = await store.db
+      .insert(orgEvents)
+      .values({ orgId: w.home.orgId, type: "reports.stopped", domain: "homestead-secret.example", data: JSON.stringify({ silentHours: 80 }), dedupeKey: "k", occurredAt: new Date() })
+      .returning();
+    rows = { channelId: channel!.id, eventId: event!.id };
+    alertRows.set(w, rows);
+    w.secrets.push(rows.channelId, rows.eventId);
+  }
+  return rows;
+}
+const homeChannelUnchanged = async (w: World) => {
+  const rows = await w.t.deps.store.db.select().from(alertChannels).where(eq(alertChannels.orgId, w.home.orgId));
+  expect(rows.map((r) => [r.name, r.enabled])).toEqual([["Homestead ops", true]]);
+};
+
 const CASES: Case[] = [
   { name: "GET /api/domains", run: (w, c) => w.t.json("GET", "/api/domains", { cookie: c }), home: all(200), foreign: all(200) },
   {
@@ -146,6 +168,68 @@ const CASES: Case[] = [
   },
   { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200) },
+  // alerts: the home organisation's channel and event (created on first use, see homeAlerts)
+  { name: "GET /api/alerts/channels", run: async (w, c) => (await homeAlerts(w), w.t.json("GET", "/api/alerts/channels", { cookie: c })), home: all(200), foreign: all(200) },
+  {
+    name: "POST /api/alerts/channels",
+    run: async (w, c) => (await homeAlerts(w), w.t.json("POST", "/api/alerts/channels", { cookie: c, body: { type: "email", name: "New", target: "new@example.test" } })),
+    home: adminsOnly(201),
+    foreign: adminsOnly(201),
+    unchanged: homeChannelUnchanged,
+  },
+  {
+    name: "PATCH /api/alerts/channels/:id",
+    run: async (w, c) => w.t.json("PATCH", `/api/alerts/channels/${(await homeAlerts(w)).channelId}`, { cookie: c, body: { name: "Renamed", enabled: false } }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: homeChannelUnchanged,
+  },
+  {
+    name: "DELETE /api/alerts/channels/:id",
+    run: async (w, c) => w.t.json("DELETE", `/api/alerts/channels/${(await homeAlerts(w)).channelId}`, { cookie: c }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: homeChannelUnchanged,
+  },
+  {
+    name: "POST /api/alerts/channels/:id/test",
+    run: async (w, c) => w.t.json("POST", `/api/alerts/channels/${(await homeAlerts(w)).channelId}/test`, { cookie: c }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: async (w) => expect(await w.t.deps.store.db.select().from(alertDeliveries).where(eq(alertDeliveries.orgId, w.home.orgId))).toHaveLength(0),
+  },
+  { name: "GET /api/alerts/channels/:id/deliveries", run: async (w, c) => w.t.json("GET", `/api/alerts/channels/${(await homeAlerts(w)).channelId}/deliveries`, { cookie: c }), home: all(200), foreign: all(404) },
+  { name: "GET /api/alerts/thresholds", run: (w, c) => w.t.json("GET", "/api/alerts/thresholds", { cookie: c }), home: all(200), foreign: all(200) },
+  {
+    name: "PUT /api/alerts/thresholds",
+    run: (w, c) => w.t.json("PUT", "/api/alerts/thresholds", { cookie: c, body: { passRateBelow: 50 } }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(organizationSettings).where(eq(organizationSettings.orgId, w.home.orgId)))[0]?.alertThresholds ?? null).toBeNull(),
+  },
+  { name: "GET /api/events", run: async (w, c) => (await homeAlerts(w), w.t.json("GET", "/api/events", { cookie: c })), home: all(200), foreign: all(200) },
+  {
+    name: "POST /api/events/read",
+    run: async (w, c) => w.t.json("POST", "/api/events/read", { cookie: c, body: { ids: [(await homeAlerts(w)).eventId] } }),
+    home: all(200),
+    foreign: all(200),
+    unchanged: async (w) => expect(await w.t.deps.store.db.select().from(eventReads).where(eq(eventReads.orgId, w.home.orgId))).toHaveLength(0),
+  },
+  {
+    name: "POST /api/events/read-all",
+    run: async (w, c) => (await homeAlerts(w), w.t.json("POST", "/api/events/read-all", { cookie: c })),
+    home: all(200),
+    foreign: all(200),
+    unchanged: async (w) => expect(await w.t.deps.store.db.select().from(eventReads).where(eq(eventReads.orgId, w.home.orgId))).toHaveLength(0),
+  },
+  {
+    name: "POST /api/domains/:id/check",
+    run: (w, c) => w.t.json("POST", `/api/domains/${w.home.domainId}/check`, { cookie: c }),
+    // the matrix app has no DNS resolver: the home organisation's admins are told checks are unavailable
+    home: adminsOnly(503),
+    foreign: adminsOnly(404),
+    unchanged: homeDomainStillThere,
+  },
 ];
 
 describe("tenant isolation", () => {
