@@ -10,6 +10,7 @@ import { describeDemoSeed } from "./seed-demo";
 import { startMailIn } from "../features/mailin/setup";
 import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
 import { startAlertDelivery } from "../features/alerts/delivery";
+import { startReportWatch } from "../features/alerts/report-events";
 import { createStripeClient } from "../features/billing/settings";
 import { mailerFromConfig } from "../features/mail/mailer";
 import { RateLimiter } from "../http/rate-limit";
@@ -51,6 +52,7 @@ export const serveCommand: Command = {
     // queued alerts go out from here (and what a restart left queued, shortly after start)
     const alertDelivery = startAlertDelivery(deps, config.alertDeliveryInterval);
     deps.alertsQueued = alertDelivery.kick;
+    const reportWatch = startReportWatch({ ...deps, onEvents: alertDelivery.kick });
     const dnsChecks = wireDnsChecks(deps);
     const mailIn = await startMailIn(deps);
     const handler = createHandler(deps);
@@ -66,6 +68,7 @@ export const serveCommand: Command = {
       if (!drained) await server.stop(true);
       await mailIn.stop();
       await dnsChecks.stop();
+      await reportWatch.stop();
       await alertDelivery.stop();
       deps.mailer?.close();
       await store.close();

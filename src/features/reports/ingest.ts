@@ -10,6 +10,7 @@ import type { ServiceContext } from "../../http/access";
 import { DEFAULT_LIMITS, ReportRefusedError, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
 import { parseReportFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
+import { recordReportEvents } from "../alerts/report-events";
 import { domainNamesOf, recordReportArrival } from "../domains/service";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
 import { reportWriter, type StoredReport, type WriteContext } from "./store";
@@ -138,6 +139,22 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
   } catch (error) {
     deps.log.error("reports.write_failed", { fileName: input.fileName, error });
     return rejected("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", kind);
+  }
+
+  // report events (new failing sources, pass rate, failure reports) in their own write, right after
+  const fresh = stored.filter((s) => !s.row.duplicate);
+  if (fresh.length) {
+    const events = await recordReportEvents(
+      deps,
+      input.orgId,
+      fresh.map(({ planned, row }) => ({
+        domain: { id: planned.domain.id, name: planned.domain.name },
+        kind: planned.report.kind,
+        reportId: row.id,
+        failure: planned.report.kind === "failure" ? { sourceIp: planned.report.sourceIp, reporter: planned.report.reporterOrg } : undefined,
+      })),
+    );
+    if (events.length) deps.alertsQueued?.();
   }
 
   const targets: EnrichmentTarget[] = [];

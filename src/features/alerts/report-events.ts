@@ -1,0 +1,154 @@
+/**
+ * Report events, from the daily roll-ups (never the raw records): after a report is stored,
+ * new sources failing DMARC in volume and a low or falling pass rate for its domain, a failure
+ * report that arrived, and the "reports stopped" condition cleared; hourly, every domain that
+ * received reports and then none for the organisation's threshold (reports stopped).
+ */
+import { and, eq, gte, isNotNull, lte, sql } from "drizzle-orm";
+import { claimLease } from "../../db/leases";
+import type { StoreCore } from "../../db/store";
+import type { Logger } from "../../log";
+import { conditionKey } from "../../lib/alerts/conditions";
+import type { AlertEvent } from "../../lib/alerts/events";
+import { newFailingSourceConditions, passRateConditions, reportConditionScope, reportsStoppedConditions, type AlertThresholds, type SourceFigures } from "../../lib/alerts/report-thresholds";
+import { recordEvents, type AlertsDeps, type RecordedEvent } from "./events";
+import { thresholdsOf } from "./thresholds";
+
+const DAY_SECONDS = 86_400;
+
+export interface StoredReportFacts {
+  domain: { id: string; name: string };
+  kind: "aggregate" | "failure" | "tls";
+  /** the stored report's id (failure reports: one event each) */
+  reportId: string;
+  /** a failure report's facts for the alert */
+  failure?: { sourceIp: string | null; reporter: string | null };
+}
+
+/** Figures of one domain from the roll-ups: per-source totals since first seen, the last day and the 7 before it. */
+async function domainFigures(store: StoreCore, orgId: string, domainId: string) {
+  const { dailyDomainStats: d, dailySourceStats: s } = store.t;
+  const [last] = await store.db
+    .select({ day: sql<number>`max(${d.day})`.mapWith(Number) })
+    .from(d)
+    .where(and(eq(d.orgId, orgId), eq(d.domainId, domainId)));
+  const lastDay = last?.day ?? null;
+  if (lastDay === null || Number.isNaN(lastDay)) return null;
+  const days = await store.db
+    .select({ day: d.day, messages: d.messages, passed: d.passed })
+    .from(d)
+    .where(and(eq(d.orgId, orgId), eq(d.domainId, domainId), gte(d.day, lastDay - 7), lte(d.day, lastDay)));
+  const sum = (rows: typeof days) => rows.reduce((a, r) => ({ messages: a.messages + Number(r.messages), passed: a.passed + Number(r.passed) }), { messages: 0, passed: 0 });
+  const sources = await store.db
+    .select({
+      sourceIp: s.sourceIp,
+      firstDay: sql<number>`min(${s.day})`.mapWith(Number),
+      messages: sql<number>`sum(${s.messages})`.mapWith(Number),
+      passed: sql<number>`sum(${s.passed})`.mapWith(Number),
+    })
+    .from(s)
+    .where(and(eq(s.orgId, orgId), eq(s.domainId, domainId)))
+    .groupBy(s.sourceIp);
+  return {
+    lastDay,
+    lastDayFigures: sum(days.filter((r) => Number(r.day) === lastDay)),
+    previousWeek: sum(days.filter((r) => Number(r.day) < lastDay)),
+    sources: sources.map(
+      (r): SourceFigures => ({ sourceIp: r.sourceIp, firstSeenAt: new Date(Number(r.firstDay) * DAY_SECONDS * 1000), failedMessages: Number(r.messages) - Number(r.passed), messages: Number(r.messages) }),
+    ),
+  };
+}
+
+/** The conditions of one domain's report figures that hold now (new failing sources, pass rate, stopped). */
+async function domainConditions(deps: AlertsDeps, orgId: string, domain: { id: string; name: string }, thresholds: AlertThresholds): Promise<AlertEvent[]> {
+  const { domains } = deps.store.t;
+  const [row] = await deps.store.db.select({ lastReportAt: domains.lastReportAt }).from(domains).where(eq(domains.id, domain.id)).limit(1);
+  const now = deps.now();
+  const events: AlertEvent[] = [...reportsStoppedConditions({ domain: domain.name, lastReportAt: row?.lastReportAt ?? null, now, thresholds })];
+  const figures = await domainFigures(deps.store, orgId, domain.id);
+  if (figures) {
+    // "new" is judged against the latest day with data (reports arrive a day or more after the mail)
+    const dataNow = new Date(Math.min(now.getTime(), (figures.lastDay + 1) * DAY_SECONDS * 1000));
+    events.push(...newFailingSourceConditions({ domain: domain.name, sources: figures.sources, now: dataNow, thresholds }));
+    events.push(...passRateConditions({ domain: domain.name, lastDay: figures.lastDayFigures, previousWeek: figures.previousWeek, thresholds }));
+  }
+  return events;
+}
+
+/**
+ * The report events after reports were stored for an organisation (call right after the
+ * ingest's write; its own write). Never throws: a report is stored whether or not this works.
+ */
+export async function recordReportEvents(deps: AlertsDeps & { log?: Logger }, orgId: string, stored: StoredReportFacts[]): Promise<RecordedEvent[]> {
+  if (!stored.length) return [];
+  try {
+    const { thresholds } = await thresholdsOf(deps, orgId);
+    const byDomain = new Map(stored.map((s) => [s.domain.id, s.domain]));
+    const recorded: RecordedEvent[] = [];
+    for (const domain of byDomain.values()) {
+      const all = await domainConditions(deps, orgId, domain, thresholds);
+      // a report arrived: it clears "reports stopped"; an old report does not raise it (the hourly job does)
+      const stillSilent = all.some((e) => e.type === "reports.stopped");
+      const current = all.filter((e) => e.type !== "reports.stopped");
+      const scope = reportConditionScope(domain.name, stillSilent ? ["reports.new_failing_source", "reports.pass_rate_low"] : ["reports.new_failing_source", "reports.pass_rate_low", "reports.stopped"]);
+      recorded.push(...(await recordEvents(deps, orgId, current, { scope })));
+    }
+    const failures: AlertEvent[] = stored
+      .filter((s) => s.kind === "failure")
+      .map((s) => ({
+        type: "reports.failure_report",
+        domain: s.domain.name.toLowerCase(),
+        data: { reportId: s.reportId, sourceIp: s.failure?.sourceIp ?? null, reporter: s.failure?.reporter ?? null },
+        dedupeKey: conditionKey("reports.failure_report", s.domain.name, s.reportId),
+      }));
+    if (failures.length) recorded.push(...(await recordEvents(deps, orgId, failures)));
+    return recorded;
+  } catch (error) {
+    deps.log?.error("report_events_failed", { orgId, error: String(error) });
+    return [];
+  }
+}
+
+/** Every domain that received reports: is it silent past its organisation's threshold? (The hourly job.) */
+export async function checkReportsStopped(deps: AlertsDeps & { log?: Logger }): Promise<number> {
+  const { domains } = deps.store.t;
+  const rows = await deps.store.db.select({ id: domains.id, orgId: domains.orgId, name: domains.name, lastReportAt: domains.lastReportAt }).from(domains).where(isNotNull(domains.lastReportAt));
+  const thresholdsByOrg = new Map<string, AlertThresholds>();
+  let raised = 0;
+  for (const row of rows) {
+    try {
+      let thresholds = thresholdsByOrg.get(row.orgId);
+      if (!thresholds) thresholdsByOrg.set(row.orgId, (thresholds = (await thresholdsOf(deps, row.orgId)).thresholds));
+      const current = reportsStoppedConditions({ domain: row.name, lastReportAt: row.lastReportAt, now: deps.now(), thresholds });
+      raised += (await recordEvents(deps, row.orgId, current, { scope: reportConditionScope(row.name, ["reports.stopped"]) })).length;
+    } catch (error) {
+      deps.log?.error("report_events_failed", { domainId: row.id, error: String(error) });
+    }
+  }
+  return raised;
+}
+
+/** Runs checkReportsStopped hourly on one node of the cluster (a lease), the first time a minute after start. */
+export function startReportWatch(deps: AlertsDeps & { log?: Logger; onEvents?: () => void }): { stop(): Promise<void> } {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const run = () => {
+    if (running || stopped) return;
+    running = (async () => {
+      if (!(await claimLease(deps.store, "alerts:reports-stopped", 3_540, deps.now()))) return;
+      if ((await checkReportsStopped(deps)) > 0) deps.onEvents?.();
+    })()
+      .catch((error) => deps.log?.error("report_events_failed", { error: String(error) }))
+      .finally(() => (running = null));
+  };
+  const first = setTimeout(run, 60_000);
+  const timer = setInterval(run, 600_000);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
