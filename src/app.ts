@@ -11,10 +11,12 @@ import { contactRoutes } from "./features/contact/routes";
 import { dashboardRoutes } from "./features/dashboard/routes";
 import { dnsRoutes } from "./features/dns/routes";
 import { domainsRoutes } from "./features/domains/routes";
+import { domainPageRoutes } from "./features/domains/page-routes";
 import { healthRoutes } from "./features/health/routes";
 import { orgsRoutes } from "./features/orgs/routes";
 import { reportsRoutes } from "./features/reports/routes";
 import { settingsRoutes } from "./features/settings/routes";
+import { trendsRoutes } from "./features/trends/routes";
 import { mailinRoutes } from "./features/mailin/routes";
 import { alertsRoutes } from "./features/alerts/routes";
 
@@ -37,9 +39,11 @@ export function createApp(deps: AppDeps) {
       .use(authRoutes(deps))
       .use(orgsRoutes(deps))
       .use(domainsRoutes(deps))
+      .use(domainPageRoutes(deps))
       .use(dnsRoutes(deps))
       .use(reportsRoutes(deps))
       .use(dashboardRoutes(deps))
+      .use(trendsRoutes(deps))
       .use(settingsRoutes(deps))
       .use(mailinRoutes(deps))
       .use(alertsRoutes(deps))

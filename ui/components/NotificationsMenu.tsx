@@ -1,6 +1,9 @@
 import * as Dropdown from "@radix-ui/react-dropdown-menu";
 import { AlertTriangle, Bell, CheckCircle2, Info, Trash2, XCircle } from "lucide-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
+import type { EventsPage, EventView } from "../../src/features/alerts/contract";
+import { apiRequest } from "../lib/api";
 import { formatNotificationTime } from "../lib/format";
 
 /** SPEC §3 Notification (local only: read and deleted state lives in this browser). */
@@ -50,12 +53,49 @@ export function useLocalNotifications(source: AppNotification[]) {
   return { notifications, markRead, markAllRead, remove };
 }
 
+const SERVER_PREFIX = "event:";
+const SEVERITY_TYPE: Record<EventView["severity"], AppNotification["type"]> = { critical: "error", warning: "warning", info: "info", good: "success" };
+
+/** What the server noticed (GET /api/events): read state per user, kept by the server. */
+export function serverNotification(event: EventView): AppNotification {
+  return { id: `${SERVER_PREFIX}${event.id}`, type: SEVERITY_TYPE[event.severity] ?? "info", title: event.title, message: event.summary, timestamp: event.occurredAt, read: event.read };
+}
+
+/** The organisation's events from the server, merged with what the page raised itself; read state sent back. */
+function useServerEvents() {
+  const client = useQueryClient();
+  // signed out or failing: the bell shows the browser's own notifications only
+  const { data } = useQuery<EventsPage | null>({ queryKey: ["/api/events"], retry: false });
+  const events = useMemo(() => (data?.events ?? []).map(serverNotification), [data]);
+  const send = useCallback(
+    (path: string, body?: unknown) =>
+      apiRequest("POST", path, body)
+        .then(() => client.invalidateQueries({ queryKey: ["/api/events"] }))
+        .catch(() => {}),
+    [client],
+  );
+  const markRead = useCallback((id: string) => id.startsWith(SERVER_PREFIX) && send("/api/events/read", { ids: [id.slice(SERVER_PREFIX.length)] }), [send]);
+  const markAllRead = useCallback(() => data?.unread && send("/api/events/read-all"), [send, data]);
+  return { events, markRead, markAllRead };
+}
+
 const ICONS = { success: CheckCircle2, warning: AlertTriangle, error: XCircle, info: Info } as const;
 const TONES = { success: "text-success", warning: "text-warning", error: "text-error", info: "text-info" } as const;
 
 /** The header's bell: a count of unread notifications and the list, newest first. */
-export function NotificationsMenu({ notifications: source, now }: { notifications: AppNotification[]; now?: Date }) {
-  const { notifications, markRead, markAllRead, remove } = useLocalNotifications(source);
+export function NotificationsMenu({ notifications: local, now }: { notifications: AppNotification[]; now?: Date }) {
+  const server = useServerEvents();
+  const source = useMemo(() => [...server.events, ...local], [server.events, local]);
+  const localState = useLocalNotifications(source);
+  const { notifications, remove } = localState;
+  const markRead = (id: string) => {
+    localState.markRead(id);
+    server.markRead(id);
+  };
+  const markAllRead = () => {
+    localState.markAllRead();
+    server.markAllRead();
+  };
   const unread = notifications.filter((n) => !n.read).length;
   const sorted = [...notifications].sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime());
   return (
