@@ -166,6 +166,11 @@ const CASES: Case[] = [
     foreign: adminsOnly(201),
     unchanged: async (w) => expect((await w.t.deps.store.db.select().from(organizations).where(eq(organizations.parentId, w.home.orgId)))).toHaveLength(0),
   },
+  { name: "GET /api/trends", run: (w, c) => w.t.json("GET", "/api/trends?days=7", { cookie: c }), home: all(200), foreign: all(200) },
+  { name: "GET /api/trends?domain= (the home domain)", run: (w, c) => w.t.json("GET", "/api/trends?domain=homestead-secret.example", { cookie: c }), home: all(200), foreign: all(404) },
+  { name: "GET /api/trends/sources?domain= (the home domain)", run: (w, c) => w.t.json("GET", "/api/trends/sources?domain=homestead-secret.example", { cookie: c }), home: all(200), foreign: all(404) },
+  { name: "GET /api/domains/:id", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}`, { cookie: c }), home: all(200), foreign: all(404) },
+  { name: "GET /api/domains/:id/history", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}/history`, { cookie: c }), home: all(200), foreign: all(404) },
   { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200) },
   // alerts: the home organisation's channel and event (created on first use, see homeAlerts)

@@ -197,3 +197,89 @@ describe("daily roll-ups at ingest", () => {
   });
 });
 
+
+const expectedSeries = (days: number, maps: Map<number, DayCounts>[]) =>
+  Array.from({ length: days }, (_, i) => {
+    const day = TODAY - (days - 1) + i;
+    return { date: isoDay(day), ...maps.reduce((sum, m) => add(sum, m.get(day) ?? ZERO), ZERO) };
+  });
+
+describe("GET /api/trends", () => {
+  test("the bar of numbers: every field of every day, with and without a domain, and after a duplicate ingest", async () => {
+    const { orgId, cookie } = await member(t, "viewer");
+    await addDomain(orgId, "example.com");
+    await addDomain(orgId, "shop.example");
+    const expected = await thirtyDays(orgId);
+    const all = [expected["example.com"], expected["shop.example"]];
+
+    const check = async () => {
+      const res = await t.json("GET", "/api/trends", { cookie });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ from: isoDay(TODAY - 29), to: isoDay(TODAY), days: expectedSeries(30, all) });
+      const shop = await t.json("GET", "/api/trends?days=30&domain=shop.example", { cookie });
+      expect(shop.body).toEqual({ from: isoDay(TODAY - 29), to: isoDay(TODAY), days: expectedSeries(30, [expected["shop.example"]]) });
+      // odd days have no shop.example reports: zeros, still listed
+      expect(shop.body.days[28]).toEqual({ date: isoDay(TODAY - 1), ...ZERO });
+      const week = await t.json("GET", "/api/trends?days=7&domain=example.com", { cookie });
+      expect(week.body.days).toEqual(expectedSeries(7, [expected["example.com"]]));
+      // a longer range: zeros before the first report, 90 entries
+      const quarter = await t.json("GET", "/api/trends?days=90", { cookie });
+      expect(quarter.body.days).toHaveLength(90);
+      expect(quarter.body.days).toEqual(expectedSeries(90, all));
+      // a custom range
+      const custom = await t.json("GET", `/api/trends?from=${isoDay(TODAY - 12)}&to=${isoDay(TODAY - 10)}&domain=example.com`, { cookie });
+      expect(custom.body).toEqual({ from: isoDay(TODAY - 12), to: isoDay(TODAY - 10), days: expectedSeries(13, [expected["example.com"]]).slice(0, 3) });
+    };
+    await check();
+    for (let ago = 0; ago < 30; ago += 3) for (const r of reportsOfDay("example.com", ago, 10).reports) await ingest(orgId, r, "duplicate");
+    await check();
+  });
+
+  test("top sources of a range, most mail first, from the source roll-ups", async () => {
+    const { orgId, cookie } = await member(t);
+    await addDomain(orgId, "example.com");
+    await addDomain(orgId, "shop.example");
+    await thirtyDays(orgId);
+    const res = await t.json("GET", "/api/trends/sources?days=7&domain=example.com&limit=2", { cookie });
+    expect(res.status).toBe(200);
+    // 209.85.220.41 carries 10 × (ago + 1) aligned messages a day: 10 × (1 + … + 7)
+    expect(res.body.sources[0]).toEqual({ sourceIp: "209.85.220.41", country: "US", messages: 280, passed: 280, failed: 0, quarantined: 0, rejected: 0, spfAligned: 280, dkimAligned: 280 });
+    expect(res.body.sources).toHaveLength(2);
+    expect(res.body.sources[1].messages).toBeLessThanOrEqual(280);
+  });
+
+  test("bad input gets a clear 400, another organisation's domain a 404", async () => {
+    const { orgId, cookie } = await member(t);
+    await addDomain(orgId, "example.com");
+    const other = await member(t);
+    await addDomain(other.orgId, "theirs.example");
+    for (const q of ["days=0", "days=401", "days=abc", "days=1.5"]) {
+      const res = await t.json("GET", `/api/trends?${q}`, { cookie });
+      expect(res.status).toBe(400);
+      expect(res.body.error.message).toBe("days must be a whole number from 1 to 400");
+    }
+    expect((await t.json("GET", "/api/trends?days=400", { cookie })).body.days).toHaveLength(400);
+    expect((await t.json("GET", "/api/trends?from=2024-02-30&to=2024-03-01", { cookie })).status).toBe(400);
+    expect((await t.json("GET", "/api/trends?from=2024-03-02&to=2024-03-01", { cookie })).body.error.message).toBe("from must be on or before to.");
+    expect((await t.json("GET", "/api/trends?from=2024-03-02", { cookie })).status).toBe(400);
+    const foreign = await t.json("GET", "/api/trends?domain=theirs.example", { cookie });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.message).toBe("domain must be one of this organisation's domains.");
+    expect((await t.json("GET", "/api/trends?domain=Example.COM", { cookie })).status).toBe(200);
+    expect((await t.json("GET", "/api/trends")).status).toBe(401);
+  });
+});
+
+describe("trends are the organisation's own", () => {
+  test("another organisation's reports never count", async () => {
+    const home = await member(t);
+    await addDomain(home.orgId, "example.com");
+    for (const r of reportsOfDay("example.com", 2, 5).reports) await ingest(home.orgId, r);
+    const other = await member(t);
+    await addDomain(other.orgId, "example.com"); // the same name, another organisation
+    const res = await t.json("GET", "/api/trends?days=7&domain=example.com", { cookie: other.cookie });
+    expect(res.body.days.every((d: DayCounts) => d.messages === 0)).toBe(true);
+    expect((await t.json("GET", "/api/trends/sources?days=7", { cookie: other.cookie })).body.sources).toEqual([]);
+    expect((await t.json("GET", "/api/trends?days=7", { cookie: home.cookie })).body.days[4].messages).toBeGreaterThan(0);
+  });
+});
