@@ -1,4 +1,5 @@
 import { PagePlaceholder } from "../../components/PagePlaceholder";
+import { AlertChannelsSection } from "./AlertChannelsSection";
 import { MembersSection } from "./MembersSection";
 import { ReportMailboxSection } from "./ReportMailboxSection";
 import { SettingsForm } from "./SettingsForm";
@@ -8,6 +9,7 @@ export default function SettingsPage() {
     <PagePlaceholder title="Settings">
       <div className="mt-6 grid grid-cols-1 gap-6">
         <SettingsForm />
+        <AlertChannelsSection />
         <ReportMailboxSection />
         <MembersSection />
       </div>
