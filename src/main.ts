@@ -2,6 +2,7 @@
 /** CLI entry: `dmarcwarden <command> [flags]`. Each command has --help. */
 import { ConfigError, flagHelp } from "./config";
 import { checkCommand } from "./cli/check";
+import { digestCommand } from "./cli/digest";
 import type { Command, CommandContext } from "./cli/commands";
 import { ingestCommand } from "./cli/ingest";
 import { migrateCommand } from "./cli/migrate";
@@ -19,6 +20,7 @@ export const COMMANDS: Record<string, Command> = {
   ingest: ingestCommand,
   "seed-demo": seedDemoCommand,
   "migrate-store": migrateStoreCommand,
+  digest: digestCommand,
 };
 
 export function usage(): string {

@@ -9,6 +9,7 @@ import { geoFromConfig } from "../features/reports/geo";
 import { describeDemoSeed } from "./seed-demo";
 import { startMailIn } from "../features/mailin/setup";
 import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
+import { startDigestScheduler } from "../features/digests/schedule";
 import { startAlertDelivery } from "../features/alerts/delivery";
 import { startReportWatch } from "../features/alerts/report-events";
 import { createStripeClient } from "../features/billing/settings";
@@ -54,6 +55,8 @@ export const serveCommand: Command = {
     deps.alertsQueued = alertDelivery.kick;
     const reportWatch = startReportWatch({ ...deps, onEvents: alertDelivery.kick });
     const dnsChecks = wireDnsChecks(deps);
+    // weekly digests, on each organisation's day and hour (needs a mail relay)
+    const digests = startDigestScheduler(deps);
     const mailIn = await startMailIn(deps);
     const handler = createHandler(deps);
     const server = Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 });
@@ -68,6 +71,7 @@ export const serveCommand: Command = {
       if (!drained) await server.stop(true);
       await mailIn.stop();
       await dnsChecks.stop();
+      await digests.stop();
       await reportWatch.stop();
       await alertDelivery.stop();
       deps.mailer?.close();

@@ -160,3 +160,8 @@ export function digestMail(input: { to: string; digest: DigestModel; pdf?: Uint8
   const date = digest.period.start.toISOString().slice(0, 10);
   return { ...message, attachments: [{ filename: `dmarc-digest-${date}.pdf`, content: input.pdf, contentType: "application/pdf" }] };
 }
+
+/** The digest as plain text, the same tables as the mail's text part (the `digest` command prints it). */
+export function digestText(digest: DigestModel): string {
+  return [digestTitle(digest), ...digestHeadline(digest), ...digestTables(digest).map(tableText), `Dashboard: ${digest.link}`].join("\n\n") + "\n";
+}

@@ -17,6 +17,11 @@ const reportAddress = (label: string) =>
     .transform((v) => v.replace(/^mailto:/i, ""))
     .refine((v) => v === "" || EMAIL.test(v), `Enter the ${label} address as an email, e.g. dmarc@example.com`);
 
+const DIGEST_DAY_MESSAGE = "Choose the digest's day of the week (0 Sunday to 6 Saturday)";
+const DIGEST_HOUR_MESSAGE = "Choose the digest's hour, 0 to 23 (UTC)";
+/** Days of the week as the digest schedule stores them (0 Sunday … 6 Saturday, like Date.getUTCDay). */
+export const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
+
 export const settingsSchema = z.object({
   organizationName: z.string().trim().min(2, "Organization name must be at least 2 characters").max(100, "Organization name must be at most 100 characters"),
   contactEmail: z
@@ -32,16 +37,33 @@ export const settingsSchema = z.object({
   cacheTtlSeconds: z.number({ error: TTL_MESSAGE }).int(TTL_MESSAGE).min(MIN_CACHE_TTL_SECONDS, TTL_MESSAGE).max(MAX_CACHE_TTL_SECONDS, TTL_MESSAGE),
   realtimeThreatMonitoring: z.boolean(),
   complianceAlerts: z.boolean(),
+  // the weekly digest; optional so a client that sends only the fields above keeps the stored schedule
+  digestEnabled: z.boolean().optional(),
+  digestDay: z.number({ error: DIGEST_DAY_MESSAGE }).int(DIGEST_DAY_MESSAGE).min(0, DIGEST_DAY_MESSAGE).max(6, DIGEST_DAY_MESSAGE).optional(),
+  digestHour: z.number({ error: DIGEST_HOUR_MESSAGE }).int(DIGEST_HOUR_MESSAGE).min(0, DIGEST_HOUR_MESSAGE).max(23, DIGEST_HOUR_MESSAGE).optional(),
+  digestIncludeClients: z.boolean().optional(),
 });
 
 export type SettingsInput = z.input<typeof settingsSchema>;
 export type Settings = z.output<typeof settingsSchema>;
 
 /** GET /api/settings: the settings, whether the signed-in user may change them, and when they last were. */
-export interface SettingsView extends Settings {
+export interface SettingsView extends Omit<Settings, keyof DigestSchedule>, DigestSchedule {
   canEdit: boolean;
+  /** the organisation manages client organisations (MSP): the digest may cover them */
+  hasClients: boolean;
   updatedAt: string | null;
 }
+
+/** When the weekly digest goes out (UTC) and what it covers. */
+export interface DigestSchedule {
+  digestEnabled: boolean;
+  digestDay: number;
+  digestHour: number;
+  digestIncludeClients: boolean;
+}
+
+export const DEFAULT_DIGEST: DigestSchedule = { digestEnabled: true, digestDay: 1, digestHour: 8, digestIncludeClients: false };
 
 /** The preference defaults "Reset to Defaults" restores (the organisation's name and contact stay). */
 export const DEFAULT_PREFERENCES = {
@@ -53,4 +75,5 @@ export const DEFAULT_PREFERENCES = {
   cacheTtlSeconds: DEFAULT_CACHE_TTL_SECONDS,
   realtimeThreatMonitoring: true,
   complianceAlerts: true,
+  ...DEFAULT_DIGEST,
 } satisfies Omit<Settings, "organizationName" | "contactEmail">;

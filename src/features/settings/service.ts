@@ -1,17 +1,17 @@
 /** Organisation settings: one row per organisation, defaults until first saved. */
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import type { CachePolicy } from "../dns/resolver";
 import { syncEmailNotifications } from "../alerts/channels";
 import { firstOwnerEmail } from "../orgs/members";
 import { organizationName } from "../orgs/service";
-import { DEFAULT_PREFERENCES, type Settings } from "./contract";
+import { DEFAULT_DIGEST, DEFAULT_PREFERENCES, type DigestSchedule, type Settings } from "./contract";
 
-export type StoredSettings = Settings & { updatedAt: Date | null };
+export type StoredSettings = Settings & DigestSchedule & { updatedAt: Date | null };
 
 /** What an organisation without a saved row sees: its own name, its first owner's email, the default preferences. */
-async function defaultSettings(ctx: ServiceContext, orgId: string): Promise<Settings> {
+async function defaultSettings(ctx: ServiceContext, orgId: string): Promise<Settings & DigestSchedule> {
   const name = await organizationName(ctx, orgId);
   if (name === null) throw new NotFoundError("This organisation no longer exists.");
   return { organizationName: name, contactEmail: (await firstOwnerEmail(ctx, orgId)) ?? "", ...DEFAULT_PREFERENCES };
@@ -33,6 +33,10 @@ async function settingsOf(ctx: ServiceContext, orgId: string): Promise<StoredSet
     cacheTtlSeconds: row.cacheTtlSeconds,
     realtimeThreatMonitoring: row.realtimeThreatMonitoring,
     complianceAlerts: row.complianceAlerts,
+    digestEnabled: row.digestEnabled,
+    digestDay: row.digestDay,
+    digestHour: row.digestHour,
+    digestIncludeClients: row.digestIncludeClients,
     updatedAt: row.updatedAt,
   };
 }
@@ -53,6 +57,19 @@ export async function saveSettings(ctx: OrgContext, input: Settings): Promise<St
     await syncEmailNotifications(ctx, orgId, input.emailNotifications, [input.contactEmail || owner || ""].filter(Boolean));
   });
   return settingsOf(ctx, orgId);
+}
+
+/** The organisations' weekly digest schedules (defaults for those never saved), by organisation id. */
+export async function digestSchedulesOf(ctx: Pick<ServiceContext, "store">, orgIds: string[]): Promise<Map<string, DigestSchedule>> {
+  const { organizationSettings: s } = ctx.store.t;
+  const rows = orgIds.length
+    ? await ctx.store.db
+        .select({ orgId: s.orgId, digestEnabled: s.digestEnabled, digestDay: s.digestDay, digestHour: s.digestHour, digestIncludeClients: s.digestIncludeClients })
+        .from(s)
+        .where(inArray(s.orgId, orgIds))
+    : [];
+  const byOrg = new Map(rows.map(({ orgId, ...schedule }) => [orgId, schedule]));
+  return new Map(orgIds.map((id) => [id, byOrg.get(id) ?? { ...DEFAULT_DIGEST }]));
 }
 
 /** The organisation's DNS cache policy (Settings: DNS caching toggle and cache TTL), defaults until saved. */

@@ -19,8 +19,21 @@ export interface DigestDomain {
   previousPassed: number;
 }
 
+/** One client organisation of an MSP's digest: its totals for the week and the week before. */
+export interface DigestClient {
+  name: string;
+  domains: number;
+  messages: number;
+  passed: number;
+  previousMessages: number;
+  previousPassed: number;
+  openTasks: number;
+}
+
 export interface DigestModel {
   organization: { name: string };
+  /** an MSP's digest covering its client organisations: one row per client (their domains, sources and tasks are in the other tables) */
+  clients?: DigestClient[];
   /** the week covered: [start, end) */
   period: { start: Date; end: Date };
   domains: DigestDomain[];
@@ -112,7 +125,27 @@ export function digestTables(model: DigestModel): DigestTable[] {
   const sources = [...model.topFailingSources].sort((a, b) => b.failedMessages - a.failedMessages);
   const order = { high: 0, medium: 1, low: 2 } as const;
   const tasks = [...model.openTasks].sort((a, b) => order[a.priority] - order[b.priority]);
+  const clients: DigestTable[] = model.clients
+    ? [
+        {
+          heading: "Client organisations",
+          columns: ["Organisation", "Domains", "Messages", "Change", "Pass rate", "Open tasks"],
+          ...limited(
+            [...model.clients]
+              .sort((a, b) => b.messages - a.messages || a.name.localeCompare(b.name))
+              .map((c) => {
+                const now = passRate({ messages: c.messages, passed: c.passed });
+                const before = passRate({ messages: c.previousMessages, passed: c.previousPassed });
+                return [c.name, number(c.domains), number(c.messages), volumeChange(c.messages, c.previousMessages), `${rate(now)}${pointsChange(now, before) ? ` (${pointsChange(now, before)})` : ""}`, number(c.openTasks)];
+              }),
+          ),
+          empty: "No client organisations yet.",
+          widths: [30, 11, 14, 10, 22, 13],
+        },
+      ]
+    : [];
   return [
+    ...clients,
     {
       heading: "Domains",
       columns: ["Domain", "Status", "Messages", "Change", "Pass rate", "Change"],

@@ -15,6 +15,11 @@ const saved = {
   cacheTtlSeconds: 7200,
   realtimeThreatMonitoring: false,
   complianceAlerts: true,
+  digestEnabled: true,
+  digestDay: 1,
+  digestHour: 8,
+  digestIncludeClients: false,
+  hasClients: false,
   canEdit: true,
   updatedAt: null,
 };
@@ -76,6 +81,26 @@ describe("settings form (SPEC §2 Settings page)", () => {
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
     expect(await screen.findByText("Failed to Save Settings")).toBeTruthy();
     expect(await screen.findAllByText("Organization name must be at least 2 characters")).not.toHaveLength(0);
+  });
+
+  test("weekly digest: on/off, day and hour (UTC) are saved; the client option shows only for an MSP", async () => {
+    const user = userEvent.setup();
+    render();
+    const name = (await screen.findByLabelText("Organization name")) as HTMLInputElement;
+    await waitFor(() => expect(name.value).toBe("Acme Dental"));
+    const day = screen.getByLabelText("Digest day") as HTMLSelectElement;
+    expect(screen.queryByLabelText(/Include client organisations/)).toBeNull();
+    await user.selectOptions(day, "Friday");
+    await user.selectOptions(screen.getByLabelText("Digest hour (UTC)"), "18:00 UTC");
+    await user.click(screen.getByRole("button", { name: "Save Settings" }));
+    expect(await screen.findByText("Settings Saved")).toBeTruthy();
+    const put = stub!.calls.find((c) => c.init.method === "PUT")!;
+    expect(JSON.parse(String(put.init.body))).toMatchObject({ digestEnabled: true, digestDay: 5, digestHour: 18, digestIncludeClients: false });
+  });
+
+  test("an MSP can have its digest cover its client organisations", async () => {
+    render({ ...saved, hasClients: true });
+    expect(await screen.findByLabelText(/Include client organisations/)).toBeTruthy();
   });
 
   test("members and viewers see the settings read-only", async () => {

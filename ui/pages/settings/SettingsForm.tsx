@@ -3,14 +3,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RotateCcw, Save, SlidersHorizontal } from "lucide-react";
 import { useEffect, useId } from "react";
 import { useForm, type Path, type UseFormRegister } from "react-hook-form";
-import { DEFAULT_PREFERENCES, MAX_CACHE_TTL_SECONDS, MIN_CACHE_TTL_SECONDS, settingsSchema, type Settings, type SettingsInput, type SettingsView } from "../../../src/features/settings/contract";
+import { DEFAULT_PREFERENCES, MAX_CACHE_TTL_SECONDS, MIN_CACHE_TTL_SECONDS, settingsSchema, WEEKDAYS, type Settings, type SettingsInput, type SettingsView } from "../../../src/features/settings/contract";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { toast } from "../../lib/toast";
 
 export const SETTINGS_KEY = ["/api/settings"] as const;
 
 function formValues(view: SettingsView): SettingsInput {
-  const { canEdit: _c, updatedAt: _u, ...values } = view;
+  const { canEdit: _c, updatedAt: _u, hasClients: _h, ...values } = view;
   return values;
 }
 
@@ -77,8 +77,9 @@ export function SettingsForm() {
 
   const canEdit = query.data?.canEdit ?? false;
   const caching = watch("dnsCaching");
+  const digestOn = watch("digestEnabled");
   const errors = formState.errors;
-  const ids = { name: `${uid}-name`, email: `${uid}-email`, rua: `${uid}-rua`, ruf: `${uid}-ruf`, ttl: `${uid}-ttl` };
+  const ids = { name: `${uid}-name`, email: `${uid}-email`, rua: `${uid}-rua`, ruf: `${uid}-ruf`, ttl: `${uid}-ttl`, digestDay: `${uid}-digest-day`, digestHour: `${uid}-digest-hour` };
 
   return (
     <section className="card border border-base-300 bg-base-100" aria-labelledby={`${uid}-heading`}>
@@ -156,6 +157,37 @@ export function SettingsForm() {
                     </Field>
                   </div>
                 </div>
+              </div>
+
+              <div className="grid gap-2 border-t border-base-300 pt-4">
+                <h3 className="text-sm font-semibold">Weekly digest</h3>
+                <Toggle name="digestEnabled" label="Weekly digest email" hint="Owners and admins with a confirmed email get a summary of the week, with a PDF copy." register={register} />
+                <p id={`${uid}-digest-hint`} className="text-xs opacity-60">
+                  Sent once a week on the day and hour below, in UTC: domains and status changes, messages and pass rate against the week before, top failing sources, open tasks.
+                </p>
+                <div className={`grid gap-4 sm:grid-cols-2 ${digestOn ? "" : "opacity-50"}`}>
+                  <Field id={ids.digestDay} label="Digest day" error={errors.digestDay?.message}>
+                    <select id={ids.digestDay} className="select select-bordered w-full" {...register("digestDay", { valueAsNumber: true })}>
+                      {WEEKDAYS.map((name, day) => (
+                        <option key={name} value={day}>
+                          {name}
+                        </option>
+                      ))}
+                    </select>
+                  </Field>
+                  <Field id={ids.digestHour} label="Digest hour (UTC)" error={errors.digestHour?.message}>
+                    <select id={ids.digestHour} className="select select-bordered w-full" {...register("digestHour", { valueAsNumber: true })}>
+                      {Array.from({ length: 24 }, (_, hour) => (
+                        <option key={hour} value={hour}>
+                          {`${String(hour).padStart(2, "0")}:00 UTC`}
+                        </option>
+                      ))}
+                    </select>
+                  </Field>
+                </div>
+                {query.data?.hasClients && (
+                  <Toggle name="digestIncludeClients" label="Include client organisations" hint="One digest that also covers every client organisation you manage, with a row per client." register={register} />
+                )}
               </div>
 
               <div className="flex flex-col-reverse gap-2 border-t border-base-300 pt-4 sm:flex-row sm:items-center sm:justify-end">
