@@ -5,7 +5,6 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { domains, orgEvents } from "../../src/db/schema";
 import { checkReportsStopped } from "../../src/features/alerts/report-events";
 import { makeTestApp, type TestApp } from "../support/app";
 import { signedInMember, type SignedIn } from "../support/fixtures";
@@ -13,6 +12,7 @@ import { fixture, sampleAggregate, xmlBytes } from "../support/report-fixtures";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
 
 let t: TestApp;
+const tables = () => t.deps.store.t;
 let clock = new Date();
 afterEach(async () => {
   await reverseDnsSettled();
@@ -28,14 +28,14 @@ async function upload(who: SignedIn, name: string, bytes: Uint8Array) {
   expect(res.body.results[0].status).toBe("ingested");
 }
 
-const typesOf = async (orgId: string) => (await t.deps.store.db.select().from(orgEvents).where(eq(orgEvents.orgId, orgId))).map((e) => e.type).sort();
+const typesOf = async (orgId: string) => (await t.deps.store.db.select().from(tables().orgEvents).where(eq(tables().orgEvents.orgId, orgId))).map((e) => e.type).sort();
 
 describe("report events", () => {
   test("a new failing source and a low pass rate alert once; the same figures again do not", async () => {
     clock = new Date();
     t = await makeTestApp({ deps: { now: () => clock } });
-    const owner = signedInMember(t.deps.store.db, "owner");
-    await t.deps.store.db.insert(domains).values({ orgId: owner.orgId, name: "example.com" });
+    const owner = await signedInMember(t.deps.store, "owner");
+    await t.deps.store.db.insert(tables().domains).values({ orgId: owner.orgId, name: "example.com" });
     const begin = new Date(clock.getTime() - 20 * HOUR);
     const report = (id: string) =>
       sampleAggregate("example.com", {
@@ -49,7 +49,7 @@ describe("report events", () => {
       });
     await upload(owner, "a.xml", xmlBytes(report("r1")));
     expect(await typesOf(owner.orgId)).toEqual(["reports.new_failing_source", "reports.pass_rate_low"]);
-    const [source] = (await t.deps.store.db.select().from(orgEvents).where(eq(orgEvents.type, "reports.new_failing_source"))).filter((e) => e.orgId === owner.orgId);
+    const [source] = (await t.deps.store.db.select().from(tables().orgEvents).where(eq(tables().orgEvents.type, "reports.new_failing_source"))).filter((e) => e.orgId === owner.orgId);
     expect(JSON.parse(source!.data)).toMatchObject({ sourceIp: "198.51.100.7", failedMessages: 25 });
     await upload(owner, "b.xml", xmlBytes(report("r2")));
     expect((await typesOf(owner.orgId)).length).toBe(2);
@@ -58,13 +58,13 @@ describe("report events", () => {
   test("a failure report is an event; reports stopped for 72 hours is one, cleared by the next report", async () => {
     clock = new Date();
     t = await makeTestApp({ deps: { now: () => clock } });
-    const owner = signedInMember(t.deps.store.db, "owner");
-    await t.deps.store.db.insert(domains).values({ orgId: owner.orgId, name: "example.com" });
+    const owner = await signedInMember(t.deps.store, "owner");
+    await t.deps.store.db.insert(tables().domains).values({ orgId: owner.orgId, name: "example.com" });
     await upload(owner, "arf.eml", fixture("arf-auth-failure.eml"));
     expect(await typesOf(owner.orgId)).toEqual(["reports.failure_report"]);
 
-    const [domain] = await t.deps.store.db.select().from(domains).where(eq(domains.orgId, owner.orgId));
-    await t.deps.store.db.update(domains).set({ lastReportAt: new Date(clock.getTime() - 10 * HOUR) }).where(eq(domains.id, domain!.id));
+    const [domain] = await t.deps.store.db.select().from(tables().domains).where(eq(tables().domains.orgId, owner.orgId));
+    await t.deps.store.db.update(tables().domains).set({ lastReportAt: new Date(clock.getTime() - 10 * HOUR) }).where(eq(tables().domains.id, domain!.id));
     expect(await checkReportsStopped(t.deps)).toBe(0);
     clock = new Date(clock.getTime() + 63 * HOUR);
     await checkReportsStopped(t.deps);

@@ -5,7 +5,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { domains, organizationSettings } from "../../src/db/schema";
 import { deliverDue } from "../../src/features/alerts/delivery";
 import { createResolver } from "../../src/features/dns/resolver";
 import { createMailer } from "../../src/features/mail/mailer";
@@ -42,6 +41,7 @@ let dns: TestDnsServer;
 let capture: MailCapture;
 let receiver: ReturnType<typeof startReceiver>;
 let t: TestApp;
+const tables = () => t.deps.store.t;
 let clock = new Date();
 
 beforeAll(async () => {
@@ -67,8 +67,8 @@ async function app(options: { allowPrivate?: boolean } = {}) {
 }
 
 async function ownerWithoutDnsCache(): Promise<SignedIn> {
-  const owner = signedInMember(t.deps.store.db, "owner", `Alert Org ${crypto.randomUUID().slice(0, 6)}`);
-  await t.deps.store.write((tx) => tx.insert(organizationSettings).values({ orgId: owner.orgId, dnsCaching: false }));
+  const owner = await signedInMember(t.deps.store, "owner", `Alert Org ${crypto.randomUUID().slice(0, 6)}`);
+  await t.deps.store.write((tx) => tx.insert(tables().organizationSettings).values({ orgId: owner.orgId, dnsCaching: false }));
   return owner;
 }
 
@@ -93,7 +93,7 @@ describe("a DNS change, POST /api/domains/:id/check, and the alerts it sends", (
     expect(JSON.stringify(listed.body)).not.toContain(secret);
     expect(listed.body.channels.map((c: any) => c.hasSecret)).toEqual([false, true]);
 
-    const [domain] = await t.deps.store.db.insert(domains).values({ orgId: owner.orgId, name: "good.test" }).returning();
+    const [domain] = await t.deps.store.db.insert(tables().domains).values({ orgId: owner.orgId, name: "good.test" }).returning();
     const first = await t.json("POST", `/api/domains/${domain!.id}/check`, { cookie: owner.cookie });
     expect(first.status).toBe(200);
     expect(first.body.domain.overallStatus).toBe("protected");
@@ -149,7 +149,7 @@ describe("a DNS change, POST /api/domains/:id/check, and the alerts it sends", (
   test("an incomplete check (DNS failing) stores and raises nothing", async () => {
     await app();
     const owner = await ownerWithoutDnsCache();
-    const [domain] = await t.deps.store.db.insert(domains).values({ orgId: owner.orgId, name: "quarantine.test" }).returning();
+    const [domain] = await t.deps.store.db.insert(tables().domains).values({ orgId: owner.orgId, name: "quarantine.test" }).returning();
     expect((await t.json("POST", `/api/domains/${domain!.id}/check`, { cookie: owner.cookie })).status).toBe(200);
     dns.zone["_dmarc.quarantine.test"]!.servfail = true;
     try {
@@ -160,7 +160,7 @@ describe("a DNS change, POST /api/domains/:id/check, and the alerts it sends", (
       delete dns.zone["_dmarc.quarantine.test"]!.servfail;
     }
     const { orgEvents } = t.deps.store.t;
-    expect((await t.deps.store.db.select().from(orgEvents).where(eq(orgEvents.orgId, owner.orgId))).length).toBe(0);
+    expect((await t.deps.store.db.select().from(tables().orgEvents).where(eq(tables().orgEvents.orgId, owner.orgId))).length).toBe(0);
   });
 });
 
@@ -264,10 +264,10 @@ describe("the notifications bell", () => {
   test("read and unread per user; Mark all read", async () => {
     await app();
     const owner = await ownerWithoutDnsCache();
-    const { orgEvents, memberships } = t.deps.store.t;
+    const { memberships } = t.deps.store.t;
     const at = Date.now();
     await t.deps.store.write((tx) =>
-      tx.insert(orgEvents).values(Array.from({ length: 25 }, (_, i) => ({ orgId: owner.orgId, type: "reports.stopped", domain: "a.test", data: JSON.stringify({ silentHours: 80 + i }), dedupeKey: `k${i}`, occurredAt: new Date(at - i * 60_000) }))),
+      tx.insert(tables().orgEvents).values(Array.from({ length: 25 }, (_, i) => ({ orgId: owner.orgId, type: "reports.stopped", domain: "a.test", data: JSON.stringify({ silentHours: 80 + i }), dedupeKey: `k${i}`, occurredAt: new Date(at - i * 60_000) }))),
     );
     const page1 = await t.json("GET", "/api/events", { cookie: owner.cookie });
     expect(page1.body).toMatchObject({ page: 1, pageSize: 20, total: 25, unread: 25 });
