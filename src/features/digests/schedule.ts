@@ -15,7 +15,7 @@ import { digestMail } from "../mail/templates";
 import { allOrganizations, verifiedEmailsOf } from "../orgs/audience";
 import type { DigestSchedule } from "../settings/contract";
 import { digestSchedulesOf } from "../settings/service";
-import { buildDigest, isoWeek, type BuildOptions } from "./service";
+import { buildDigest, digestWeek, isoWeek, type BuildOptions } from "./service";
 
 /** A digest lease outlives its week, so the same week is never sent twice. */
 export const DIGEST_LEASE_SECONDS = 8 * 86_400;
@@ -69,7 +69,7 @@ export async function runDueDigests(deps: SendDeps, now: Date = deps.now()): Pro
     const key = digestLeaseKey(org.id, now);
     if (!(await claimLease(deps.store, key, DIGEST_LEASE_SECONDS, now))) continue;
     try {
-      const result = await sendDigest(deps, org.id);
+      const result = await sendDigest(deps, org.id, { week: digestWeek(now) });
       if (result.sent.length === 0 && result.failed.length > 0) await releaseLease(deps.store, key);
       deps.log.info("digest_sent", { org: org.id, week: isoWeek(now), sent: result.sent.length, failed: result.failed.length });
       for (const f of result.failed) deps.log.warn("digest_mail_failed", { org: org.id, error: f.error });

@@ -7,24 +7,13 @@
  */
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
-import type {
-  DigestClient,
-  DigestDomain,
-  DigestModel,
-} from "../../lib/alerts/digest";
+import type { DigestClient, DigestDomain, DigestModel } from "../../lib/alerts/digest";
 import type { Task } from "../../lib/tasks";
 import { listTasks } from "../dashboard/service";
 import { domainStatusesOf, statusChangesBetween } from "../domains/history";
 import { reportAddress } from "../mailin/service";
-import {
-  clientsOf,
-  organizationInfo,
-  type OrganizationInfo,
-} from "../orgs/audience";
-import {
-  domainTotalsBetween,
-  topFailingSourcesBetween,
-} from "../reports/weekly";
+import { clientsOf, organizationInfo, type OrganizationInfo } from "../orgs/audience";
+import { domainTotalsBetween, topFailingSourcesBetween } from "../reports/weekly";
 import { digestSchedulesOf } from "../settings/service";
 
 const DAY_MS = 86_400_000;
@@ -45,9 +34,7 @@ export function digestWeek(now: Date): DigestWeek {
 
 /** ISO 8601 week of a date, e.g. "2026-W19" (weeks start on Monday; week 1 holds the first Thursday). */
 export function isoWeek(date: Date): string {
-  const day = new Date(
-    Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()),
-  );
+  const day = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));
   const weekday = day.getUTCDay() || 7;
   day.setUTCDate(day.getUTCDate() + 4 - weekday); // the Thursday of this week decides the year
   const yearStart = Date.UTC(day.getUTCFullYear(), 0, 1);
@@ -77,10 +64,7 @@ function readerContext(deps: ServiceContext, orgId: string): OrgContext {
   };
 }
 
-async function openTasksOf(
-  deps: ServiceContext,
-  orgId: string,
-): Promise<Task[]> {
+async function openTasksOf(deps: ServiceContext, orgId: string): Promise<Task[]> {
   const ctx = readerContext(deps, orgId);
   return listTasks(ctx, (await reportAddress(ctx)).address);
 }
@@ -89,10 +73,7 @@ const day = (d: Date) => Math.floor(d.getTime() / DAY_MS);
 
 /** The link a digest points at: the dashboard, absolute when the server knows its public address. */
 function dashboardLink(deps: ServiceContext): string {
-  const base = (deps.mailer?.publicUrl || deps.config.publicUrl || "").replace(
-    /\/+$/,
-    "",
-  );
+  const base = (deps.mailer?.publicUrl || deps.config.publicUrl || "").replace(/\/+$/, "");
   return `${base}/app/dashboard`;
 }
 
@@ -104,25 +85,17 @@ export interface BuildOptions {
 }
 
 /** The digest of one organisation for one week. */
-export async function buildDigest(
-  deps: ServiceContext,
-  orgId: string,
-  options: BuildOptions = {},
-): Promise<DigestModel> {
+export async function buildDigest(deps: ServiceContext, orgId: string, options: BuildOptions = {}): Promise<DigestModel> {
   const org = await organizationInfo(deps, orgId);
   if (!org) throw new NotFoundError("This organisation no longer exists.");
   const week = options.week ?? digestWeek(deps.now());
-  const includeClients =
-    options.includeClients ??
-    (await digestSchedulesOf(deps, [orgId])).get(orgId)!.digestIncludeClients;
-  const clients: OrganizationInfo[] =
-    includeClients && !org.parentId ? await clientsOf(deps, orgId) : [];
+  const includeClients = options.includeClients ?? (await digestSchedulesOf(deps, [orgId])).get(orgId)!.digestIncludeClients;
+  const clients: OrganizationInfo[] = includeClients && !org.parentId ? await clientsOf(deps, orgId) : [];
   const orgs = [org, ...clients];
   const orgIds = orgs.map((o) => o.id);
   const nameOf = new Map(orgs.map((o) => [o.id, o.name]));
   // a client's rows say whose they are; the organisation's own rows stay plain
-  const label = (domain: string, owner: string) =>
-    owner === orgId ? domain : `${domain} (${nameOf.get(owner)})`;
+  const label = (domain: string, owner: string) => (owner === orgId ? domain : `${domain} (${nameOf.get(owner)})`);
 
   const from = day(week.start);
   const to = day(week.end);
@@ -191,8 +164,7 @@ export async function buildDigest(
   if (includeClients && !org.parentId) {
     model.clients = clients.map((c): DigestClient => {
       const own = rows.filter((r) => r.orgId === c.id);
-      const sum = (pick: (r: DigestDomain) => number) =>
-        own.reduce((total, r) => total + pick(r), 0);
+      const sum = (pick: (r: DigestDomain) => number) => own.reduce((total, r) => total + pick(r), 0);
       return {
         name: c.name,
         domains: own.length,

@@ -49,4 +49,3 @@ export async function topFailingSourcesBetween(ctx: Ctx, orgIds: string[], fromD
     .limit(limit);
   return rows.map((r) => ({ domainId: r.domainId, sourceIp: r.sourceIp, failed: Number(r.failed) }));
 }
-
