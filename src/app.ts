@@ -15,6 +15,7 @@ import { domainPageRoutes } from "./features/domains/page-routes";
 import { healthRoutes } from "./features/health/routes";
 import { orgsRoutes } from "./features/orgs/routes";
 import { reportsRoutes } from "./features/reports/routes";
+import { exportRoutes } from "./features/reports/export-routes";
 import { settingsRoutes } from "./features/settings/routes";
 import { trendsRoutes } from "./features/trends/routes";
 import { mailinRoutes } from "./features/mailin/routes";
@@ -42,6 +43,7 @@ export function createApp(deps: AppDeps) {
       .use(domainPageRoutes(deps))
       .use(dnsRoutes(deps))
       .use(reportsRoutes(deps))
+      .use(exportRoutes(deps))
       .use(dashboardRoutes(deps))
       .use(trendsRoutes(deps))
       .use(settingsRoutes(deps))

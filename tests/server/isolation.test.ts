@@ -26,14 +26,14 @@ afterEach(() => world?.t.close());
 
 async function orgWithEveryRole(t: TestApp, name: string, emailPrefix: string) {
   const db = t.deps.store.db;
-  const orgId = createOrg(db, name);
+  const orgId = await createOrg(t.deps.store, name);
   const cookies = {} as Record<Role, string>;
   const memberIds = {} as Record<Role, string>;
   for (const role of ROLES) {
-    const userId = createUser(db, `${emailPrefix}-${role}@example.test`, `${emailPrefix} ${role}`);
-    addMember(db, orgId, userId, role);
+    const userId = await createUser(t.deps.store, `${emailPrefix}-${role}@example.test`, `${emailPrefix} ${role}`);
+    await addMember(t.deps.store, orgId, userId, role);
     memberIds[role] = (await db.select().from(memberships).where(eq(memberships.userId, userId)))[0]!.id;
-    cookies[role] = signIn(db, userId, orgId);
+    cookies[role] = await signIn(t.deps.store, userId, orgId);
   }
   return { orgId, cookies, memberIds };
 }
@@ -171,6 +171,7 @@ const CASES: Case[] = [
   { name: "GET /api/trends/sources?domain= (the home domain)", run: (w, c) => w.t.json("GET", "/api/trends/sources?domain=homestead-secret.example", { cookie: c }), home: all(200), foreign: all(404) },
   { name: "GET /api/domains/:id", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}`, { cookie: c }), home: all(200), foreign: all(404) },
   { name: "GET /api/domains/:id/history", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}/history`, { cookie: c }), home: all(200), foreign: all(404) },
+  { name: "GET /api/records.csv?domain= (the home domain)", run: async (w, c) => { const res = await w.t.request("GET", "/api/records.csv?domain=homestead-secret.example", { cookie: c }); const text = await res.text(); return { status: res.status, body: res.status === 200 ? text : JSON.parse(text) }; }, home: all(200), foreign: all(404) },
   { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200) },
   // alerts: the home organisation's channel and event (created on first use, see homeAlerts)
