@@ -35,7 +35,7 @@ export function AlertChannelsSection() {
           </p>
         </header>
         {secret && (
-          <div role="alert" className="alert alert-warning flex-col items-start gap-2">
+          <div role="alert" className="flex flex-col items-start gap-2 rounded-box border border-warning bg-warning/10 p-4">
             <p className="flex items-center gap-2 font-semibold">
               <KeyRound className="h-4 w-4" aria-hidden /> Signing secret of {secret.name}
             </p>
