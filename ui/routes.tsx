@@ -20,6 +20,7 @@ const Domains = page(() => import("./pages/domains"));
 const Reports = page(() => import("./pages/reports"));
 const Tasks = page(() => import("./pages/tasks"));
 const Threats = page(() => import("./pages/threats"));
+const Sender = page(() => import("./pages/senders"));
 const Dns = page(() => import("./pages/dns"));
 const Settings = page(() => import("./pages/settings"));
 const Login = page(() => import("./pages/login"));
@@ -44,6 +45,7 @@ export const ROUTES: { path: string; element: ComponentType }[] = [
   { path: "/app/reports", element: Reports },
   { path: "/app/tasks", element: Tasks },
   { path: "/app/threats", element: Threats },
+  { path: "/app/senders/:key", element: Sender },
   { path: "/app/dns", element: Dns },
   { path: "/app/settings", element: Settings },
   { path: "/login", element: Login },

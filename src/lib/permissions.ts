@@ -3,7 +3,9 @@ import type { Role } from "../db/schema/accounts";
 /**
  * The one permission table. Each role has every permission of the roles below it:
  * viewer reads; member also uploads reports and runs lookups; admin also manages domains,
- * settings and members; owner also billing and deleting the organisation.
+ * settings and members, and marks senders approved or not ours (a mark changes the verdicts,
+ * threat levels and tasks everyone in the organisation sees, like a setting); owner also billing
+ * and deleting the organisation.
  */
 export const PERMISSIONS = {
   read: "viewer",
@@ -11,6 +13,7 @@ export const PERMISSIONS = {
   "dns:lookup": "member",
   "domains:manage": "admin",
   "settings:manage": "admin",
+  "senders:mark": "admin",
   "members:manage": "admin",
   "clients:manage": "admin",
   "billing:manage": "owner",

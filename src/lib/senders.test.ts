@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { senderOf, senderVerdict, senderVerdictText, summariseSenders, type SenderRow } from "./senders";
+import { parseSenderKey, senderOf, senderVerdict, senderVerdictText, summariseSenders, type SenderRow } from "./senders";
 
 const row = (over: Partial<SenderRow>): SenderRow => ({
   sourceIp: "192.0.2.1",
@@ -57,6 +57,8 @@ describe("summariseSenders", () => {
     ]);
     expect(out).toHaveLength(2);
     expect(out[0]).toEqual({
+      key: "service:Google",
+      mark: null,
       sender: "Google",
       kind: "service",
       serviceType: "Email Provider",
@@ -84,6 +86,38 @@ describe("summariseSenders", () => {
     expect(out[0]!.domains).toEqual(["f.example", "e.example", "d.example", "c.example", "b.example"]);
     expect(out[0]!.countries).toEqual(["SE", "NL", "GB"]);
     expect(out[1]).toMatchObject({ kind: "ip", verdict: "authenticated", passRate: 100 });
+  });
+
+  test("a mark overrides the verdict: approved failures are set-up work, a sender marked not ours is spoofing", () => {
+    const rows = [
+      row({ sourceIp: "10.0.0.1", service: "Mailchimp", messages: 10, passing: 2 }),
+      row({ sourceIp: "10.0.0.2", baseDomain: "Evil.example", messages: 5, passing: 5 }),
+      row({ sourceIp: "10.0.0.3", messages: 3, passing: 3 }),
+    ];
+    const marks = new Map([
+      ["service:Mailchimp", "approved" as const],
+      ["domain:evil.example", "not_ours" as const],
+      ["ip:10.0.0.3", "approved" as const],
+    ]);
+    const out = summariseSenders(rows, 10, marks);
+    expect(out.map((s) => [s.key, s.mark, s.verdict])).toEqual([
+      ["service:Mailchimp", "approved", "setup"],
+      ["domain:evil.example", "not_ours", "spoofing"],
+      ["ip:10.0.0.3", "approved", "authenticated"],
+    ]);
+    expect(senderVerdictText(out[0]!)).toBe("Yours, not set up yet — 80% of its mail fails DMARC: add it to SPF or have it sign with DKIM for your domain");
+    expect(senderVerdictText(out[1]!)).toBe("Not yours — marked as not yours, yet 100% of its mail passes DMARC: remove it from your SPF record and retire any DKIM key it signs with");
+    expect(senderVerdictText({ ...out[1]!, passRate: 0 })).toBe("Not yours — marked as not yours: its mail is spoofing; a DMARC policy of p=reject has receivers refuse it");
+  });
+
+  test("sender keys: kind and sender, domains in lower case, IPs only of IP characters", () => {
+    expect(parseSenderKey("service:Google")).toEqual({ kind: "service", sender: "Google" });
+    expect(parseSenderKey("domain:Example.NET")).toEqual({ kind: "domain", sender: "example.net" });
+    expect(parseSenderKey("ip:2001:db8::1")).toEqual({ kind: "ip", sender: "2001:db8::1" });
+    expect(parseSenderKey("ip:not-an-ip")).toBeNull();
+    expect(parseSenderKey("Google")).toBeNull();
+    expect(parseSenderKey("service:")).toBeNull();
+    expect(parseSenderKey(`service:${"x".repeat(400)}`)).toBeNull();
   });
 
   test("nothing in, nothing out", () => {

@@ -10,6 +10,7 @@
  * (quarantine → reject, pct below 100, unrecognised senders to review).
  */
 import { parseDmarcRecord } from "./dns/dmarc";
+import type { SenderMark } from "./senders";
 
 export type TaskPriority = "high" | "medium" | "low";
 export type TaskCategory = "dmarc" | "spf" | "dkim" | "reports" | "senders";
@@ -49,6 +50,14 @@ export interface FailingSender {
   domainId: string;
   /** the sending service (e.g. "SendGrid") when recognised from reverse DNS; null = unrecognised */
   service: string | null;
+  /** the Senders view's name for it (the service, else its reverse-DNS base domain, else its IP) and key (src/lib/senders.ts) */
+  sender?: string | null;
+  senderKey?: string | null;
+  /**
+   * the user's mark on the sender: an approved one gets a set-up task like a known service,
+   * one marked not ours counts as spoofing even when it is a known service
+   */
+  mark?: SenderMark | null;
   /** distinct source IPs */
   sources: number;
   messages: number;
@@ -117,7 +126,10 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   const parsed = d.dmarcRecord && (enforced || policy === "none") ? parseDmarcRecord(d.dmarcRecord, d.name) : null;
   const window = `in the last ${REPORT_WINDOW_DAYS} days`;
 
-  const unrecognised = failing.filter((f) => !f.service);
+  // yours: a known service not marked "not ours", or any sender marked approved; the rest is spoofing or unknown
+  const yours = (f: FailingSender) => f.mark === "approved" || (!!f.service && f.mark !== "not_ours");
+  const nameOf = (f: FailingSender) => f.service ?? f.sender ?? "An approved sender";
+  const unrecognised = failing.filter((f) => !yours(f));
   const spoofed = unrecognised.reduce((s, f) => s + f.messages, 0);
   const spoofedDelivered = unrecognised.reduce((s, f) => s + f.delivered, 0);
   const spoofSources = unrecognised.reduce((s, f) => s + f.sources, 0);
@@ -176,13 +188,18 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   }
 
   // Named services failing DMARC: likely your own mail, not yet authenticated.
-  const services = failing.filter((f) => f.service).sort((a, b) => b.messages - a.messages).slice(0, SERVICES_PER_DOMAIN);
+  // (and senders the user approved)
+  const services = failing.filter(yours).sort((a, b) => b.messages - a.messages).slice(0, SERVICES_PER_DOMAIN);
   for (const f of services) {
+    const name = nameOf(f);
     const outcome = enforced
       ? `Receivers are ${policy === "reject" ? "refusing" : "sending to spam"} this mail now under your p=${policy} policy.`
       : "It will be quarantined or refused once you enforce DMARC.";
-    add(`sender-${slug(f.service!)}`, "senders", enforced ? "high" : "medium", f.firstSeenAt.toISOString(), `Authenticate ${f.service} for ${d.name}`,
-      `${f.service} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} If you use ${f.service}, turn on DKIM signing for ${d.name} in it, or add its include to your SPF record.`, "/app/reports");
+    const fix = f.service
+      ? `If you use ${f.service}, turn on DKIM signing for ${d.name} in it, or add its include to your SPF record.`
+      : `You marked it as yours: have it sign its mail with DKIM for ${d.name}, or authorise its servers in your SPF record.`;
+    add(`sender-${slug(name)}`, "senders", enforced ? "high" : "medium", f.firstSeenAt.toISOString(), `Authenticate ${name} for ${d.name}`,
+      `${name} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} ${fix}`, "/app/reports");
   }
 
   // Unrecognised senders to review (spoofing, or a server of yours with no reverse DNS)

@@ -11,7 +11,14 @@
  * A source whose reverse DNS names a known sending service (Google, Microsoft, SendGrid, …)
  * is one level lower: such failures are most often your own service not yet authenticated,
  * not an attacker — they still show, because they fail until fixed.
+ *
+ * The user's mark on the sender (src/lib/senders.ts) overrides that guess: a source of a
+ * sender marked "not ours" gets no such discount and is at least medium (it is spoofing);
+ * a source of an approved sender is not a threat at all (the caller leaves it out: its
+ * failures are a set-up task).
  */
+import type { SenderMark } from "./senders";
+
 export type ThreatLevel = "high" | "medium" | "low";
 
 export const HIGH_ATTEMPTS = 100;
@@ -25,15 +32,18 @@ export interface SourceFailures {
   delivered: number;
   /** the sending service recognised from the source's reverse DNS, if any */
   knownService?: string | null;
+  /** the user's mark on the source's sender, if any */
+  mark?: SenderMark | null;
 }
 
 const LOWER: Record<ThreatLevel, ThreatLevel> = { high: "medium", medium: "low", low: "low" };
 
-export function threatLevel({ attempts, delivered, knownService }: SourceFailures): ThreatLevel {
+export function threatLevel({ attempts, delivered, knownService, mark }: SourceFailures): ThreatLevel {
   let level: ThreatLevel;
   if (attempts >= HIGH_ATTEMPTS || delivered >= HIGH_DELIVERED) level = "high";
   else if (attempts >= MEDIUM_ATTEMPTS || delivered > 0) level = "medium";
   else level = "low";
+  if (mark === "not_ours") return level === "low" ? "medium" : level;
   return knownService ? LOWER[level] : level;
 }
 

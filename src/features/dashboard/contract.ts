@@ -1,4 +1,5 @@
 /** Shapes of the dashboard, tasks and threats API (SPEC §3), shared with the UI. */
+import { z } from "zod";
 import type { ThreatLevel } from "../../lib/threat-level";
 
 export type { Task, TaskPriority, TaskCategory } from "../../lib/tasks";
@@ -55,3 +56,23 @@ export const THREAT_LATE_REPORT_HOURS = 72;
 export const MAX_THREATS = 500;
 /** Stats compare this many days with the same number before. */
 export const STATS_PERIOD_DAYS = 30;
+
+/** The threat map's ranges: the last 24 hours (SPEC's "Last 24h"), 7 days, 30 days. */
+export const THREAT_MAP_RANGES = ["24h", "7d", "30d"] as const;
+export type ThreatMapRange = (typeof THREAT_MAP_RANGES)[number];
+/** UTC days of roll-ups each range reads, today included: "24h" is today and yesterday (reports arrive about a day after their period). */
+export const THREAT_MAP_DAYS: Record<ThreatMapRange, number> = { "24h": 2, "7d": 7, "30d": 30 };
+const RANGE_MESSAGE = 'range must be "24h", "7d" or "30d"';
+export const threatCountriesQuerySchema = z.object({ range: z.enum(THREAT_MAP_RANGES, { error: RANGE_MESSAGE }).default("24h") });
+
+/** GET /api/threats/countries?range=: DMARC-failing messages by country. */
+export interface ThreatCountries {
+  range: ThreatMapRange;
+  /** the UTC days read, "YYYY-MM-DD", both included */
+  from: string;
+  to: string;
+  /** failing messages by ISO 3166-1 alpha-2 code (countries without failing mail left out) */
+  counts: Record<string, number>;
+  /** failing messages from IPs that could not be located */
+  unlocated: number;
+}

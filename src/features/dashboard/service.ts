@@ -6,11 +6,15 @@
  */
 import type { OrgContext } from "../../http/access";
 import { deriveTasks, REPORT_WINDOW_DAYS, statusSince, type DomainState, type Task } from "../../lib/tasks";
+import { senderKeyOfRow } from "../../lib/senders";
 import { threatLevel } from "../../lib/threat-level";
+import { addDays, parseUtcDate, utcDate } from "../../lib/trends";
 import { listDomains, statusHistoryOf } from "../domains/service";
+import { failingByCountry } from "../reports/failing-countries";
+import { senderMarks } from "../reports/sender-marks";
 import { failingMailByService, failingSources, lastReportByDomain, messagesProcessedBetween, reportsProcessedBetween, trafficByDomain } from "../reports/stats";
 import { getSettings } from "../settings/service";
-import { MAX_THREATS, STATS_PERIOD_DAYS, THREAT_LATE_REPORT_HOURS, THREAT_WINDOW_HOURS, type DashboardStats, type IpThreat } from "./contract";
+import { MAX_THREATS, STATS_PERIOD_DAYS, THREAT_LATE_REPORT_HOURS, THREAT_MAP_DAYS, THREAT_WINDOW_HOURS, type DashboardStats, type IpThreat, type ThreatCountries, type ThreatMapRange } from "./contract";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -68,13 +72,16 @@ async function ruaAddress(ctx: OrgContext, fallback: string | null): Promise<str
 export async function tasksAt(ctx: OrgContext, at: Date, current = true, fallbackRua: string | null = null): Promise<Task[]> {
   const orgId = ctx.actor.orgId;
   const windowStart = ago(at, REPORT_WINDOW_DAYS * DAY_MS);
-  const [domains, failing, traffic, rua] = await Promise.all([
+  const [domains, failing, traffic, rua, marks] = await Promise.all([
     domainStatesAt(ctx, at, current),
     failingMailByService(ctx, orgId, windowStart, at),
     trafficByDomain(ctx, orgId, windowStart, at),
     ruaAddress(ctx, fallbackRua),
+    senderMarks(ctx),
   ]);
-  return deriveTasks({ now: at, domains, failing, traffic, ruaAddress: rua });
+  // the user's marks as they stand now decide which failing senders are theirs
+  const marked = failing.map((f) => ({ ...f, mark: f.senderKey ? (marks.get(f.senderKey) ?? null) : null }));
+  return deriveTasks({ now: at, domains, failing: marked, traffic, ruaAddress: rua });
 }
 
 export function listTasks(ctx: OrgContext, fallbackRua: string | null = null): Promise<Task[]> {
@@ -137,12 +144,17 @@ function countryName(code: string | null): string {
  */
 export async function listThreats(ctx: OrgContext): Promise<IpThreat[]> {
   const now = ctx.now();
-  const rows = await failingSources(ctx, ctx.actor.orgId, {
-    now,
-    windowStart: ago(now, THREAT_WINDOW_HOURS * HOUR_MS),
-    lateSince: ago(now, THREAT_LATE_REPORT_HOURS * HOUR_MS),
-    limit: MAX_THREATS,
-  });
+  const [found, marks] = await Promise.all([
+    failingSources(ctx, ctx.actor.orgId, {
+      now,
+      windowStart: ago(now, THREAT_WINDOW_HOURS * HOUR_MS),
+      lateSince: ago(now, THREAT_LATE_REPORT_HOURS * HOUR_MS),
+      limit: MAX_THREATS,
+    }),
+    senderMarks(ctx),
+  ]);
+  // a source of a sender the user approved is not a threat: its failures are a set-up task
+  const rows = found.map((r) => ({ ...r, mark: marks.get(senderKeyOfRow({ service: r.service, baseDomain: r.baseDomain, sourceIp: r.ip })) ?? null })).filter((r) => r.mark !== "approved");
   return rows.map((r) => ({
     ipAddress: r.ip,
     country: countryName(r.country),
@@ -150,10 +162,23 @@ export async function listThreats(ctx: OrgContext): Promise<IpThreat[]> {
     city: r.city ?? "",
     attemptCount: r.attempts,
     deliveredCount: r.delivered,
-    threatLevel: threatLevel({ attempts: r.attempts, delivered: r.delivered, knownService: r.service }),
+    threatLevel: threatLevel({ attempts: r.attempts, delivered: r.delivered, knownService: r.service, mark: r.mark }),
     lastSeenAt: r.lastSeenAt.toISOString(),
     ptr: r.ptr,
     service: r.service,
     domains: r.domains,
   }));
+}
+
+/**
+ * Failing messages by country for the threat map, from the daily source roll-ups: "24h" reads
+ * today's and yesterday's UTC day rows (the closest roll-up to the last 24 hours: daily reports
+ * arrive about a day after the period they cover), "7d" and "30d" the last 7 and 30 UTC days.
+ */
+export async function threatCountries(ctx: OrgContext, range: ThreatMapRange): Promise<ThreatCountries> {
+  const to = utcDate(ctx.now());
+  const from = addDays(to, -(THREAT_MAP_DAYS[range] - 1));
+  const day = (date: string) => Math.floor(parseUtcDate(date) / 86_400_000);
+  const { counts, unlocated } = await failingByCountry(ctx, ctx.actor.orgId, day(from), day(to));
+  return { range, from, to, counts, unlocated };
 }

@@ -1,6 +1,8 @@
 /** Shapes of the reports API, shared with the UI. */
 import { z } from "zod";
 import type { TlsPolicyResult } from "../../lib/reports/model";
+import type { SenderKind, SenderMark, SenderSummary } from "../../lib/senders";
+import type { TrendSeries } from "../../lib/trends";
 import type { IngestResult } from "./ingest";
 
 export type { IngestResult } from "./ingest";
@@ -185,4 +187,63 @@ export const sendersQuerySchema = z.object({
     .optional()
     .transform((v) => v || undefined),
 });
-export type { SenderSummary, SenderVerdict, SenderKind } from "../../lib/senders";
+export type { SenderSummary, SenderVerdict, SenderKind, SenderMark } from "../../lib/senders";
+
+/** GET /api/senders/:key: ?days= 1 to 365 (30 when not given), UTC days ending today. */
+export const senderDetailQuerySchema = z.object({
+  days: z.coerce.number({ error: DAYS_MESSAGE }).int(DAYS_MESSAGE).min(1, DAYS_MESSAGE).max(365, DAYS_MESSAGE).default(DEFAULT_SENDER_DAYS),
+});
+
+/** PUT /api/senders/:key/mark: { verdict: "approved" | "not_ours" | null } (null clears the mark). */
+const VERDICT_MESSAGE = 'verdict must be "approved", "not_ours" or null';
+export const markSenderSchema = z.object({
+  verdict: z.enum(["approved", "not_ours"], { error: VERDICT_MESSAGE }).nullable(),
+});
+
+/** One IP of a sender over the period. */
+export interface SenderIpView {
+  ip: string;
+  /** ISO 3166-1 alpha-2, null when unknown */
+  country: string | null;
+  ptr: string | null;
+  messages: number;
+  /** shares of its messages, 0–100, one decimal */
+  passRate: number;
+  spfAlignedRate: number;
+  dkimAlignedRate: number;
+  lastSeen: string;
+}
+
+/** A recent record of the sender, with the report it came in. */
+export interface SenderSampleRecord extends DmarcRecordView {
+  reportId: string;
+  reporter: string;
+  policyDomain: string;
+  dateBegin: string;
+  dateEnd: string;
+}
+
+/** GET /api/senders/:key: one sender of the organisation over the last `days` UTC days. */
+export interface SenderDetail {
+  key: string;
+  kind: SenderKind;
+  sender: string;
+  days: number;
+  /** the period, "YYYY-MM-DD" UTC days, both included */
+  from: string;
+  to: string;
+  /** the Senders view's row for it (verdict, rates, domains); null when it sent nothing in the period */
+  summary: SenderSummary | null;
+  mark: SenderMark | null;
+  markedAt: string | null;
+  /** its IPs, most mail first, at most MAX_SENDER_IPS (`ipCount` says how many there were) */
+  ips: SenderIpView[];
+  ipCount: number;
+  /** its mail per UTC day of the period, from the daily source roll-ups of its IPs */
+  trend: TrendSeries;
+  /** its most recent records, newest first */
+  samples: SenderSampleRecord[];
+}
+
+export const MAX_SENDER_IPS = 200;
+export const SENDER_SAMPLES = 5;

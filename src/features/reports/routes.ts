@@ -3,10 +3,12 @@ import type { AppDeps } from "../../deps";
 import { parseInput, PayloadTooLargeError, ServiceError, ValidationError } from "../../http/errors";
 import { access } from "../../http/access";
 import { clientAddress } from "../../http/client";
-import { listFailureTlsQuerySchema, listReportsQuerySchema, MAX_FILE_NAME, MAX_UPLOAD_FILES, sendersQuerySchema, type UploadResponse } from "./contract";
+import { listFailureTlsQuerySchema, listReportsQuerySchema, markSenderSchema, MAX_FILE_NAME, MAX_UPLOAD_FILES, senderDetailQuerySchema, sendersQuerySchema, type UploadResponse } from "./contract";
 import { getFailureReport, getTlsReport, listFailureReports, listTlsReports } from "./failure-tls";
 import { ingestFile, type IngestResult } from "./ingest";
 import { sendPage } from "./paging";
+import { markSender } from "./sender-marks";
+import { getSender } from "./sender-page";
 import { listSenders } from "./senders-view";
 import { getReport, listReports } from "./service";
 
@@ -55,5 +57,7 @@ export function reportsRoutes(deps: AppDeps) {
       return sendPage(set, "/api/tls-reports", page, await listTlsReports(ctx, page));
     }, { org: "read" })
     .get("/api/tls-reports/:id", ({ ctx, params }) => getTlsReport(ctx, params.id), { org: "read" })
-    .get("/api/senders", ({ ctx, query }) => listSenders(ctx, parseInput(sendersQuerySchema, query)), { org: "read" });
+    .get("/api/senders", ({ ctx, query }) => listSenders(ctx, parseInput(sendersQuerySchema, query)), { org: "read" })
+    .get("/api/senders/:key", ({ ctx, params, query }) => getSender(ctx, params.key, parseInput(senderDetailQuerySchema, query).days), { org: "read" })
+    .put("/api/senders/:key/mark", ({ ctx, params, body }) => markSender(ctx, params.key, parseInput(markSenderSchema, body).verdict), { org: "senders:mark" });
 }

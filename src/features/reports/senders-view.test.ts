@@ -73,6 +73,8 @@ describe("GET /api/senders", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       {
+        key: "service:Google",
+        mark: null,
         sender: "Google",
         kind: "service",
         serviceType: "Email Provider",

@@ -1,7 +1,8 @@
 /** GET /api/senders: who sends mail as the organisation's domains, and whether it is authenticated. */
 import { sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
-import { summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
+import { MAX_SENDERS, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
+import { senderMarks } from "./sender-marks";
 
 const DAY = 86_400;
 
@@ -12,7 +13,7 @@ type SenderSums = Omit<SenderRow, Sums> & Record<Sums, number | string>;
 /**
  * Records whose period started in the last `days` days (ending at `now`), in the caller's
  * organisation, optionally for one policy domain, summed per IP/service/domain/country and
- * grouped by sender.
+ * grouped by sender, each with the user's mark (which decides the verdict when set).
  */
 export async function listSenders(ctx: OrgContext, opts: { days: number; domain?: string }): Promise<SenderSummary[]> {
   const orgId = ctx.actor.orgId;
@@ -30,6 +31,7 @@ export async function listSenders(ctx: OrgContext, opts: { days: number; domain?
     FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
     WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.date_begin > ${from} AND rec.date_begin <= ${to} ${forDomain}
     GROUP BY rec.source_ip, rec.service, rec.service_type, rec.base_domain, r.policy_domain, rec.country`);
+  const marks = await senderMarks(ctx);
   return summariseSenders(
     rows.map((r) => ({
       ...r,
@@ -39,5 +41,7 @@ export async function listSenders(ctx: OrgContext, opts: { days: number; domain?
       dkimAligned: Number(r.dkimAligned),
       lastSeen: Number(r.lastSeen) * 1000,
     })),
+    MAX_SENDERS,
+    marks,
   );
 }

@@ -1,6 +1,6 @@
 /** Reading reports back, always within one organisation. */
 import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
-import type { aggregateReports } from "../../db/schema";
+import type { aggregateRecords, aggregateReports } from "../../db/schema";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
@@ -38,18 +38,12 @@ export async function listReports(ctx: OrgContext, page: PageQuery = { limit: MA
   return pageOf(rows.map(toSummary), page);
 }
 
-/** One report with its records; another organisation's report is simply not found. */
-export async function getReport(ctx: OrgContext, id: string): Promise<DmarcReportDetail> {
-  const { aggregateReports, aggregateRecords, aggregateAuthResults } = ctx.store.t;
+type RecordRow = typeof aggregateRecords.$inferSelect;
+
+/** Records as the API shows them, with their DKIM and SPF results (read in batches by record id). */
+export async function recordViewsOf(ctx: ServiceContext, records: readonly RecordRow[]): Promise<DmarcRecordView[]> {
+  const { aggregateAuthResults } = ctx.store.t;
   const db = ctx.store.db;
-  const [row] = await db.select().from(aggregateReports).where(and(eq(aggregateReports.id, id), eq(aggregateReports.orgId, ctx.actor.orgId)));
-  if (!row) throw new NotFoundError("No such report in this organisation.");
-  const records = await db
-    .select()
-    .from(aggregateRecords)
-    .where(and(eq(aggregateRecords.reportId, id), eq(aggregateRecords.orgId, ctx.actor.orgId)))
-    .orderBy(desc(aggregateRecords.messageCount), aggregateRecords.id)
-    .limit(MAX_DETAIL_RECORDS);
   const auth = new Map<number, { dkim: AuthResultView[]; spf: AuthResultView[] }>();
   for (let i = 0; i < records.length; i += 500) {
     const ids = records.slice(i, i + 500).map((r) => r.id);
@@ -61,7 +55,7 @@ export async function getReport(ctx: OrgContext, id: string): Promise<DmarcRepor
       else entry.spf.push({ domain: a.domain, scope: a.scope, result: a.result, humanResult: a.humanResult });
     }
   }
-  const recordViews: DmarcRecordView[] = records.map((r) => ({
+  return records.map((r) => ({
     sourceIp: r.sourceIp,
     country: r.country,
     city: r.city,
@@ -81,6 +75,21 @@ export async function getReport(ctx: OrgContext, id: string): Promise<DmarcRepor
     dkimResults: auth.get(Number(r.id))?.dkim ?? [],
     spfResults: auth.get(Number(r.id))?.spf ?? [],
   }));
+}
+
+/** One report with its records; another organisation's report is simply not found. */
+export async function getReport(ctx: OrgContext, id: string): Promise<DmarcReportDetail> {
+  const { aggregateReports, aggregateRecords } = ctx.store.t;
+  const db = ctx.store.db;
+  const [row] = await db.select().from(aggregateReports).where(and(eq(aggregateReports.id, id), eq(aggregateReports.orgId, ctx.actor.orgId)));
+  if (!row) throw new NotFoundError("No such report in this organisation.");
+  const records = await db
+    .select()
+    .from(aggregateRecords)
+    .where(and(eq(aggregateRecords.reportId, id), eq(aggregateRecords.orgId, ctx.actor.orgId)))
+    .orderBy(desc(aggregateRecords.messageCount), aggregateRecords.id)
+    .limit(MAX_DETAIL_RECORDS);
+  const recordViews = await recordViewsOf(ctx, records);
   return {
     ...toSummary(row),
     reporterEmail: row.reporterEmail,

@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { distinctList, smaller } from "../../db/sql";
 import type { ServiceContext } from "../../http/access";
+import { senderKeyOf, senderOf } from "../../lib/senders";
 import type { FailingSender } from "../../lib/tasks";
 
 type Ctx = Pick<ServiceContext, "store">;
@@ -20,22 +21,34 @@ export async function lastReportByDomain(ctx: Ctx, orgId: string, until: Date): 
   return new Map(rows.map((r) => [r.domainId, date(r.last)]));
 }
 
-/** DMARC-failing mail per domain and sending service, from records whose period began in (from, to] and reported by `to`. */
+/**
+ * DMARC-failing mail per domain and sender, from records whose period began in (from, to] and
+ * reported by `to`: per sending service, and for unrecognised mail per base domain, else per IP
+ * (the Senders view's grouping, so each row can carry the user's mark on that sender).
+ */
 export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date): Promise<FailingSender[]> {
-  const rows = await ctx.store.rows<Record<"domainId" | "service" | "sources" | "messages" | "delivered" | "firstSeen", string | number | null>>(sql`
-    SELECT r.domain_id AS "domainId", rec.service AS "service", COUNT(DISTINCT rec.source_ip) AS "sources", SUM(rec.message_count) AS "messages",
+  const baseDomain = sql`(CASE WHEN rec.service IS NULL THEN lower(rec.base_domain) END)`;
+  const ip = sql`(CASE WHEN rec.service IS NULL AND rec.base_domain IS NULL THEN rec.source_ip END)`;
+  const rows = await ctx.store.rows<Record<"domainId" | "service" | "baseDomain" | "ip" | "sources" | "messages" | "delivered" | "firstSeen", string | number | null>>(sql`
+    SELECT r.domain_id AS "domainId", rec.service AS "service", ${baseDomain} AS "baseDomain", ${ip} AS "ip", COUNT(DISTINCT rec.source_ip) AS "sources", SUM(rec.message_count) AS "messages",
            SUM(CASE WHEN rec.disposition = 'none' THEN rec.message_count ELSE 0 END) AS "delivered", MIN(rec.date_begin) AS "firstSeen"
     FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
     WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.dmarc_pass = ${false} AND rec.date_begin > ${secs(from)} AND rec.date_begin <= ${secs(to)} AND r.processed_at <= ${secs(to)}
-    GROUP BY r.domain_id, rec.service`);
-  return rows.map((r) => ({
-    domainId: String(r.domainId),
-    service: r.service === null ? null : String(r.service),
-    sources: Number(r.sources),
-    messages: Number(r.messages),
-    delivered: Number(r.delivered),
-    firstSeenAt: date(r.firstSeen!),
-  }));
+    GROUP BY r.domain_id, rec.service, ${baseDomain}, ${ip}`);
+  return rows.map((r) => {
+    const service = r.service === null ? null : String(r.service);
+    const sender = senderOf({ service, baseDomain: r.baseDomain === null ? null : String(r.baseDomain), sourceIp: String(r.ip ?? "") });
+    return {
+      domainId: String(r.domainId),
+      service,
+      sender: sender.sender,
+      senderKey: senderKeyOf(sender),
+      sources: Number(r.sources),
+      messages: Number(r.messages),
+      delivered: Number(r.delivered),
+      firstSeenAt: date(r.firstSeen!),
+    };
+  });
 }
 
 /** Messages and DMARC-passing messages per domain, from reports whose period began in (from, to] and processed by `to`. */
@@ -73,6 +86,8 @@ export interface FailingSource {
   city: string | null;
   ptr: string | null;
   service: string | null;
+  /** the base domain of its reverse DNS name, when it has one */
+  baseDomain: string | null;
   lastSeenAt: Date;
   /** policy domains the failing mail claimed, sorted */
   domains: string[];
@@ -86,10 +101,10 @@ export interface FailingSource {
 export async function failingSources(ctx: Ctx, orgId: string, opts: { now: Date; windowStart: Date; lateSince: Date; limit: number }): Promise<FailingSource[]> {
   const t = secs(opts.now);
   const w = secs(opts.windowStart);
-  const rows = await ctx.store.rows<Record<"ip" | "attempts" | "delivered" | "country" | "city" | "ptr" | "service" | "lastSeen" | "domains", string | number | null>>(sql`
+  const rows = await ctx.store.rows<Record<"ip" | "attempts" | "delivered" | "country" | "city" | "ptr" | "service" | "baseDomain" | "lastSeen" | "domains", string | number | null>>(sql`
     SELECT rec.source_ip AS "ip", SUM(rec.message_count) AS "attempts",
            SUM(CASE WHEN rec.disposition = 'none' THEN rec.message_count ELSE 0 END) AS "delivered",
-           MAX(rec.country) AS "country", MAX(rec.city) AS "city", MAX(rec.ptr) AS "ptr", MAX(rec.service) AS "service",
+           MAX(rec.country) AS "country", MAX(rec.city) AS "city", MAX(rec.ptr) AS "ptr", MAX(rec.service) AS "service", MAX(rec.base_domain) AS "baseDomain",
            MAX(${smaller(sql`r.date_end`, sql`r.processed_at`)}) AS "lastSeen", ${distinctList(ctx.store.dialect, sql`r.policy_domain`)} AS "domains"
     FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
     WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.dmarc_pass = ${false} AND r.date_begin <= ${t} AND r.processed_at <= ${t}
@@ -104,6 +119,7 @@ export async function failingSources(ctx: Ctx, orgId: string, opts: { now: Date;
     city: text(r.city),
     ptr: text(r.ptr),
     service: text(r.service),
+    baseDomain: text(r.baseDomain),
     lastSeenAt: date(r.lastSeen!),
     domains: r.domains ? String(r.domains).split(",").sort() : [],
   }));

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { ShieldAlert, ShieldCheck, ShieldX, Send } from "lucide-react";
+import { ShieldAlert, ShieldCheck, ShieldX, Send, Wrench, Skull } from "lucide-react";
 import { useId, useState } from "react";
+import { Link } from "react-router";
 import type { SenderSummary, SenderVerdict } from "../../../src/features/reports/contract";
 import { senderVerdictText } from "../../../src/lib/senders";
 import { formatCount, formatPercent, formatRelativeTime, passRateClass } from "../../lib/format";
@@ -18,11 +19,22 @@ export function useSenders(days: number, domain: string) {
   return useQuery<SenderSummary[]>({ queryKey: [`/api/senders?${query}`] });
 }
 
-const VERDICT_STYLE: Record<SenderVerdict, { icon: typeof ShieldCheck; className: string }> = {
+export const VERDICT_STYLE: Record<SenderVerdict, { icon: typeof ShieldCheck; className: string }> = {
   authenticated: { icon: ShieldCheck, className: "text-green-600" },
   partly: { icon: ShieldAlert, className: "text-orange-500" },
   failing: { icon: ShieldX, className: "text-red-600" },
+  setup: { icon: Wrench, className: "text-orange-500" },
+  spoofing: { icon: Skull, className: "text-red-600" },
 };
+
+/** The sender page of a sender key. */
+export const senderPath = (key: string) => `/app/senders/${encodeURIComponent(key)}`;
+
+/** The user's mark as a small badge. */
+export function MarkBadge({ mark }: { mark: SenderSummary["mark"] }) {
+  if (!mark) return null;
+  return mark === "approved" ? <span className="badge badge-success badge-sm whitespace-nowrap">Approved</span> : <span className="badge badge-error badge-sm whitespace-nowrap">Not ours</span>;
+}
 
 /** Senders tab: which services and servers send as the organisation's domains, and whether they are authenticated. */
 export function SendersView() {
@@ -105,9 +117,14 @@ export function SenderTable({ senders }: { senders: SenderSummary[] }) {
         {senders.map((s) => {
           const { icon: Icon, className } = VERDICT_STYLE[s.verdict];
           return (
-            <tr key={`${s.kind}:${s.sender}`} className="block border-b border-base-300 py-2 sm:table-row sm:py-0" data-verdict={s.verdict}>
+            <tr key={s.key} className="block border-b border-base-300 py-2 sm:table-row sm:py-0" data-verdict={s.verdict} data-sender={s.key}>
               <td className="block pb-1 sm:table-cell sm:min-w-72 sm:pb-3">
-                <div className={`font-medium ${s.kind === "ip" ? "break-all font-mono text-sm" : "break-words"}`}>{s.sender}</div>
+                <div className="flex flex-wrap items-center gap-2">
+                  <Link to={senderPath(s.key)} className={`link link-hover font-medium ${s.kind === "ip" ? "break-all font-mono text-sm" : "break-words"}`}>
+                    {s.sender}
+                  </Link>
+                  <MarkBadge mark={s.mark} />
+                </div>
                 <div className="text-xs opacity-60">
                   {[s.serviceType ?? (s.kind === "ip" ? "Unknown server" : s.kind === "domain" ? "Mail server" : null), `${formatCount(s.ips)} ${s.ips === 1 ? "IP" : "IPs"}`, s.countries.join(", ")].filter(Boolean).join(" · ")}
                 </div>

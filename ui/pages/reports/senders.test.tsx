@@ -8,6 +8,8 @@ import ReportsPage from ".";
 cleanUpAfterEach();
 
 const sender = (over: Partial<SenderSummary>): SenderSummary => ({
+  key: `${over.kind ?? "service"}:${over.sender ?? "Google"}`,
+  mark: null,
   sender: "Google",
   kind: "service",
   serviceType: "Email Provider",
@@ -48,7 +50,9 @@ describe("Senders tab", () => {
     const rows = await screen.findAllByRole("row");
     const body = rows.filter((r) => r.hasAttribute("data-verdict"));
     expect(body).toHaveLength(3);
-    expect(within(body[0]!).getByText("Google")).toBeTruthy();
+    // each sender opens its page
+    expect(within(body[0]!).getByRole("link", { name: "Google" }).getAttribute("href")).toBe("/app/senders/service%3AGoogle");
+    expect(within(body[2]!).getByRole("link", { name: "203.0.113.9" }).getAttribute("href")).toBe("/app/senders/ip%3A203.0.113.9");
     expect(within(body[0]!).getByText("Authenticated — SPF and DKIM aligned")).toBeTruthy();
     expect(within(body[0]!).getByText("1,200")).toBeTruthy();
     expect(within(body[1]!).getByText("Partly authenticated — 40% of its mail fails DMARC: add it to SPF or have it sign with DKIM for your domain")).toBeTruthy();

@@ -1,0 +1,158 @@
+/**
+ * GET /api/senders/:key — one sender of the organisation over the last N UTC days: its IPs
+ * (country, PTR, messages, alignment), its daily trend, a few recent records and its verdict.
+ *
+ * Reads: the sender's records of the period on the (org_id, date_begin) index — for an IP
+ * sender the (org_id, source_ip) index — summed per IP in the database; the trend from the
+ * daily source roll-ups of its IPs on (org_id, source_ip, day); the samples are the newest
+ * few of the same records.
+ */
+import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import type { OrgContext } from "../../http/access";
+import { percentOf, summariseSenders, type SenderKind, type SenderRow } from "../../lib/senders";
+import { addDays, fillTrendDays, utcDate, type TrendDay } from "../../lib/trends";
+import { MAX_SENDER_IPS, SENDER_SAMPLES, type SenderDetail, type SenderIpView } from "./contract";
+import { canonicalSenderKey, senderMarkOf } from "./sender-marks";
+import { recordViewsOf } from "./service";
+import { parseSenderKey } from "../../lib/senders";
+
+const DAY = 86_400;
+
+/** The records of one sender (the Senders view's grouping: service, else base domain, else IP). */
+function senderFilter(kind: SenderKind, sender: string, rec: string): SQL {
+  const col = (name: string) => sql.raw(`${rec}.${name}`);
+  if (kind === "service") return sql`${col("service")} = ${sender}`;
+  if (kind === "domain") return sql`${col("service")} IS NULL AND lower(${col("base_domain")}) = ${sender}`;
+  return sql`${col("source_ip")} = ${sender} AND ${col("service")} IS NULL AND ${col("base_domain")} IS NULL`;
+}
+
+type Sums = "messages" | "passing" | "spfAligned" | "dkimAligned" | "lastSeen";
+type Row = Omit<SenderRow, Sums> & Record<Sums, number | string> & { ptr: string | null };
+
+export async function getSender(ctx: OrgContext, rawKey: string, days: number): Promise<SenderDetail> {
+  const key = canonicalSenderKey(rawKey);
+  const { kind, sender } = parseSenderKey(key)!;
+  const orgId = ctx.actor.orgId;
+  const now = ctx.now();
+  const to = utcDate(now);
+  const from = addDays(to, -(days - 1));
+  const fromDay = Math.floor(Date.parse(`${from}T00:00:00Z`) / 1000 / DAY);
+  const toDay = fromDay + days - 1;
+  const nowSecs = Math.floor(now.getTime() / 1000);
+  const fromSecs = fromDay * DAY;
+
+  const rows = await ctx.store.rows<Row>(sql`
+    SELECT rec.source_ip AS "sourceIp", rec.service AS "service", rec.service_type AS "serviceType", rec.base_domain AS "baseDomain",
+           r.policy_domain AS "policyDomain", rec.country AS "country", MAX(rec.ptr) AS "ptr",
+           SUM(rec.message_count) AS "messages",
+           SUM(CASE WHEN rec.dmarc_pass = ${true} THEN rec.message_count ELSE 0 END) AS "passing",
+           SUM(CASE WHEN rec.spf_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS "spfAligned",
+           SUM(CASE WHEN rec.dkim_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS "dkimAligned",
+           MAX(rec.date_begin) AS "lastSeen"
+    FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
+    WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.date_begin >= ${fromSecs} AND rec.date_begin <= ${nowSecs} AND ${senderFilter(kind, sender, "rec")}
+    GROUP BY rec.source_ip, rec.service, rec.service_type, rec.base_domain, r.policy_domain, rec.country`);
+  const senderRows: (SenderRow & { ptr: string | null })[] = rows.map((r) => ({
+    ...r,
+    ptr: r.ptr === null ? null : String(r.ptr),
+    messages: Number(r.messages),
+    passing: Number(r.passing),
+    spfAligned: Number(r.spfAligned),
+    dkimAligned: Number(r.dkimAligned),
+    lastSeen: Number(r.lastSeen) * 1000,
+  }));
+
+  const mark = await senderMarkOf(ctx, key);
+  const summary = summariseSenders(senderRows, 1, new Map(mark ? [[key, mark.verdict]] : [])).find((s) => s.key === key) ?? null;
+
+  // per IP: rows of one IP differ only by policy domain or country (relocated between reports)
+  const byIp = new Map<string, { ip: string; countries: Map<string, number>; ptr: string | null; messages: number; passing: number; spf: number; dkim: number; lastSeen: number }>();
+  for (const r of senderRows) {
+    let ip = byIp.get(r.sourceIp);
+    if (!ip) byIp.set(r.sourceIp, (ip = { ip: r.sourceIp, countries: new Map(), ptr: null, messages: 0, passing: 0, spf: 0, dkim: 0, lastSeen: 0 }));
+    ip.ptr ??= r.ptr;
+    ip.messages += r.messages;
+    ip.passing += r.passing;
+    ip.spf += r.spfAligned;
+    ip.dkim += r.dkimAligned;
+    ip.lastSeen = Math.max(ip.lastSeen, r.lastSeen);
+    if (r.country) ip.countries.set(r.country.toUpperCase(), (ip.countries.get(r.country.toUpperCase()) ?? 0) + r.messages);
+  }
+  const allIps = [...byIp.values()].sort((a, b) => b.messages - a.messages || a.ip.localeCompare(b.ip));
+  const ips: SenderIpView[] = allIps.slice(0, MAX_SENDER_IPS).map((ip) => ({
+    ip: ip.ip,
+    country: [...ip.countries.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
+    ptr: ip.ptr,
+    messages: ip.messages,
+    passRate: percentOf(ip.passing, ip.messages),
+    spfAlignedRate: percentOf(ip.spf, ip.messages),
+    dkimAlignedRate: percentOf(ip.dkim, ip.messages),
+    lastSeen: new Date(ip.lastSeen).toISOString(),
+  }));
+
+  // the daily trend from the source roll-ups of every IP of the sender
+  const { dailySourceStats: s, aggregateRecords: rec, aggregateReports: rep } = ctx.store.t;
+  const dayTotals = new Map<number, TrendDay>();
+  const addresses = allIps.map((ip) => ip.ip);
+  for (let i = 0; i < addresses.length; i += 500) {
+    const chunk = await ctx.store.db
+      .select({
+        day: s.day,
+        messages: sql<number>`sum(${s.messages})`.mapWith(Number),
+        passed: sql<number>`sum(${s.passed})`.mapWith(Number),
+        quarantined: sql<number>`sum(${s.quarantined})`.mapWith(Number),
+        rejected: sql<number>`sum(${s.rejected})`.mapWith(Number),
+        spfAligned: sql<number>`sum(${s.spfAligned})`.mapWith(Number),
+        dkimAligned: sql<number>`sum(${s.dkimAligned})`.mapWith(Number),
+      })
+      .from(s)
+      .where(and(eq(s.orgId, orgId), inArray(s.sourceIp, addresses.slice(i, i + 500)), gte(s.day, fromDay), lte(s.day, toDay)))
+      .groupBy(s.day);
+    for (const d of chunk) {
+      const date = utcDate(Number(d.day) * DAY * 1000);
+      const day = dayTotals.get(Number(d.day)) ?? { date, messages: 0, passed: 0, failed: 0, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: 0 };
+      day.messages += d.messages;
+      day.passed += d.passed;
+      day.failed += d.messages - d.passed;
+      day.quarantined += d.quarantined;
+      day.rejected += d.rejected;
+      day.spfAligned += d.spfAligned;
+      day.dkimAligned += d.dkimAligned;
+      dayTotals.set(Number(d.day), day);
+    }
+  }
+
+  // the newest few records, with their auth results and the report they came in
+  const recent = await ctx.store.db
+    .select({ record: rec, reportId: rep.reportId, reporter: rep.reporterOrg, policyDomain: rep.policyDomain, dateBegin: rep.dateBegin, dateEnd: rep.dateEnd })
+    .from(rec)
+    .innerJoin(rep, eq(rep.id, rec.reportId))
+    .where(and(eq(rec.orgId, orgId), eq(rep.orgId, orgId), gte(rec.dateBegin, new Date(fromSecs * 1000)), lte(rec.dateBegin, now), senderFilter(kind, sender, "aggregate_records")))
+    .orderBy(desc(rec.dateBegin), desc(rec.id))
+    .limit(SENDER_SAMPLES);
+  const views = await recordViewsOf(ctx, recent.map((r) => r.record));
+  const samples = recent.map((r, i) => ({
+    ...views[i]!,
+    reportId: r.reportId,
+    reporter: r.reporter,
+    policyDomain: r.policyDomain,
+    dateBegin: r.dateBegin.toISOString(),
+    dateEnd: r.dateEnd.toISOString(),
+  }));
+
+  return {
+    key,
+    kind,
+    sender,
+    days,
+    from,
+    to,
+    summary,
+    mark: mark?.verdict ?? null,
+    markedAt: mark ? mark.markedAt.toISOString() : null,
+    ips,
+    ipCount: allIps.length,
+    trend: { from, to, days: fillTrendDays(from, to, [...dayTotals.values()]) },
+    samples,
+  };
+}
