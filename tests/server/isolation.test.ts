@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { alertChannels, alertDeliveries, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, sessions, type Role } from "../../src/db/schema";
+import { alertChannels, alertDeliveries, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, type Role } from "../../src/db/schema";
 import { hashToken } from "../../src/lib/tokens";
 import { makeTestApp, type TestApp } from "../support/app";
 import { addMember, createOrg, createUser, signIn } from "../support/fixtures";
@@ -171,6 +171,16 @@ const CASES: Case[] = [
   { name: "GET /api/trends/sources?domain= (the home domain)", run: (w, c) => w.t.json("GET", "/api/trends/sources?domain=homestead-secret.example", { cookie: c }), home: all(200), foreign: all(404) },
   { name: "GET /api/domains/:id", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}`, { cookie: c }), home: all(200), foreign: all(404) },
   { name: "GET /api/domains/:id/history", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}/history`, { cookie: c }), home: all(200), foreign: all(404) },
+  // senders and the threat map: a sender key names no row, so a foreign caller gets its own (empty) organisation's answer
+  { name: "GET /api/senders/:key", run: (w, c) => w.t.json("GET", `/api/senders/${encodeURIComponent("ip:203.0.113.77")}`, { cookie: c }), home: all(200), foreign: all(200) },
+  {
+    name: "PUT /api/senders/:key/mark",
+    run: (w, c) => w.t.json("PUT", `/api/senders/${encodeURIComponent("ip:203.0.113.77")}/mark`, { cookie: c, body: { verdict: "approved" } }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+    unchanged: async (w) => expect(await w.t.deps.store.db.select().from(senderMarks).where(eq(senderMarks.orgId, w.home.orgId))).toHaveLength(0),
+  },
+  { name: "GET /api/threats/countries", run: (w, c) => w.t.json("GET", "/api/threats/countries?range=7d", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/records.csv?domain= (the home domain)", run: async (w, c) => { const res = await w.t.request("GET", "/api/records.csv?domain=homestead-secret.example", { cookie: c }); const text = await res.text(); return { status: res.status, body: res.status === 200 ? text : JSON.parse(text) }; }, home: all(200), foreign: all(404) },
   { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200) },

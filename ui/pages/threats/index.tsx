@@ -1,4 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { Globe2, MailWarning, ShieldAlert, Waypoints } from "lucide-react";
+import { useState } from "react";
+import { THREAT_MAP_RANGES, type ThreatCountries, type ThreatMapRange } from "../../../src/features/dashboard/contract";
+import { LazyWorldMap } from "../../components/charts/lazy";
+import { ErrorState } from "../../components/QueryStates";
 import { StatCard } from "../../components/StatCard";
 import { ThreatList } from "../../components/ThreatList";
 import { errorMessage } from "../../lib/api";
@@ -37,6 +42,48 @@ function CountryBreakdown({ threats }: { threats: IpThreat[] }) {
   );
 }
 
+const RANGE_LABELS: Record<ThreatMapRange, string> = { "24h": "Last 24h", "7d": "7 days", "30d": "30 days" };
+const RANGE_WORDS: Record<ThreatMapRange, string> = { "24h": "today and yesterday (UTC)", "7d": "the last 7 days", "30d": "the last 30 days" };
+
+export const useThreatCountries = (range: ThreatMapRange) => useQuery<ThreatCountries>({ queryKey: [`/api/threats/countries?range=${range}`] });
+
+/** The world map of failing messages by country, over the chosen range (SPEC's "Last 24h" first). */
+export function ThreatMap() {
+  const [range, setRange] = useState<ThreatMapRange>("24h");
+  const countries = useThreatCountries(range);
+  const data = countries.data;
+  const total = data ? Object.values(data.counts).reduce((a, b) => a + b, 0) : 0;
+  return (
+    <Panel
+      title="Failing mail by country"
+      action={
+        <div className="join" role="group" aria-label="Map range">
+          {THREAT_MAP_RANGES.map((r) => (
+            <button key={r} type="button" className={`btn join-item btn-sm ${r === range ? "btn-active btn-primary" : ""}`} aria-pressed={r === range} onClick={() => setRange(r)}>
+              {RANGE_LABELS[r]}
+            </button>
+          ))}
+        </div>
+      }
+    >
+      {countries.isPending ? (
+        <div className="skeleton aspect-[960/440] w-full" role="status" aria-label="Loading map" />
+      ) : countries.isError || !data ? (
+        <ErrorState error={countries.error} onRetry={() => countries.refetch()} />
+      ) : (
+        <>
+          <LazyWorldMap counts={data.counts} label={`Failing messages by country, ${RANGE_WORDS[range]}`} />
+          <p className="text-xs opacity-60">
+            {total + data.unlocated === 0
+              ? `No failing mail reported for ${RANGE_WORDS[range]}.`
+              : `${formatCount(total + data.unlocated)} failing ${total + data.unlocated === 1 ? "message" : "messages"} reported for ${RANGE_WORDS[range]}${data.unlocated ? `, ${formatCount(data.unlocated)} from IPs that could not be located` : ""}. Reports count on the UTC day their period begins.`}
+          </p>
+        </>
+      )}
+    </Panel>
+  );
+}
+
 /** SPEC §2 Threat Map: where DMARC-failing mail came from in the last 24 hours, by country and by source IP. */
 export default function ThreatsPage() {
   const threats = useThreats();
@@ -66,8 +113,9 @@ export default function ThreatsPage() {
             <StatCard label="High threats" icon={ShieldAlert} value={formatCount(high)} footer={<span className="opacity-60">100+ attempts or 20+ delivered</span>} />
             <StatCard label="Countries" icon={Globe2} value={formatCount(countries)} footer={<span className="opacity-60">Last 24h</span>} />
           </div>
+          <ThreatMap />
           <div className="grid gap-4 sm:gap-6 lg:grid-cols-5">
-            <Panel title="By country" className="lg:col-span-2">
+            <Panel title="By country, last 24h" className="lg:col-span-2">
               <CountryBreakdown threats={list} />
             </Panel>
             <div className="min-w-0 lg:col-span-3">
@@ -76,7 +124,7 @@ export default function ThreatsPage() {
           </div>
           <p className="text-xs opacity-60">
             Threat level: high = 100 or more failing messages, or 20 or more delivered anyway; medium = 10 or more, or any delivered; low = a few, all quarantined or rejected. Sources recognised as a sending service
-            (Google, SendGrid, …) are one level lower: most often your own service not yet authenticated. IP geolocation by DB-IP (db-ip.com), CC BY 4.0.
+            (Google, SendGrid, …) are one level lower: most often your own service not yet authenticated. Senders you approved are left out (their failures are set-up tasks); senders you marked as not yours are never lowered. IP geolocation by DB-IP (db-ip.com), CC BY 4.0.
           </p>
         </>
       )}
