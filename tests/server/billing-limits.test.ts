@@ -36,7 +36,7 @@ describe("domain limit, through POST /api/domains", () => {
   test("Essentials allows 10 domains; the 11th answers 403 with the upgrade message", async () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
-    const admin = signedInMember(db, "admin");
+    const admin = await signedInMember(t.deps.store, "admin");
     await setPlan(db, admin.orgId, "essentials", "none");
     await fillDomains(db, admin.orgId, 9);
     const tenth = await t.json("POST", "/api/domains", { cookie: admin.cookie, body: { name: "tenth.example" } });
@@ -49,14 +49,14 @@ describe("domain limit, through POST /api/domains", () => {
 
   test("Scale has no domain limit; --no-plan-limits lifts every limit", async () => {
     const scale = await billingApp(null);
-    const a = signedInMember(scale.deps.store.db, "owner");
+    const a = await signedInMember(scale.deps.store, "owner");
     await setPlan(scale.deps.store.db, a.orgId, "scale", "none");
     await fillDomains(scale.deps.store.db, a.orgId, 120);
     expect((await scale.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "more.example" } })).status).toBe(201);
     scale.close();
 
     const unlimited = await billingApp(null, { config: { planLimits: false } });
-    const b = signedInMember(unlimited.deps.store.db, "owner");
+    const b = await signedInMember(unlimited.deps.store, "owner");
     await setPlan(unlimited.deps.store.db, b.orgId, "essentials", "none");
     await fillDomains(unlimited.deps.store.db, b.orgId, 10);
     expect((await unlimited.json("POST", "/api/domains", { cookie: b.cookie, body: { name: "more.example" } })).status).toBe(201);
@@ -67,9 +67,9 @@ describe("domain limit, through POST /api/domains", () => {
   test("an MSP's client organisations share the MSP's plan: their domains count together", async () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
-    const msp = signedInMember(db, "owner");
+    const msp = await signedInMember(t.deps.store, "owner");
     await setPlan(db, msp.orgId, "essentials", "none");
-    const client = createOrg(db, "Client", msp.orgId);
+    const client = await createOrg(t.deps.store, "Client", msp.orgId);
     await fillDomains(db, msp.orgId, 6);
     await fillDomains(db, client, 4);
     await expect(assertCanAddDomain(t.deps, client)).rejects.toThrow("Your Essentials plan includes up to 10 domains");
@@ -81,9 +81,9 @@ describe("member limit, through POST /api/members/invitations", () => {
   test("Essentials allows 5 team members, pending invitations included", async () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
-    const owner = signedInMember(db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
     await setPlan(db, owner.orgId, "essentials", "none");
-    for (let i = 0; i < 3; i++) addMember(db, owner.orgId, createUser(db), "member");
+    for (let i = 0; i < 3; i++) await addMember(t.deps.store, owner.orgId, await createUser(t.deps.store), "member");
     // 4 members: one invitation fits, the next does not
     expect((await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: "fifth@example.test", role: "member" } })).status).toBe(201);
     const sixth = await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: "sixth@example.test", role: "member" } });
@@ -95,9 +95,9 @@ describe("member limit, through POST /api/members/invitations", () => {
   test("accepting an invitation that was within the limit still works", async () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
-    const owner = signedInMember(db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
     await setPlan(db, owner.orgId, "essentials", "none");
-    for (let i = 0; i < 4; i++) addMember(db, owner.orgId, createUser(db), "member");
+    for (let i = 0; i < 4; i++) await addMember(t.deps.store, owner.orgId, await createUser(t.deps.store), "member");
     await expect(assertCanAddMember(t.deps, owner.orgId)).rejects.toThrow("5 team members");
     await assertCanAddMember(t.deps, owner.orgId, { acceptingInvitation: true });
     t.close();
@@ -114,7 +114,7 @@ describe("read-only state (billing on)", () => {
   /** An organisation in `state` with a member of each role, and a domain. */
   async function orgIn(state: "canceled" | "trial_ended" | "trial_ended_with_card" | "past_due" | "trialing") {
     const db = t.deps.store.db;
-    const owner = signedInMember(db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
     const past = new Date(Date.now() - 86400_000);
     const future = new Date(Date.now() + 3 * 86400_000);
     if (state === "canceled") await setPlan(db, owner.orgId, "growth", "canceled");
@@ -127,9 +127,9 @@ describe("read-only state (billing on)", () => {
     await fillDomains(db, owner.orgId, 1);
     const cookies: Record<Role, string> = { owner: owner.cookie } as Record<Role, string>;
     for (const role of ["admin", "member", "viewer"] as const) {
-      const userId = createUser(db);
-      addMember(db, owner.orgId, userId, role);
-      cookies[role] = signIn(db, userId, owner.orgId);
+      const userId = await createUser(t.deps.store);
+      await addMember(t.deps.store, owner.orgId, userId, role);
+      cookies[role] = await signIn(t.deps.store, userId, owner.orgId);
     }
     return { orgId: owner.orgId, cookies };
   }
@@ -168,7 +168,7 @@ describe("read-only state (billing on)", () => {
 
   test("with billing off, a canceled organisation is not read-only (nobody could pay)", async () => {
     const off = await billingApp(null);
-    const owner = signedInMember(off.deps.store.db, "owner");
+    const owner = await signedInMember(off.deps.store, "owner");
     await setPlan(off.deps.store.db, owner.orgId, "growth", "canceled");
     expect((await off.json("POST", "/api/domains", { cookie: owner.cookie, body: { name: "new.example" } })).status).toBe(201);
     off.close();

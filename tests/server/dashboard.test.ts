@@ -25,7 +25,7 @@ let seq = 0;
 
 beforeEach(async () => {
   t = await makeTestApp({ deps: { now: () => NOW, resolver: { reverse } as never } });
-  owner = signedInMember(t.deps.store.db, "owner", "Acme Dental");
+  owner = await signedInMember(t.deps.store, "owner", "Acme Dental");
 });
 afterEach(() => t.close());
 
@@ -126,7 +126,7 @@ describe("GET /api/tasks", () => {
 
   test("signed out is 401; another organisation's domains never show", async () => {
     expect((await t.json("GET", "/api/tasks")).status).toBe(401);
-    const other = signedInMember(t.deps.store.db, "owner");
+    const other = await signedInMember(t.deps.store, "owner");
     await addDomain(other.orgId, "theirs.example", { dmarc: "missing", spf: "missing", dkim: "missing" });
     expect((await t.json("GET", "/api/tasks", { cookie: owner.cookie })).body).toEqual([]);
     expect((await t.json("GET", "/api/tasks", { cookie: other.cookie })).body.length).toBeGreaterThan(0);
@@ -158,12 +158,12 @@ describe("GET /api/ip-threats", () => {
   });
 
   test("another organisation's failing sources never appear; viewers may read", async () => {
-    const other = signedInMember(t.deps.store.db, "owner");
+    const other = await signedInMember(t.deps.store, "owner");
     await addDomain(other.orgId, "theirs.example", { dmarc: "none", spf: "valid", dkim: "valid" });
     await ingest(other.orgId, "theirs.example", [fail("203.0.113.50", 500)], ago(DAY), ago(HOUR));
-    const viewer = createUser(t.deps.store.db);
-    addMember(t.deps.store.db, owner.orgId, viewer, "viewer");
-    const res = await t.json("GET", "/api/ip-threats", { cookie: signIn(t.deps.store.db, viewer, owner.orgId) });
+    const viewer = await createUser(t.deps.store);
+    await addMember(t.deps.store, owner.orgId, viewer, "viewer");
+    const res = await t.json("GET", "/api/ip-threats", { cookie: await signIn(t.deps.store, viewer, owner.orgId) });
     expect(res.status).toBe(200);
     expect(res.body).toEqual([]);
     expect((await t.json("GET", "/api/ip-threats", { cookie: other.cookie })).body.map((x: any) => x.ipAddress)).toEqual(["203.0.113.50"]);
@@ -221,19 +221,19 @@ describe("GET/PUT /api/settings", () => {
   });
 
   test.each(["viewer", "member"] as const)("a %s reads (canEdit false) but may not save", async (role) => {
-    const userId = createUser(t.deps.store.db);
-    addMember(t.deps.store.db, owner.orgId, userId, role);
-    const cookie = signIn(t.deps.store.db, userId, owner.orgId);
+    const userId = await createUser(t.deps.store);
+    await addMember(t.deps.store, owner.orgId, userId, role);
+    const cookie = await signIn(t.deps.store, userId, owner.orgId);
     expect((await t.json("GET", "/api/settings", { cookie })).body.canEdit).toBe(false);
     expect((await t.json("PUT", "/api/settings", { cookie, body: valid })).status).toBe(403);
     expect((await t.json("GET", "/api/settings", { cookie: owner.cookie })).body.updatedAt).toBeNull();
   });
 
   test("an admin saves; each organisation has its own settings; signed out is 401", async () => {
-    const userId = createUser(t.deps.store.db);
-    addMember(t.deps.store.db, owner.orgId, userId, "admin");
-    expect((await t.json("PUT", "/api/settings", { cookie: signIn(t.deps.store.db, userId, owner.orgId), body: valid })).status).toBe(200);
-    const other = signedInMember(t.deps.store.db, "owner", "Other Org");
+    const userId = await createUser(t.deps.store);
+    await addMember(t.deps.store, owner.orgId, userId, "admin");
+    expect((await t.json("PUT", "/api/settings", { cookie: await signIn(t.deps.store, userId, owner.orgId), body: valid })).status).toBe(200);
+    const other = await signedInMember(t.deps.store, "owner", "Other Org");
     expect((await t.json("GET", "/api/settings", { cookie: other.cookie })).body.organizationName).toBe("Other Org");
     expect((await t.json("GET", "/api/settings")).status).toBe(401);
     expect((await t.json("PUT", "/api/settings", { body: valid })).status).toBe(401);

@@ -76,7 +76,7 @@ describe("invitation mail", () => {
 
   test("relay down: the invitation is still created and the link comes back to copy, with a message", async () => {
     const t = await appWithMail(await freePort());
-    const owner = signedInMember(t.deps.store.db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
     const invited = unique("nomail");
     const res = await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: invited, role: "member" } });
     expect(res.status).toBe(201);
@@ -91,7 +91,7 @@ describe("invitation mail", () => {
 
   test("without mail configured the link is returned to copy, as before", async () => {
     t = await makeTestApp();
-    const owner = signedInMember(t.deps.store.db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
     const res = await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: unique("copy"), role: "viewer" } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ emailed: false });

@@ -46,7 +46,7 @@ async function world() {
   dir = mkdtempSync(join(tmpdir(), "dw-write-failure-"));
   t = await makeTestApp({ dbPath: join(dir, "dw.db") });
   t.deps.config.allowPrivateMailboxHosts = true; // the test dovecot listens on loopback
-  const member = signedInMember(t.deps.store.db, "owner");
+  const member = await signedInMember(t.deps.store, "owner");
   t.deps.store.db.insert(domains).values({ orgId: member.orgId, name: "example.com" }).run();
   const token = t.deps.store.db.select({ token: organizations.reportToken }).from(organizations).where(eq(organizations.id, member.orgId)).get()!.token;
   return { t, member, address: `${token}@${DOMAIN}`, dbPath: join(dir, "dw.db") };

@@ -32,9 +32,9 @@ async function world() {
   const t = await makeTestApp();
   // the test dovecot listens on loopback
   t.deps.config.allowPrivateMailboxHosts = true;
-  const org = (domain: string) => {
-    const member = signedInMember(t.deps.store.db, "owner");
-    t.deps.store.db.insert(domains).values({ orgId: member.orgId, name: domain }).run();
+  const org = async (domain: string) => {
+    const member = await signedInMember(t.deps.store, "owner");
+    await t.deps.store.write((tx) => tx.insert(t.deps.store.t.domains).values({ orgId: member.orgId, name: domain }));
     return member;
   };
   return { t, org };
@@ -53,7 +53,7 @@ setDefaultTimeout(30_000);
 describe("IMAP report mailbox", () => {
   test.skipIf(dovecotMissing)("the connection test logs in and counts the folder, or says what is wrong", async () => {
     const { t, org } = await world();
-    const a = org("example.com");
+    const a = await org("example.com");
     await dovecot.append(ALICE, "INBOX", aggregateReportMail({ domain: "example.com" }));
     const body = { host: dovecot.host, port: dovecot.port, tls: false, username: ALICE.user, password: ALICE.password, folder: "INBOX" };
     const ok = await t.json("POST", "/api/settings/mailbox/test", { cookie: a.cookie, body });
@@ -80,7 +80,7 @@ describe("IMAP report mailbox", () => {
 
   test.skipIf(dovecotMissing)("a poll ingests unseen report mail, files it in Processed, and non-reports in Invalid", async () => {
     const { t, org } = await world();
-    const a = org("example.com");
+    const a = await org("example.com");
     await configure(t, a.cookie, BOB);
     const before = (await dovecot.count(BOB, "INBOX")) ?? 0;
     await dovecot.append(BOB, "INBOX", aggregateReportMail({ domain: "example.com", reportId: "imap-1" }));
@@ -113,8 +113,8 @@ describe("IMAP report mailbox", () => {
 
   test.skipIf(dovecotMissing)("a failing mailbox is recorded and never stops the others", async () => {
     const { t, org } = await world();
-    const broken = org("broken.example");
-    const working = org("working.example");
+    const broken = await org("broken.example");
+    const working = await org("working.example");
     await configure(t, broken.cookie, ALICE, { password: "wrong-password" });
     await configure(t, working.cookie, ALICE, { folder: "Working" });
     await dovecot.append(ALICE, "Working", aggregateReportMail({ domain: "working.example", reportId: "imap-working" }));
@@ -132,7 +132,7 @@ describe("IMAP report mailbox", () => {
 
   test.skipIf(dovecotMissing)("a message whose ingestion fails unexpectedly stays unseen in the folder for the next poll", async () => {
     const { t, org } = await world();
-    const a = org("retry.example");
+    const a = await org("retry.example");
     await configure(t, a.cookie, ALICE, { folder: "Retry" });
     await dovecot.append(ALICE, "Retry", aggregateReportMail({ domain: "retry.example", reportId: "imap-retry" }));
     const failing = await pollMailbox(t.deps, a.orgId, async () => Promise.reject(new Error("database is locked")));
@@ -148,7 +148,7 @@ describe("IMAP report mailbox", () => {
 
   test.skipIf(dovecotMissing)("Check now polls at once; two checks at the same time run one poll", async () => {
     const { t, org } = await world();
-    const a = org("now.example");
+    const a = await org("now.example");
     await configure(t, a.cookie, ALICE, { folder: "Now" });
     await dovecot.append(ALICE, "Now", aggregateReportMail({ domain: "now.example", reportId: "imap-now" }));
     const [first, second] = await Promise.all([

@@ -58,7 +58,7 @@ afterEach(() => {
 async function app(allowPrivate = false) {
   t = await makeTestApp({ deps: { resolver: createResolver({ servers: [{ host: dns.host, port: dns.port }], cache: false }) } });
   t.deps.config.allowPrivateMailboxHosts = allowPrivate;
-  return { t, admin: signedInMember(t.deps.store.db, "owner") };
+  return { t, admin: await signedInMember(t.deps.store, "owner") };
 }
 
 const mailbox = (host: string, port = internal.port) => ({ host, port, tls: false, username: "reports", password: PASSWORD, folder: "INBOX" });

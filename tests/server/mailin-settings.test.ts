@@ -27,17 +27,17 @@ async function app(config: Partial<Config> = {}) {
   return t;
 }
 
-function memberOf(app: TestApp, orgId: string, role: Role) {
-  const userId = createUser(app.deps.store.db);
-  addMember(app.deps.store.db, orgId, userId, role);
-  return signIn(app.deps.store.db, userId, orgId);
+async function memberOf(app: TestApp, orgId: string, role: Role) {
+  const userId = await createUser(app.deps.store);
+  await addMember(app.deps.store, orgId, userId, role);
+  return await signIn(app.deps.store, userId, orgId);
 }
 
 describe("GET /api/settings/report-address", () => {
   test("gives the organisation's own address as rua/ruf when the SMTP receiver is on", async () => {
     const t = await app({ smtpPort: 2525, smtpDomain: "reports.example.net" });
-    const a = signedInMember(t.deps.store.db, "viewer");
-    const b = signedInMember(t.deps.store.db, "owner");
+    const a = await signedInMember(t.deps.store, "viewer");
+    const b = await signedInMember(t.deps.store, "owner");
     const tokenOf = (orgId: string) => t.deps.store.db.select().from(organizations).where(eq(organizations.id, orgId)).get()!.reportToken;
     const res = await t.json("GET", "/api/settings/report-address", { cookie: a.cookie });
     expect(res.status).toBe(200);
@@ -49,7 +49,7 @@ describe("GET /api/settings/report-address", () => {
 
   test("is null when the SMTP receiver is off, and needs a session", async () => {
     const t = await app();
-    const a = signedInMember(t.deps.store.db, "owner");
+    const a = await signedInMember(t.deps.store, "owner");
     expect((await t.json("GET", "/api/settings/report-address", { cookie: a.cookie })).body).toEqual({ address: null });
     expect((await t.json("GET", "/api/settings/report-address")).status).toBe(401);
   });
@@ -58,7 +58,7 @@ describe("GET /api/settings/report-address", () => {
 describe("report mailbox settings", () => {
   test("an admin saves a mailbox; the password is stored encrypted and never returned", async () => {
     const t = await app();
-    const admin = signedInMember(t.deps.store.db, "admin");
+    const admin = await signedInMember(t.deps.store, "admin");
     const saved = await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: MAILBOX });
     expect(saved.status).toBe(200);
     expect(saved.body.mailbox).toMatchObject({ host: "imap.example.com", port: 993, tls: true, username: "dmarc@example.com", folder: "INBOX", hasPassword: true, lastPolledAt: null });
@@ -83,7 +83,7 @@ describe("report mailbox settings", () => {
 
   test("saving again without a password keeps the stored one", async () => {
     const t = await app();
-    const admin = signedInMember(t.deps.store.db, "owner");
+    const admin = await signedInMember(t.deps.store, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: MAILBOX });
     const before = t.deps.store.db.select().from(reportMailboxes).get()!.passwordEncrypted;
     const res = await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: { ...MAILBOX, password: "", folder: "DMARC" } });
@@ -95,7 +95,7 @@ describe("report mailbox settings", () => {
 
   test("a new mailbox needs a password; bad fields say what to fix", async () => {
     const t = await app();
-    const admin = signedInMember(t.deps.store.db, "owner");
+    const admin = await signedInMember(t.deps.store, "owner");
     const noPassword = await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: { ...MAILBOX, password: "" } });
     expect(noPassword.status).toBe(400);
     expect(noPassword.body.error.fields.password).toBe("Enter the mailbox password");
@@ -116,7 +116,7 @@ describe("report mailbox settings", () => {
 
   test("DELETE removes the mailbox; deleting none is 404", async () => {
     const t = await app();
-    const admin = signedInMember(t.deps.store.db, "owner");
+    const admin = await signedInMember(t.deps.store, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: MAILBOX });
     expect((await t.json("DELETE", "/api/settings/mailbox", { cookie: admin.cookie })).status).toBe(200);
     expect((await t.json("GET", "/api/settings/mailbox", { cookie: admin.cookie })).body).toEqual({ mailbox: null });
@@ -125,10 +125,10 @@ describe("report mailbox settings", () => {
 
   test("viewers and members may read but not change the mailbox", async () => {
     const t = await app();
-    const owner = signedInMember(t.deps.store.db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: owner.cookie, body: MAILBOX });
     for (const role of ["viewer", "member"] as const) {
-      const cookie = memberOf(t, owner.orgId, role);
+      const cookie = await memberOf(t, owner.orgId, role);
       const read = await t.json("GET", "/api/settings/mailbox", { cookie });
       expect(read.status).toBe(200);
       expect(read.body.mailbox.host).toBe("imap.example.com");
@@ -143,8 +143,8 @@ describe("report mailbox settings", () => {
 
   test("another organisation never sees or changes this organisation's mailbox", async () => {
     const t = await app();
-    const home = signedInMember(t.deps.store.db, "owner");
-    const foreign = signedInMember(t.deps.store.db, "owner");
+    const home = await signedInMember(t.deps.store, "owner");
+    const foreign = await signedInMember(t.deps.store, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: home.cookie, body: MAILBOX });
 
     expect((await t.json("GET", "/api/settings/mailbox", { cookie: foreign.cookie })).body).toEqual({ mailbox: null });
@@ -168,7 +168,7 @@ describe("report mailbox settings", () => {
 
   test("the connection test answers a port with nothing listening with the one failure message; the cause goes to the log", async () => {
     const t = await app({ allowPrivateMailboxHosts: true });
-    const admin = signedInMember(t.deps.store.db, "owner");
+    const admin = await signedInMember(t.deps.store, "owner");
     const closed = Bun.serve({ port: 0, fetch: () => new Response() });
     const port = closed.port!;
     closed.stop(true);

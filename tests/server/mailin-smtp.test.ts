@@ -25,12 +25,12 @@ afterEach(async () => {
   t = null;
 });
 
-function orgWithDomain(app: TestApp, domain: string) {
-  const db = app.deps.store.db;
-  const orgId = createOrg(db);
-  db.insert(domains).values({ orgId, name: domain }).run();
-  const token = db.select({ token: organizations.reportToken }).from(organizations).where(eq(organizations.id, orgId)).get()!.token;
-  return { orgId, address: `${token}@${DOMAIN}` };
+async function orgWithDomain(app: TestApp, domain: string) {
+  const store = app.deps.store;
+  const orgId = await createOrg(store);
+  await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: domain }));
+  const [row] = await store.db.select({ token: store.t.organizations.reportToken }).from(store.t.organizations).where(eq(store.t.organizations.id, orgId));
+  return { orgId, address: `${row!.token}@${DOMAIN}` };
 }
 
 async function start(options: { maxBytes?: number; tls?: { cert: string; key: string }; ingest?: IngestFn } = {}) {
@@ -75,8 +75,8 @@ async function rawDialogue(port: number, lines: string[]): Promise<string[]> {
 describe("SMTP receiver", () => {
   test("report mail for an organisation's address is accepted and stored for that organisation", async () => {
     const { t, port } = await start();
-    const home = orgWithDomain(t, "example.com");
-    const other = orgWithDomain(t, "other.example");
+    const home = await orgWithDomain(t, "example.com");
+    const other = await orgWithDomain(t, "other.example");
     const mail = aggregateReportMail({ domain: "example.com", reportId: "smtp-1", to: home.address });
     const result = await sendMail(port, { from: "noreply-dmarc-support@google.com", to: [home.address] }, mail);
     expect(result.accepted).toBe(true);
@@ -97,7 +97,7 @@ describe("SMTP receiver", () => {
 
   test("the same report sent twice is stored once and the second delivery is still accepted", async () => {
     const { t, port } = await start();
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const mail = aggregateReportMail({ domain: "example.com", reportId: "smtp-dup", to: home.address });
     expect((await sendMail(port, { from: "a@google.com", to: [home.address] }, mail)).accepted).toBe(true);
     const again = await sendMail(port, { from: "a@google.com", to: [home.address] }, mail);
@@ -108,7 +108,7 @@ describe("SMTP receiver", () => {
 
   test("a +suffix and upper-case letters in the address still reach the organisation", async () => {
     const { t, port } = await start();
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const [token] = home.address.split("@");
     const to = `${token!.toUpperCase()}+ruf@${DOMAIN.toUpperCase()}`;
     const result = await sendMail(port, { from: "a@google.com", to: [to] }, aggregateReportMail({ domain: "example.com", reportId: "smtp-plus" }));
@@ -118,7 +118,7 @@ describe("SMTP receiver", () => {
 
   test("an unknown token is refused at RCPT with 550 and nothing is stored", async () => {
     const { t, port } = await start();
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const result = await sendMail(port, { from: "a@google.com", to: [`nosuchtoken123@${DOMAIN}`] }, aggregateReportMail({ domain: "example.com" }));
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(550);
@@ -128,7 +128,7 @@ describe("SMTP receiver", () => {
 
   test("mail for another domain is refused: the receiver is not a relay", async () => {
     const { t, port } = await start();
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const [token] = home.address.split("@");
     const result = await sendMail(port, { from: "a@google.com", to: [`${token}@gmail.com`] }, aggregateReportMail({ domain: "example.com" }));
     expect(result.accepted).toBe(false);
@@ -139,7 +139,7 @@ describe("SMTP receiver", () => {
 
   test("mail over the size limit is refused, whether announced with SIZE or not", async () => {
     const { t, port } = await start({ maxBytes: 4096 });
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const noise = (Buffer.from(crypto.getRandomValues(new Uint8Array(6000))).toString("base64").match(/.{1,76}/g) ?? []).join("\r\n");
     const big = aggregateReportMail({ domain: "example.com" }).replace("This is an aggregate report", `${noise}\r\nThis is an aggregate report`);
     expect(big.length).toBeGreaterThan(8192);
@@ -156,7 +156,7 @@ describe("SMTP receiver", () => {
 
   test("a message that is not a report is refused with the reason", async () => {
     const { t, port } = await start();
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const spam = `From: someone@spam.test\r\nTo: ${home.address}\r\nSubject: Buy now\r\n\r\nCheap watches.\r\n`;
     const result = await sendMail(port, { from: "someone@spam.test", to: [home.address] }, spam);
     expect(result.accepted).toBe(false);
@@ -167,8 +167,8 @@ describe("SMTP receiver", () => {
 
   test("a report whose domain belongs to no organisation addressed is refused", async () => {
     const { t, port } = await start();
-    const home = orgWithDomain(t, "example.com");
-    orgWithDomain(t, "foreign.example");
+    const home = await orgWithDomain(t, "example.com");
+    await orgWithDomain(t, "foreign.example");
     const result = await sendMail(port, { from: "a@google.com", to: [home.address] }, aggregateReportMail({ domain: "foreign.example" }));
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(554);
@@ -177,7 +177,7 @@ describe("SMTP receiver", () => {
 
   test("ingestion failing unexpectedly answers 451 so the sender retries later", async () => {
     const { t, port } = await start({ ingest: async () => Promise.reject(new Error("disk full")) });
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const result = await sendMail(port, { from: "a@google.com", to: [home.address] }, aggregateReportMail({ domain: "example.com" }));
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(451);
@@ -185,7 +185,7 @@ describe("SMTP receiver", () => {
 
   test("without a certificate STARTTLS is not offered", async () => {
     const { t, port } = await start();
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const replies = await rawDialogue(port, ["EHLO client.test"]);
     expect(replies.join("\n")).not.toContain("STARTTLS");
     const result = await sendMail(port, { from: "a@google.com", to: [home.address] }, aggregateReportMail({ domain: "example.com" }), { requireTLS: true });
@@ -195,7 +195,7 @@ describe("SMTP receiver", () => {
   test("with a certificate, mail sent over STARTTLS is accepted", async () => {
     const pem = selfSignedCertificate();
     const { t, port } = await start({ tls: pem });
-    const home = orgWithDomain(t, "example.com");
+    const home = await orgWithDomain(t, "example.com");
     const result = await sendMail(port, { from: "a@google.com", to: [home.address] }, aggregateReportMail({ domain: "example.com", reportId: "smtp-tls" }), { requireTLS: true, ca: pem.cert });
     expect(result.response).toContain("250");
     expect(result.accepted).toBe(true);

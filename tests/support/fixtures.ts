@@ -1,10 +1,11 @@
 /**
  * Rows that many tests need: a user with an organisation and a signed-in session cookie.
- * Written through the same session code the app uses, into the real database.
+ * Written into the real database through the store (so they work on SQLite and PostgreSQL),
+ * the session through the same session code the app uses.
  */
-import type { DB } from "../../src/db";
-import { memberships, organizations, sessions, users, type Role } from "../../src/db/schema";
-import { newSession, SESSION_COOKIE } from "../../src/features/auth/sessions";
+import type { Role } from "../../src/db/schema";
+import type { StoreCore } from "../../src/db/store";
+import { createSession, SESSION_COOKIE } from "../../src/features/auth/sessions";
 
 let counter = 0;
 
@@ -14,29 +15,30 @@ export interface SignedIn {
   cookie: string;
 }
 
-export function createOrg(db: DB, name = `Org ${++counter}`, parentId: string | null = null): string {
+export async function createOrg(store: StoreCore, name = `Org ${++counter}`, parentId: string | null = null): Promise<string> {
   const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${++counter}`;
-  return db.insert(organizations).values({ name, slug, parentId }).returning({ id: organizations.id }).get().id;
+  const [row] = await store.write((tx) => tx.insert(store.t.organizations).values({ name, slug, parentId }).returning({ id: store.t.organizations.id }));
+  return row!.id;
 }
 
-export function createUser(db: DB, email = `user${++counter}@example.test`, name = "Test User"): string {
-  return db.insert(users).values({ name, email: email.toLowerCase(), passwordHash: null }).returning({ id: users.id }).get().id;
+export async function createUser(store: StoreCore, email = `user${++counter}@example.test`, name = "Test User"): Promise<string> {
+  const [row] = await store.write((tx) => tx.insert(store.t.users).values({ name, email: email.toLowerCase(), passwordHash: null }).returning({ id: store.t.users.id }));
+  return row!.id;
 }
 
-export function addMember(db: DB, orgId: string, userId: string, role: Role) {
-  db.insert(memberships).values({ orgId, userId, role }).run();
+export async function addMember(store: StoreCore, orgId: string, userId: string, role: Role): Promise<void> {
+  await store.write((tx) => tx.insert(store.t.memberships).values({ orgId, userId, role }));
 }
 
-export function signIn(db: DB, userId: string, orgId: string | null): string {
-  const { token, row } = newSession(userId, orgId, new Date());
-  db.insert(sessions).values(row).run();
+export async function signIn(store: StoreCore, userId: string, orgId: string | null): Promise<string> {
+  const token = await createSession({ store }, userId, orgId);
   return `${SESSION_COOKIE}=${token}`;
 }
 
 /** A new user who holds `role` in a new organisation, signed in with it as current. */
-export function signedInMember(db: DB, role: Role = "owner", orgName?: string): SignedIn {
-  const orgId = createOrg(db, orgName);
-  const userId = createUser(db);
-  addMember(db, orgId, userId, role);
-  return { userId, orgId, cookie: signIn(db, userId, orgId) };
+export async function signedInMember(store: StoreCore, role: Role = "owner", orgName?: string): Promise<SignedIn> {
+  const orgId = await createOrg(store, orgName);
+  const userId = await createUser(store);
+  await addMember(store, orgId, userId, role);
+  return { userId, orgId, cookie: await signIn(store, userId, orgId) };
 }

@@ -63,8 +63,8 @@ const keySelectors = (analysis: { dkim: { details: { keys: { selector: string }[
 
 describe("DKIM selectors seen in the organisation's reports", () => {
   test("the domain check and the signed-in lookup find a key at a reported selector; signed out and other organisations do not", async () => {
-    const owner = signedInMember(t.deps.store.db, "owner");
-    const other = signedInMember(t.deps.store.db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
+    const other = await signedInMember(t.deps.store, "owner");
     const ownDomain = await addDomain(owner.orgId, "reportsel.test");
     const otherDomain = await addDomain(other.orgId, "reportsel.test");
     await uploadReportWithSelectors(owner, "reportsel.test", ["s2026"]);
@@ -93,8 +93,8 @@ describe("DKIM selectors seen in the organisation's reports", () => {
   });
 
   test("selectorsSeen: the domain and its subdomains, most recent first, well-formed, within the window, one organisation", async () => {
-    const owner = signedInMember(t.deps.store.db, "owner");
-    const other = signedInMember(t.deps.store.db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
+    const other = await signedInMember(t.deps.store, "owner");
     await addDomain(owner.orgId, "seen.example");
     await addDomain(other.orgId, "seen.example");
     await uploadReportWithSelectors(owner, "seen.example", ["old2024"], { daysAgo: 30 });
@@ -124,7 +124,7 @@ describe("the organisation's DNS cache settings", () => {
   }
 
   test("caching off: a record changed between two signed-in lookups is seen at once", async () => {
-    const owner = signedInMember(t.deps.store.db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
     await setCaching(owner, false, 3600);
     dns.zone["cacheoff.test"] = { TXT: ["v=spf1 ip4:192.0.2.1 -all"] };
     expect((await lookup("cacheoff.test", owner.cookie)).body.spf.recordValue).toBe("v=spf1 ip4:192.0.2.1 -all");
@@ -133,7 +133,7 @@ describe("the organisation's DNS cache settings", () => {
   });
 
   test("caching on with TTL 3600: the cached answer is returned; switching caching off shows the change", async () => {
-    const owner = signedInMember(t.deps.store.db, "owner");
+    const owner = await signedInMember(t.deps.store, "owner");
     await setCaching(owner, true, 3600);
     dns.zone["cacheon.test"] = { TXT: ["v=spf1 ip4:192.0.2.1 -all"] };
     expect((await lookup("cacheon.test", owner.cookie)).body.spf.recordValue).toBe("v=spf1 ip4:192.0.2.1 -all");
@@ -145,7 +145,7 @@ describe("the organisation's DNS cache settings", () => {
   });
 
   test("the organisation's domain checks follow its setting; signed out, the server's cache applies", async () => {
-    const uncached = signedInMember(t.deps.store.db, "owner");
+    const uncached = await signedInMember(t.deps.store, "owner");
     await setCaching(uncached, false, 3600);
     const id = await addDomain(uncached.orgId, "cachecheck.test");
     dns.zone["cachecheck.test"] = { TXT: ["v=spf1 ip4:192.0.2.1 -all"] };

@@ -9,7 +9,7 @@ describe("domains", () => {
   test("add (trimmed, lower-cased), list with the SPEC §3 fields, delete", async () => {
     const added: string[] = [];
     t = await makeTestApp({ deps: { onDomainAdded: (id) => added.push(id) } });
-    const { cookie } = signedInMember(t.deps.store.db, "admin");
+    const { cookie } = await signedInMember(t.deps.store, "admin");
     const created = await t.json("POST", "/api/domains", { cookie, body: { name: "  Example.COM " } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "example.com", dmarcPolicy: null, spfStatus: null, dkimStatus: null, overallStatus: "pending", lastReportAt: null });
@@ -27,8 +27,8 @@ describe("domains", () => {
 
   test("the same domain twice in one organisation → 409; another organisation may add it", async () => {
     t = await makeTestApp();
-    const a = signedInMember(t.deps.store.db, "owner");
-    const b = signedInMember(t.deps.store.db, "owner");
+    const a = await signedInMember(t.deps.store, "owner");
+    const b = await signedInMember(t.deps.store, "owner");
     expect((await t.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "example.com" } })).status).toBe(201);
     const dup = await t.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "EXAMPLE.com" } });
     expect(dup.status).toBe(409);
@@ -45,7 +45,7 @@ describe("domains", () => {
     [{ name: "https://example.com" }, "Please enter a valid domain name (e.g., example.com)"],
   ])("bad name %p → 400 with the DNS lookup rule's message", async (body, message) => {
     t = await makeTestApp();
-    const { cookie } = signedInMember(t.deps.store.db, "admin");
+    const { cookie } = await signedInMember(t.deps.store, "admin");
     const res = await t.json("POST", "/api/domains", { cookie, body });
     expect(res.status).toBe(400);
     expect(res.body.error.fields.name).toBe(message);

@@ -21,7 +21,7 @@ describe("domain statuses", () => {
     const t = await makeTestApp();
     try {
       const db = t.deps.store.db;
-      const { orgId } = signedInMember(db, "owner");
+      const { orgId } = await signedInMember(t.deps.store, "owner");
       const row = (await db.insert(domains).values({ orgId, name: "weak.test" }).returning())[0]!;
       let now = new Date("2025-01-01T00:00:00Z");
       const deps = { store: t.deps.store, resolver: resolverFor(), now: () => now };
@@ -58,7 +58,7 @@ describe("domain statuses", () => {
     const t = await makeTestApp();
     try {
       const db = t.deps.store.db;
-      const { orgId } = signedInMember(db, "owner");
+      const { orgId } = await signedInMember(t.deps.store, "owner");
       const row = (await db.insert(domains).values({ orgId, name: "broken.test" }).returning())[0]!;
       expect(await checkDomain({ store: t.deps.store, resolver: resolverFor(), now: () => new Date() }, row.id)).toBeNull();
       expect((await db.select().from(domains).where(eq(domains.id, row.id)))[0]).toMatchObject({ overallStatus: "pending", lastCheckedAt: null });
@@ -71,7 +71,7 @@ describe("domain statuses", () => {
     const t = await makeTestApp();
     try {
       const db = t.deps.store.db;
-      const { orgId } = signedInMember(db, "owner");
+      const { orgId } = await signedInMember(t.deps.store, "owner");
       const now = new Date("2025-02-01T00:00:00Z");
       await db.insert(domains).values([
         { orgId, name: "good.test" },
@@ -90,7 +90,7 @@ describe("domain statuses", () => {
     const t = await makeTestApp();
     try {
       const db = t.deps.store.db;
-      const { orgId } = signedInMember(db, "owner");
+      const { orgId } = await signedInMember(t.deps.store, "owner");
       const now = new Date("2025-02-01T00:00:00Z");
       await db.insert(domains).values([{ orgId, name: "good.test" }, { orgId, name: "nopolicy.test" }, { orgId, name: "weak.test" }]);
       const node = () => ({ store: t.deps.store, resolver: resolverFor(), now: () => now });
@@ -109,7 +109,7 @@ describe("domain statuses", () => {
     const t = await makeTestApp({ deps: { resolver: resolverFor() } });
     const scheduler = wireDnsChecks(t.deps);
     try {
-      const { cookie } = signedInMember(t.deps.store.db, "owner");
+      const { cookie } = await signedInMember(t.deps.store, "owner");
       const created = await t.json("POST", "/api/domains", { cookie, body: { name: "good.test" } });
       expect(created.status).toBe(201);
       let row;

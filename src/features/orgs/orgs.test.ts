@@ -17,10 +17,10 @@ describe("organisations", () => {
   test("a user in two organisations lists both and switches; switching to a foreign one is 404", async () => {
     t = await makeTestApp();
     const db = t.deps.store.db;
-    const a = signedInMember(db, "owner", "Alpha");
-    const beta = createOrg(db, "Beta");
-    addMember(db, beta, a.userId, "viewer");
-    const foreign = createOrg(db, "Foreign");
+    const a = await signedInMember(t.deps.store, "owner", "Alpha");
+    const beta = await createOrg(t.deps.store, "Beta");
+    await addMember(t.deps.store, beta, a.userId, "viewer");
+    const foreign = await createOrg(t.deps.store, "Foreign");
     const orgs = await t.json("GET", "/api/orgs", { cookie: a.cookie });
     expect(orgs.body.map((o: any) => [o.name, o.role, o.current])).toEqual([
       ["Alpha", "owner", true],
@@ -40,13 +40,13 @@ describe("organisations", () => {
   test("MSP: an admin creates a client org; parent owners/admins act in it with their role, members do not see it", async () => {
     t = await makeTestApp();
     const db = t.deps.store.db;
-    const msp = signedInMember(db, "admin", "MSP");
+    const msp = await signedInMember(t.deps.store, "admin", "MSP");
     const created = await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: "Client Dental" } });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: "Client Dental", parentId: msp.orgId, role: "admin" });
-    const plainMember = createUser(db);
-    addMember(db, msp.orgId, plainMember, "member");
-    const memberCookie = signIn(db, plainMember, msp.orgId);
+    const plainMember = await createUser(t.deps.store);
+    await addMember(t.deps.store, msp.orgId, plainMember, "member");
+    const memberCookie = await signIn(t.deps.store, plainMember, msp.orgId);
     expect((await t.json("GET", "/api/orgs", { cookie: memberCookie })).body.map((o: any) => o.name)).toEqual(["MSP"]);
     expect((await t.json("POST", `/api/orgs/${created.body.id}/switch`, { cookie: memberCookie })).status).toBe(404);
     expect((await t.json("POST", "/api/orgs/clients", { cookie: memberCookie, body: { name: "Nope Ltd" } })).status).toBe(403);
@@ -108,13 +108,13 @@ describe("members and invitations", () => {
     const inv = await t.json("POST", "/api/members/invitations", { cookie: owner, body: { email: "invitee@example.com", role: "viewer" } });
     const token = new URL(inv.body.link).searchParams.get("token")!;
     const verifiedAt = async (userId: string) => (await db.select({ at: users.emailVerifiedAt }).from(users).where(eq(users.id, userId)))[0]!.at;
-    const stranger = createUser(db, "stranger@example.com");
-    expect((await t.json("POST", "/api/invitations/accept", { cookie: signIn(db, stranger, null), body: { token } })).status).toBe(403);
+    const stranger = await createUser(t.deps.store, "stranger@example.com");
+    expect((await t.json("POST", "/api/invitations/accept", { cookie: await signIn(t.deps.store, stranger, null), body: { token } })).status).toBe(403);
     expect(await verifiedAt(stranger)).toBeNull();
 
-    const invitee = createUser(db, "invitee@example.com");
+    const invitee = await createUser(t.deps.store, "invitee@example.com");
     expect(await verifiedAt(invitee)).toBeNull();
-    const accepted = await t.json("POST", "/api/invitations/accept", { cookie: signIn(db, invitee, null), body: { token } });
+    const accepted = await t.json("POST", "/api/invitations/accept", { cookie: await signIn(t.deps.store, invitee, null), body: { token } });
     expect(accepted.status).toBe(200);
     expect(await verifiedAt(invitee)).toBeInstanceOf(Date);
   });
@@ -132,7 +132,7 @@ describe("members and invitations", () => {
   test("inviting an existing member → 409; bad email or role → 400; admins cannot grant owner", async () => {
     t = await makeTestApp();
     const db = t.deps.store.db;
-    const admin = signedInMember(db, "admin");
+    const admin = await signedInMember(t.deps.store, "admin");
     const { email } = (await db.select().from(memberships).innerJoin(users, eq(memberships.userId, users.id)))[0]!.users;
     expect((await t.json("POST", "/api/members/invitations", { cookie: admin.cookie, body: { email, role: "member" } })).status).toBe(409);
     expect((await t.json("POST", "/api/members/invitations", { cookie: admin.cookie, body: { email: "nope", role: "member" } })).body.error.fields.email).toBe("Please enter a valid email address");
@@ -143,9 +143,9 @@ describe("members and invitations", () => {
   test("change role and remove; the last owner can be neither demoted nor removed", async () => {
     t = await makeTestApp();
     const db = t.deps.store.db;
-    const owner = signedInMember(db, "owner");
-    const second = createUser(db);
-    addMember(db, owner.orgId, second, "member");
+    const owner = await signedInMember(t.deps.store, "owner");
+    const second = await createUser(t.deps.store);
+    await addMember(t.deps.store, owner.orgId, second, "member");
     const list = (await t.json("GET", "/api/members", { cookie: owner.cookie })).body.members;
     const ownerM = list.find((m: any) => m.userId === owner.userId);
     const secondM = list.find((m: any) => m.userId === second);

@@ -15,9 +15,9 @@ afterEach(async () => {
   t.close();
 });
 
-function memberWithDomain(role: "owner" | "viewer" = "owner", domain = "example.com"): SignedIn {
-  const who = signedInMember(t.deps.store.db, role);
-  t.deps.store.db.insert(domains).values({ orgId: who.orgId, name: domain }).run();
+async function memberWithDomain(role: "owner" | "viewer" = "owner", domain = "example.com"): Promise<SignedIn> {
+  const who = await signedInMember(t.deps.store, role);
+  await t.deps.store.write((tx) => tx.insert(t.deps.store.t.domains).values({ orgId: who.orgId, name: domain }));
   return who;
 }
 
@@ -40,12 +40,12 @@ function tlsFor(domain: string, reportId: string, day: string, failures = 0): Ui
 
 describe("failure reports", () => {
   test("the list has the summary fields, newest first; the detail has every stored field", async () => {
-    const owner = memberWithDomain("owner");
+    const owner = await memberWithDomain("owner");
     const [arfId, plainId] = await upload(owner, [
       { name: "arf.eml", bytes: fixture("arf-auth-failure.eml") },
       { name: "plain.eml", bytes: fixture("plain-failure-notice.eml") },
     ]);
-    const viewer = signedInMember(t.deps.store.db, "viewer");
+    const viewer = await signedInMember(t.deps.store, "viewer");
     const list = await t.json("GET", "/api/failure-reports", { cookie: owner.cookie });
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(2);
@@ -75,7 +75,7 @@ describe("failure reports", () => {
   });
 
   test("newest first by arrival date", async () => {
-    const owner = memberWithDomain();
+    const owner = await memberWithDomain();
     const arf = new TextDecoder().decode(fixture("arf-auth-failure.eml"));
     const later = arf.replace("Arrival-Date: Tue, 2 Jan 2024 09:59:00 +0000", "Arrival-Date: Wed, 3 Jan 2024 09:59:00 +0000").replaceAll("arf-1@reporter.example", "arf-2@reporter.example");
     const [earlyId, laterId] = await upload(owner, [
@@ -88,8 +88,8 @@ describe("failure reports", () => {
   });
 
   test("another organisation's report is not found; signed out is 401", async () => {
-    const owner = memberWithDomain();
-    const stranger = memberWithDomain();
+    const owner = await memberWithDomain();
+    const stranger = await memberWithDomain();
     const [id] = await upload(owner, [{ name: "arf.eml", bytes: fixture("arf-auth-failure.eml") }]);
     const res = await t.json("GET", `/api/failure-reports/${id}`, { cookie: stranger.cookie });
     expect(res.status).toBe(404);
@@ -102,7 +102,7 @@ describe("failure reports", () => {
 
 describe("SMTP TLS reports", () => {
   test("the list has the summary fields, newest period first; the detail has the parsed policies", async () => {
-    const owner = memberWithDomain();
+    const owner = await memberWithDomain();
     const [olderId, newerId] = await upload(owner, [
       { name: "tls-1.json", bytes: tlsFor("example.com", "tls-old", "2024-03-01") },
       { name: "tls-2.json", bytes: tlsFor("example.com", "tls-new", "2024-03-08", 3) },
@@ -122,8 +122,8 @@ describe("SMTP TLS reports", () => {
   });
 
   test("another organisation's report is not found; signed out is 401", async () => {
-    const owner = memberWithDomain();
-    const stranger = memberWithDomain();
+    const owner = await memberWithDomain();
+    const stranger = await memberWithDomain();
     const [id] = await upload(owner, [{ name: "tls.json", bytes: tlsFor("example.com", "tls-x", "2024-03-01") }]);
     expect((await t.json("GET", `/api/tls-reports/${id}`, { cookie: stranger.cookie })).status).toBe(404);
     expect((await t.json("GET", "/api/tls-reports", { cookie: stranger.cookie })).body).toEqual([]);
@@ -131,7 +131,7 @@ describe("SMTP TLS reports", () => {
   });
 
   test("?limit= is 1 to 1000, 200 when not given", async () => {
-    const owner = memberWithDomain();
+    const owner = await memberWithDomain();
     const sqlite = t.deps.store.sqlite!;
     const domainId = (sqlite.query("SELECT id FROM domains WHERE org_id = ?").get(owner.orgId) as { id: string }).id;
     const insert = sqlite.prepare(

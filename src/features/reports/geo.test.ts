@@ -147,7 +147,7 @@ describe("ingestion with --geoip-db", () => {
     const t = await makeTestApp({ config: { geoipDb: path, dnsTimeout: 100 } });
     try {
       geoFromConfig(t.deps.config); // what serve / ingest / seed-demo do at start
-      const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+      const { orgId, cookie } = await signedInMember(t.deps.store, "member");
       t.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
       const result = await ingestFile(t.deps, { orgId, fileName: "r.xml.gz", bytes: gzip(xmlBytes(sampleAggregate("example.com", { reportId: "geo-1" }))), source: "upload" });
       expect(result.status).toBe("ingested");

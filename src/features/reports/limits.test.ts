@@ -18,9 +18,9 @@ afterEach(async () => {
   t.close();
 });
 
-function member() {
-  const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
-  t.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
+async function member() {
+  const { orgId, cookie } = await signedInMember(t.deps.store, "member");
+  await t.deps.store.write((tx) => tx.insert(t.deps.store.t.domains).values({ orgId, name: "example.com" }));
   return { orgId, cookie };
 }
 
@@ -36,7 +36,7 @@ const long = (n: number) => "x".repeat(n);
 
 describe("uploads", () => {
   test("an mbox with three report messages stores three reports", async () => {
-    const { cookie } = member();
+    const { cookie } = await member();
     const mails = [1, 2, 3].map((n) => reportMail([{ fileName: `${n}.xml.gz`, contentType: "application/gzip", data: gzip(xmlBytes(sampleAggregate("example.com", { reportId: `mbox-${n}` }))) }]));
     const res = await upload(cookie, [{ name: "export.mbox", bytes: mbox(mails) }]);
     expect(res.status).toBe(200);
@@ -47,7 +47,7 @@ describe("uploads", () => {
   });
 
   test("a report of each kind with an over-long field is refused, naming the field, and nothing is stored", async () => {
-    const { cookie } = member();
+    const { cookie } = await member();
     const tls = JSON.parse(new TextDecoder().decode(tlsReportJson("example.com", "t-long")));
     tls["organization-name"] = long(20_000);
     const files = [
@@ -72,7 +72,7 @@ describe("uploads", () => {
 
 describe("report lists are paged", () => {
   test("limit and offset page through the list, with a Link to the next page until the last", async () => {
-    const { orgId, cookie } = member();
+    const { orgId, cookie } = await member();
     const domainId = t.deps.store.db.select({ id: domains.id }).from(domains).get()!.id;
     const base = new Date("2024-03-01T00:00:00Z").getTime();
     t.deps.store.db.transaction((tx) => {
@@ -104,7 +104,7 @@ describe("report lists are paged", () => {
   });
 
   test("a full page of reports with long names and ids stays small", async () => {
-    const { cookie } = member();
+    const { cookie } = await member();
     const at = (i: number) => String(1_704_067_200 + i * 86_400);
     const xml = (i: number) =>
       aggregateXml(sampleAggregate("example.com", { orgName: long(480), reportId: `${i}-${long(1000)}` })).replace(/<begin>\d+<\/begin>/, `<begin>${at(i)}</begin>`);

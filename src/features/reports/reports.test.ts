@@ -35,7 +35,7 @@ const counts = () => TABLES.map((name) => (t.deps.store.sqlite!.query(`SELECT co
 
 describe("POST /api/reports/upload", () => {
   test("one file in each shape ingests and says what it found", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
     addDomain(orgId, "example.com");
     const res = await upload(cookie, [
       { name: "google.xml.gz", bytes: gzip(xmlBytes(sampleAggregate("example.com", { reportId: "u-1" }))) },
@@ -57,7 +57,7 @@ describe("POST /api/reports/upload", () => {
   });
 
   test("the same report twice is stored once and said to be a duplicate", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "owner");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "owner");
     addDomain(orgId, "example.com");
     const bytes = xmlBytes(sampleAggregate("example.com", { reportId: "dup-1" }));
     const first = await upload(cookie, [{ name: "a.xml", bytes }]);
@@ -75,7 +75,7 @@ describe("POST /api/reports/upload", () => {
     ["a mail with one broken report among good ones", () => reportMail([{ fileName: "ok.xml", contentType: "text/xml", data: xmlBytes(sampleAggregate("example.com")) }, { fileName: "bad.xml", contentType: "text/xml", data: fixture("truncated.xml") }]), /malformed/],
     ["a zip with a report for a foreign domain next to a good one", () => zip({ "a.xml": xmlBytes(sampleAggregate("example.com")), "b.xml": xmlBytes(sampleAggregate("other.org")) }), /other\.org, which is not one of this organisation's domains/],
   ])("a refused file (%s) says why and leaves the database as it was", async (_, bytes, reason) => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
     addDomain(orgId, "example.com");
     await upload(cookie, [{ name: "seed.xml", bytes: xmlBytes(sampleAggregate("example.com")) }]);
     const before = counts();
@@ -90,8 +90,8 @@ describe("POST /api/reports/upload", () => {
   });
 
   test("a report for a domain of another organisation is refused (tenant routing)", async () => {
-    const a = signedInMember(t.deps.store.db, "owner");
-    const b = signedInMember(t.deps.store.db, "owner");
+    const a = await signedInMember(t.deps.store, "owner");
+    const b = await signedInMember(t.deps.store, "owner");
     addDomain(a.orgId, "a-corp.com");
     addDomain(b.orgId, "b-corp.com");
     const res = await upload(a.cookie, [{ name: "b.xml", bytes: xmlBytes(sampleAggregate("b-corp.com")) }]);
@@ -100,7 +100,7 @@ describe("POST /api/reports/upload", () => {
   });
 
   test("a viewer may not upload (403); signed out is 401", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "viewer");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "viewer");
     addDomain(orgId, "example.com");
     expect((await upload(cookie, [{ name: "a.xml", bytes: xmlBytes(sampleAggregate()) }])).status).toBe(403);
     expect((await upload("", [{ name: "a.xml", bytes: xmlBytes(sampleAggregate()) }])).status).toBe(401);
@@ -110,7 +110,7 @@ describe("POST /api/reports/upload", () => {
   test("no file is a 400; a file over the size bound is a 413 with the reason", async () => {
     const small = await makeTestApp({ config: { maxReportMb: 1 } });
     try {
-      const { orgId, cookie } = signedInMember(small.deps.store.db, "member");
+      const { orgId, cookie } = await signedInMember(small.deps.store, "member");
       small.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
       expect((await small.json("POST", "/api/reports/upload", { body: new FormData(), cookie })).status).toBe(400);
       const form = new FormData();
@@ -124,7 +124,7 @@ describe("POST /api/reports/upload", () => {
   });
 
   test("a gzip bomb is refused as too large", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
     addDomain(orgId, "example.com");
     const res = await upload(cookie, [{ name: "bomb.xml.gz", bytes: gzip(new Uint8Array(30 * 1024 * 1024)) }]);
     expect(res.status).toBe(413);
@@ -134,8 +134,8 @@ describe("POST /api/reports/upload", () => {
 
 describe("reading reports back", () => {
   test("list (SPEC §3 shape, newest first, own organisation only) and detail with records", async () => {
-    const a = signedInMember(t.deps.store.db, "member");
-    const b = signedInMember(t.deps.store.db, "member");
+    const a = await signedInMember(t.deps.store, "member");
+    const b = await signedInMember(t.deps.store, "member");
     addDomain(a.orgId, "example.com");
     addDomain(b.orgId, "example.com");
     const report = sampleAggregate("example.com", { reportId: "read-1" });
@@ -161,11 +161,11 @@ describe("reading reports back", () => {
   });
 
   test("pass rate has one decimal and the list is newest first", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "viewer");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "viewer");
     addDomain(orgId, "example.com");
-    const uploader = createUser(t.deps.store.db);
-    addMember(t.deps.store.db, orgId, uploader, "member");
-    const upCookie = signIn(t.deps.store.db, uploader, orgId);
+    const uploader = await createUser(t.deps.store);
+    await addMember(t.deps.store, orgId, uploader, "member");
+    const upCookie = await signIn(t.deps.store, uploader, orgId);
     let clock = new Date("2024-02-01T00:00:00Z").getTime();
     t.deps.now = () => new Date((clock += 60_000));
     await upload(upCookie, [{ name: "old.xml", bytes: xmlBytes(sampleAggregate("example.com", { reportId: "old", records: [{ sourceIp: "192.0.2.1", count: 2, dkim: "pass" }, { sourceIp: "192.0.2.2", count: 1, dkim: "fail", spf: "fail" }] })) }]);
@@ -182,7 +182,7 @@ describe("reading reports back", () => {
   });
 
   test("?limit= caps the list (newest first, still SPEC §3's array); 1000 when not given; anything but 1-1000 is a 400", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "viewer");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "viewer");
     addDomain(orgId, "example.com");
     const domainId = t.deps.store.db.select({ id: domains.id }).from(domains).get()!.id;
     const base = new Date("2024-03-01T00:00:00Z").getTime();
@@ -216,7 +216,7 @@ describe("reverse DNS enrichment", () => {
   test("PTR, base domain and sending service are filled in after the write", async () => {
     dns = await startDnsServer({ "41.220.85.209.in-addr.arpa": { PTR: ["mail-sor-f41.google.com."] } });
     t.deps.resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 500, retries: 0 });
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "member");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
     addDomain(orgId, "example.com");
     const res = await upload(cookie, [{ name: "a.xml", bytes: xmlBytes(sampleAggregate("example.com")) }]);
     await reverseDnsSettled();
@@ -246,7 +246,7 @@ describe("dmarcwarden ingest (CLI)", () => {
     try {
       const db = join(dir, "dw.db");
       const app = await makeTestApp({ dbPath: db });
-      const { orgId } = signedInMember(app.deps.store.db, "owner", "Cli Org");
+      const { orgId } = await signedInMember(app.deps.store, "owner", "Cli Org");
       app.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
       const slug = (app.deps.store.sqlite!.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as { slug: string }).slug;
       app.close();

@@ -60,7 +60,7 @@ const google = { service: "Google", serviceType: "Email Provider", baseDomain: "
 
 describe("GET /api/senders", () => {
   test("groups by service, then base domain, then IP, with rates and verdicts, most mail first", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db, "viewer");
+    const { orgId, cookie } = await signedInMember(t.deps.store, "viewer");
     await report(orgId, "example.com", 2, [
       { ip: "209.85.220.41", count: 60, dkim: "pass", spf: "pass", country: "US", ...google },
       { ip: "209.85.220.42", count: 40, dkim: "pass", spf: "fail", country: "IE", ...google },
@@ -94,7 +94,7 @@ describe("GET /api/senders", () => {
   });
 
   test("only records in the day window count (30 days by default)", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db);
+    const { orgId, cookie } = await signedInMember(t.deps.store);
     await report(orgId, "example.com", 3, [{ ip: "192.0.2.1", count: 1, dkim: "pass" }]);
     await report(orgId, "example.com", 20, [{ ip: "192.0.2.2", count: 1, dkim: "pass" }]);
     await report(orgId, "example.com", 60, [{ ip: "192.0.2.3", count: 1, dkim: "pass" }]);
@@ -105,7 +105,7 @@ describe("GET /api/senders", () => {
   });
 
   test("?domain= keeps one policy domain", async () => {
-    const { orgId, cookie } = signedInMember(t.deps.store.db);
+    const { orgId, cookie } = await signedInMember(t.deps.store);
     await report(orgId, "example.com", 1, [{ ip: "192.0.2.1", count: 3, dkim: "pass", ...google }]);
     await report(orgId, "other.example", 1, [{ ip: "192.0.2.9", count: 4 }]);
     const res = await t.json("GET", "/api/senders?domain=Other.Example", { cookie });
@@ -115,8 +115,8 @@ describe("GET /api/senders", () => {
   });
 
   test("another organisation's senders never appear", async () => {
-    const mine = signedInMember(t.deps.store.db);
-    const theirs = signedInMember(t.deps.store.db);
+    const mine = await signedInMember(t.deps.store);
+    const theirs = await signedInMember(t.deps.store);
     await report(theirs.orgId, "example.com", 1, [{ ip: "192.0.2.66", count: 100, ...google }]);
     await report(mine.orgId, "example.com", 1, [{ ip: "192.0.2.1", count: 1 }]);
     const res = await t.json("GET", "/api/senders?domain=example.com", { cookie: mine.cookie });
@@ -125,7 +125,7 @@ describe("GET /api/senders", () => {
   });
 
   test("days outside 1–365 is a 400 naming the field; signed out is a 401", async () => {
-    const { cookie } = signedInMember(t.deps.store.db);
+    const { cookie } = await signedInMember(t.deps.store);
     for (const days of ["0", "366", "abc", "1.5"]) {
       const res = await t.json("GET", `/api/senders?days=${days}`, { cookie });
       expect(res.status).toBe(400);
