@@ -40,12 +40,14 @@ function sampleRow(table: PgTable, written: Map<PgTable, Record<string, unknown>
   const row: Record<string, unknown> = {};
   for (const [key, column] of Object.entries(table as unknown as Record<string, PgColumn>)) {
     if (!config.columns.includes(column) || column.generatedIdentity) continue;
-    const fk = config.foreignKeys.find((f) => f.reference().columns.includes(column));
+    // by name: a table-level foreign key holds its own column objects
+    const fk = config.foreignKeys.find((f) => f.reference().columns.some((c) => c.name === column.name));
     if (fk) {
       const target = fk.reference().foreignTable as PgTable;
       if (target === table) continue;
-      const targetColumn = fk.reference().foreignColumns[0]!;
-      const targetKey = Object.entries(target as unknown as Record<string, PgColumn>).find(([, c]) => c === targetColumn)![0];
+      // a composite key (org_id, x_id) → (org_id, id): the target column in the same position
+      const targetColumn = fk.reference().foreignColumns[fk.reference().columns.findIndex((c) => c.name === column.name)]!;
+      const targetKey = Object.entries(target as unknown as Record<string, PgColumn>).find(([, c]) => c.name === targetColumn.name)![0];
       row[key] = written.get(target)![targetKey];
       continue;
     }

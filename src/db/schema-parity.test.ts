@@ -1,13 +1,27 @@
 import { describe, expect, test } from "bun:test";
 import { is, SQL, type Column } from "drizzle-orm";
-import { getTableConfig as pgTableConfig, PgDialect, PgTable, pgTable, text as pgText } from "drizzle-orm/pg-core";
-import { getTableConfig as sqliteTableConfig, SQLiteSyncDialect, SQLiteTable, sqliteTable, text as sqliteText } from "drizzle-orm/sqlite-core";
+import {
+  foreignKey as pgForeignKey,
+  getTableConfig as pgTableConfig,
+  index as pgIndex,
+  PgDialect,
+  primaryKey as pgPrimaryKey,
+  PgTable,
+  pgTable,
+  text as pgText,
+  uniqueIndex as pgUniqueIndex,
+} from "drizzle-orm/pg-core";
+import { getTableConfig as sqliteTableConfig, SQLiteSyncDialect, SQLiteTable, sqliteTable, text as sqliteText, uniqueIndex as sqliteUniqueIndex } from "drizzle-orm/sqlite-core";
 import * as sqliteSchema from "./schema";
 import * as pgSchema from "./schema-pg";
 
 /**
  * The PostgreSQL schema must stay the twin of the SQLite one: a service written once gets
- * either dialect's tables and must see the same names, columns, keys and JS values.
+ * either dialect's tables and must see the same names, columns, keys and JS values — with one
+ * deliberate difference, for sharding by organisation (src/db/schema-pg/index.ts): in a tenant
+ * table the PostgreSQL primary key is `[org_id, …the SQLite key]`, unique indexes and foreign
+ * keys to other tenant tables gain `org_id`, and a unique index that gained it keeps a plain
+ * lookup index on its SQLite columns.
  */
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -84,7 +98,6 @@ function describeColumn(key: string, column: Column, toSql: (s: SQL) => string) 
     name: column.name,
     kind: kindOf(column),
     notNull: column.notNull,
-    primary: column.primary,
     unique: column.isUnique,
     enumValues: column.enumValues ?? null,
     default: defaultOf(column, toSql),
@@ -92,16 +105,27 @@ function describeColumn(key: string, column: Column, toSql: (s: SQL) => string) 
 }
 
 type AnyConfig = ReturnType<typeof sqliteTableConfig> | ReturnType<typeof pgTableConfig>;
+const configOf = (table: SQLiteTable | PgTable): AnyConfig => (is(table, SQLiteTable) ? sqliteTableConfig(table as SQLiteTable) : pgTableConfig(table as PgTable));
+
+/** A tenant table: it has `org_id` and is not the tenant (`organizations`) itself. */
+const isTenantTable = (table: SQLiteTable | PgTable) => {
+  const config = configOf(table);
+  return config.name !== "organizations" && config.columns.some((c: Column) => c.name === "org_id");
+};
+
+type TableDescription = ReturnType<typeof describeTable>;
 
 function describeTable(table: SQLiteTable | PgTable) {
   const sqlite = is(table, SQLiteTable);
-  const config: AnyConfig = sqlite ? sqliteTableConfig(table as SQLiteTable) : pgTableConfig(table as PgTable);
+  const config: AnyConfig = configOf(table);
   const toSql = (s: SQL) => (sqlite ? sqliteDialect.sqlToQuery(s).sql : pgDialect.sqlToQuery(s).sql);
   const keyOf = new Map(Object.entries(table as unknown as Record<string, Column>).map(([key, column]) => [column, key]));
   return {
     name: config.name,
     columns: config.columns.map((c: Column) => describeColumn(keyOf.get(c) ?? "?", c, toSql)).sort((a, b) => a.name.localeCompare(b.name)),
-    primaryKeys: config.primaryKeys.map((pk) => pk.columns.map((c: Column) => c.name)),
+    tenant: isTenantTable(table),
+    /** one list however declared: a column's `primaryKey()` or the table's `primaryKey({ columns })` */
+    primaryKey: [...config.columns.filter((c: Column) => c.primary).map((c: Column) => [c.name]), ...config.primaryKeys.map((pk) => pk.columns.map((c: Column) => c.name))],
     indexes: config.indexes
       .map((i) => ({ name: i.config.name ?? "", unique: i.config.unique, columns: (i.config.columns as { name?: string }[]).map((c) => c.name) }))
       .sort((a, b) => a.name.localeCompare(b.name)),
@@ -109,9 +133,39 @@ function describeTable(table: SQLiteTable | PgTable) {
       .map((fk) => {
         const ref = fk.reference();
         const foreign = sqlite ? sqliteTableConfig(ref.foreignTable as SQLiteTable).name : pgTableConfig(ref.foreignTable as PgTable).name;
-        return { columns: ref.columns.map((c: Column) => c.name), foreignTable: foreign, foreignColumns: ref.foreignColumns.map((c: Column) => c.name), onDelete: fk.onDelete ?? "no action" };
+        return {
+          columns: ref.columns.map((c: Column) => c.name),
+          foreignTable: foreign,
+          foreignTenant: isTenantTable(ref.foreignTable as SQLiteTable | PgTable),
+          foreignColumns: ref.foreignColumns.map((c: Column) => c.name),
+          onDelete: fk.onDelete ?? "no action",
+        };
       })
       .sort((a, b) => a.columns.join().localeCompare(b.columns.join())),
+  };
+}
+
+const withOrg = (columns: string[]) => (columns.includes("org_id") ? columns : ["org_id", ...columns]);
+
+/** What the PostgreSQL twin of a SQLite table must look like: the rule of src/db/schema-pg/index.ts. */
+function shardedTwin(sqlite: TableDescription): TableDescription {
+  if (!sqlite.tenant) return sqlite;
+  const indexes = sqlite.indexes.flatMap((i) =>
+    i.unique && !i.columns.includes("org_id")
+      ? [
+          { ...i, columns: withOrg(i.columns) },
+          { name: i.name.replace(/_unique$/, "_idx"), unique: false, columns: i.columns },
+        ]
+      : [i],
+  );
+  const foreignKeys = sqlite.foreignKeys.map((fk) =>
+    fk.foreignTenant ? { ...fk, columns: withOrg(fk.columns), foreignColumns: fk.columns.includes("org_id") ? fk.foreignColumns : ["org_id", ...fk.foreignColumns] } : fk,
+  );
+  return {
+    ...sqlite,
+    primaryKey: sqlite.primaryKey.map(withOrg),
+    indexes: indexes.sort((a, b) => a.name.localeCompare(b.name)),
+    foreignKeys: foreignKeys.sort((a, b) => a.columns.join().localeCompare(b.columns.join())),
   };
 }
 
@@ -130,7 +184,7 @@ describe("the PostgreSQL schema is the twin of the SQLite schema", () => {
     const pg = pgTables.find(([n]) => n === name)?.[1];
     expect(pg).toBeDefined();
     const sqlite = sqliteTables.find(([n]) => n === name)![1];
-    expect(describeTable(pg!)).toEqual(describeTable(sqlite));
+    expect(describeTable(pg!)).toEqual(shardedTwin(describeTable(sqlite)));
   });
 
   test("a column added to one schema only, or a changed nullability, is caught", () => {
@@ -138,6 +192,58 @@ describe("the PostgreSQL schema is the twin of the SQLite schema", () => {
     expect(describeTable(pgTable("notes", { id: pgText("id").primaryKey(), body: pgText("body").notNull() }))).toEqual(twin);
     expect(describeTable(pgTable("notes", { id: pgText("id").primaryKey(), body: pgText("body").notNull(), extra: pgText("extra") }))).not.toEqual(twin);
     expect(describeTable(pgTable("notes", { id: pgText("id").primaryKey(), body: pgText("body") }))).not.toEqual(twin);
+  });
+
+  test("a tenant table: a PostgreSQL key, unique index or foreign key without org_id is caught, and so is any other drift", () => {
+    const sqliteParent = sqliteTable("parents", { id: sqliteText("id").primaryKey(), orgId: sqliteText("org_id").notNull() });
+    const sqliteNotes = sqliteTable(
+      "notes",
+      { id: sqliteText("id").primaryKey(), orgId: sqliteText("org_id").notNull(), parentId: sqliteText("parent_id").notNull().references(() => sqliteParent.id, { onDelete: "cascade" }), token: sqliteText("token").notNull() },
+      (t) => [sqliteUniqueIndex("notes_token_unique").on(t.token)],
+    );
+    const twin = shardedTwin(describeTable(sqliteNotes));
+    expect(twin.primaryKey).toEqual([["org_id", "id"]]);
+
+    const pgParent = pgTable("parents", { id: pgText("id").notNull(), orgId: pgText("org_id").notNull() }, (t) => [pgPrimaryKey({ columns: [t.orgId, t.id] })]);
+    type Shape = { key?: "id" | "org_id, id"; unique?: "token" | "org_id, token"; lookup?: boolean; fk?: "single" | "composite"; extra?: boolean };
+    const pgNotes = ({ key = "org_id, id", unique = "org_id, token", lookup = true, fk = "composite", extra = false }: Shape = {}) =>
+      pgTable(
+        "notes",
+        {
+          id: key === "id" ? pgText("id").primaryKey() : pgText("id").notNull(),
+          orgId: pgText("org_id").notNull(),
+          parentId: fk === "single" ? pgText("parent_id").notNull().references(() => pgParent.id, { onDelete: "cascade" }) : pgText("parent_id").notNull(),
+          token: pgText("token").notNull(),
+          ...(extra ? { extra: pgText("extra") } : {}),
+        },
+        (t) => [
+          ...(key === "org_id, id" ? [pgPrimaryKey({ columns: [t.orgId, t.id] })] : []),
+          ...(fk === "composite" ? [pgForeignKey({ columns: [t.orgId, t.parentId], foreignColumns: [pgParent.orgId, pgParent.id] }).onDelete("cascade")] : []),
+          unique === "token" ? pgUniqueIndex("notes_token_unique").on(t.token) : pgUniqueIndex("notes_token_unique").on(t.orgId, t.token),
+          ...(lookup ? [pgIndex("notes_token_idx").on(t.token)] : []),
+        ],
+      );
+    expect(describeTable(pgNotes())).toEqual(twin);
+    expect(describeTable(pgNotes({ key: "id" }))).not.toEqual(twin);
+    expect(describeTable(pgNotes({ unique: "token" }))).not.toEqual(twin);
+    expect(describeTable(pgNotes({ lookup: false }))).not.toEqual(twin);
+    expect(describeTable(pgNotes({ fk: "single" }))).not.toEqual(twin);
+    expect(describeTable(pgNotes({ extra: true }))).not.toEqual(twin);
+  });
+
+  test("every tenant table's PostgreSQL primary key, unique indexes and foreign keys to tenant tables include org_id", () => {
+    const tenant = pgTables.filter(([, table]) => isTenantTable(table));
+    // the tables that carry org_id: every one but the tenant itself and account or global tables
+    expect(tenant.length).toBeGreaterThan(20);
+    const lacking: string[] = [];
+    for (const [name, table] of tenant) {
+      const d = describeTable(table);
+      if (d.primaryKey.length !== 1 || !d.primaryKey[0]!.includes("org_id")) lacking.push(`${name}: primary key ${JSON.stringify(d.primaryKey)}`);
+      for (const i of d.indexes) if (i.unique && !i.columns.includes("org_id")) lacking.push(`${name}: unique index ${i.name}`);
+      for (const fk of d.foreignKeys) if (fk.foreignTenant && (!fk.columns.includes("org_id") || !fk.foreignColumns.includes("org_id"))) lacking.push(`${name}: foreign key ${fk.columns.join()} → ${fk.foreignTable}`);
+      for (const c of configOf(table).columns) if (c.isUnique) lacking.push(`${name}: unique column ${c.name}`);
+    }
+    expect(lacking).toEqual([]);
   });
 
   test("times are stored as epoch seconds and read back as the same Date in both dialects", () => {

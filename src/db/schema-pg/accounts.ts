@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { ROLES } from "../schema/accounts";
-import { createdAt, epoch, id, timestamp } from "./columns";
+import { createdAt, epoch, id, tenantId, timestamp } from "./columns";
 
 export { ROLES, type Role } from "../schema/accounts";
 
@@ -37,13 +37,13 @@ export const users = pgTable(
 export const memberships = pgTable(
   "memberships",
   {
-    id: id(),
+    id: tenantId(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: ROLES }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("memberships_org_user_unique").on(t.orgId, t.userId), index("memberships_user_idx").on(t.userId)],
+  (t) => [primaryKey({ columns: [t.orgId, t.id] }), uniqueIndex("memberships_org_user_unique").on(t.orgId, t.userId), index("memberships_user_idx").on(t.userId)],
 );
 
 export const sessions = pgTable(

@@ -1,6 +1,6 @@
-import { boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, foreignKey, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations, users } from "./accounts";
-import { createdAt, id, timestamp } from "./columns";
+import { createdAt, tenantId, timestamp } from "./columns";
 import { domains } from "./domains";
 import { ALERT_CHANNEL_TYPES } from "../schema/alerts";
 
@@ -15,7 +15,7 @@ export { ALERT_CHANNEL_TYPES, type AlertChannelType } from "../schema/alerts";
 export const orgEvents = pgTable(
   "org_events",
   {
-    id: id(),
+    id: tenantId(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     /** the domain name it is about, if any */
@@ -26,7 +26,7 @@ export const orgEvents = pgTable(
     dedupeKey: text("dedupe_key"),
     occurredAt: timestamp("occurred_at").notNull(),
   },
-  (t) => [index("org_events_org_time_idx").on(t.orgId, t.occurredAt)],
+  (t) => [primaryKey({ columns: [t.orgId, t.id] }), index("org_events_org_time_idx").on(t.orgId, t.occurredAt)],
 );
 
 /** Conditions currently true for an organisation (so the same cause does not alert again). */
@@ -41,19 +41,26 @@ export const alertConditions = pgTable(
 );
 
 /** The last complete DNS check of a domain, as JSON, to compare the next one with. */
-export const dnsSnapshots = pgTable("dns_snapshots", {
-  domainId: text("domain_id").primaryKey().references(() => domains.id, { onDelete: "cascade" }),
-  orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-  snapshot: text("snapshot").notNull(),
-  checkedAt: timestamp("checked_at").notNull(),
-});
+export const dnsSnapshots = pgTable(
+  "dns_snapshots",
+  {
+    domainId: text("domain_id").notNull(),
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    snapshot: text("snapshot").notNull(),
+    checkedAt: timestamp("checked_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.domainId] }),
+    foreignKey({ name: "dns_snapshots_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
+  ],
+);
 
 
 /** Where an organisation's events go. */
 export const alertChannels = pgTable(
   "alert_channels",
   {
-    id: id(),
+    id: tenantId(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     type: text("type", { enum: ALERT_CHANNEL_TYPES }).notNull(),
     name: text("name").notNull(),
@@ -67,17 +74,17 @@ export const alertChannels = pgTable(
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at"),
   },
-  (t) => [index("alert_channels_org_idx").on(t.orgId)],
+  (t) => [primaryKey({ columns: [t.orgId, t.id] }), index("alert_channels_org_idx").on(t.orgId)],
 );
 
 /** The outbox: one row per event and channel (the idempotency key), delivered by the scheduler. */
 export const alertDeliveries = pgTable(
   "alert_deliveries",
   {
-    id: id(),
+    id: tenantId(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    eventId: text("event_id").notNull().references(() => orgEvents.id, { onDelete: "cascade" }),
-    channelId: text("channel_id").notNull().references(() => alertChannels.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
+    channelId: text("channel_id").notNull(),
     /** pending | delivered | failed */
     status: text("status").notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -86,23 +93,35 @@ export const alertDeliveries = pgTable(
     deliveredAt: timestamp("delivered_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("alert_deliveries_event_channel_unique").on(t.eventId, t.channelId), index("alert_deliveries_due_idx").on(t.status, t.nextAttemptAt), index("alert_deliveries_channel_idx").on(t.channelId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.id] }),
+    foreignKey({ name: "alert_deliveries_event_fk", columns: [t.orgId, t.eventId], foreignColumns: [orgEvents.orgId, orgEvents.id] }).onDelete("cascade"),
+    foreignKey({ name: "alert_deliveries_channel_fk", columns: [t.orgId, t.channelId], foreignColumns: [alertChannels.orgId, alertChannels.id] }).onDelete("cascade"),
+    uniqueIndex("alert_deliveries_event_channel_unique").on(t.orgId, t.eventId, t.channelId),
+    index("alert_deliveries_event_channel_idx").on(t.eventId, t.channelId),
+    index("alert_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("alert_deliveries_channel_idx").on(t.channelId, t.createdAt),
+  ],
 );
 
 /** Every delivery attempt and its result (the channel's delivery log). */
 export const deliveryAttempts = pgTable(
   "delivery_attempts",
   {
-    id: id(),
+    id: tenantId(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    deliveryId: text("delivery_id").notNull().references(() => alertDeliveries.id, { onDelete: "cascade" }),
+    deliveryId: text("delivery_id").notNull(),
     attemptedAt: timestamp("attempted_at").notNull(),
     ok: boolean("ok").notNull(),
     /** HTTP status of a webhook / chat delivery */
     statusCode: integer("status_code"),
     error: text("error"),
   },
-  (t) => [index("delivery_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt)],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.id] }),
+    foreignKey({ name: "delivery_attempts_delivery_fk", columns: [t.orgId, t.deliveryId], foreignColumns: [alertDeliveries.orgId, alertDeliveries.id] }).onDelete("cascade"),
+    index("delivery_attempts_delivery_idx").on(t.deliveryId, t.attemptedAt),
+  ],
 );
 
 /** Which events a user has read (the notifications bell is per user). */
@@ -110,9 +129,13 @@ export const eventReads = pgTable(
   "event_reads",
   {
     userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    eventId: text("event_id").notNull().references(() => orgEvents.id, { onDelete: "cascade" }),
+    eventId: text("event_id").notNull(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     readAt: timestamp("read_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.eventId] }), index("event_reads_org_user_idx").on(t.orgId, t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.userId, t.eventId] }),
+    foreignKey({ name: "event_reads_event_fk", columns: [t.orgId, t.eventId], foreignColumns: [orgEvents.orgId, orgEvents.id] }).onDelete("cascade"),
+    index("event_reads_org_user_idx").on(t.orgId, t.userId),
+  ],
 );

@@ -13,5 +13,10 @@ export const epoch = customType<{ data: Date; driverData: string | number | bigi
 
 /** Random text primary key: ids in URLs reveal nothing about other tenants' row counts. */
 export const id = () => text("id").primaryKey().$defaultFn(() => crypto.randomUUID());
+/**
+ * The same random id in a tenant table, whose primary key is `(org_id, id)` (declared with the
+ * table's `primaryKey`): see the rule in ./index.ts.
+ */
+export const tenantId = () => text("id").notNull().$defaultFn(() => crypto.randomUUID());
 export const createdAt = () => epoch("created_at").notNull().$defaultFn(() => new Date());
 export const timestamp = (name: string) => epoch(name);

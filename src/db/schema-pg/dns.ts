@@ -1,14 +1,14 @@
-import { index, pgTable, text } from "drizzle-orm/pg-core";
+import { foreignKey, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { organizations } from "./accounts";
-import { id, timestamp } from "./columns";
+import { tenantId, timestamp } from "./columns";
 import { domains } from "./domains";
 
 export const domainRecordHistory = pgTable(
   "domain_record_history",
   {
-    id: id(),
+    id: tenantId(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull(),
     checkedAt: timestamp("checked_at").notNull(),
     dmarcRecord: text("dmarc_record"),
     spfRecord: text("spf_record"),
@@ -19,5 +19,9 @@ export const domainRecordHistory = pgTable(
     overallStatus: text("overall_status").notNull(),
     changed: text("changed").notNull().default(""),
   },
-  (t) => [index("domain_record_history_domain_idx").on(t.domainId, t.checkedAt)],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.id] }),
+    foreignKey({ name: "domain_record_history_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
+    index("domain_record_history_domain_idx").on(t.domainId, t.checkedAt),
+  ],
 );

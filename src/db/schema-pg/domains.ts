@@ -1,11 +1,11 @@
-import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations } from "./accounts";
-import { createdAt, id, timestamp } from "./columns";
+import { createdAt, tenantId, timestamp } from "./columns";
 
 export const domains = pgTable(
   "domains",
   {
-    id: id(),
+    id: tenantId(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     dmarcPolicy: text("dmarc_policy"),
@@ -16,5 +16,5 @@ export const domains = pgTable(
     lastReportAt: timestamp("last_report_at"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("domains_org_name_unique").on(t.orgId, t.name), index("domains_name_idx").on(t.name)],
+  (t) => [primaryKey({ columns: [t.orgId, t.id] }), uniqueIndex("domains_org_name_unique").on(t.orgId, t.name), index("domains_name_idx").on(t.name)],
 );

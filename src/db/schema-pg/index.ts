@@ -4,15 +4,22 @@
  * column types that give the same JS values — times are epoch seconds in `bigint`, read as Date.
  * The SQLite schema stays the canonical TypeScript type of every table.
  *
- * Toward sharding by organisation (Citus: tenant tables distributed on `org_id`, the rest
- * reference tables): these tables have no `org_id` today —
- *   - aggregate_auth_results (reaches its organisation only through aggregate_records)
- *   - organizations (the tenant itself: its `id`)
- *   - users, sessions (`current_org_id` is nullable and changes), password_tokens,
- *     email_verification_tokens (accounts span organisations)
- *   - admin_users, admin_sessions, contact_submissions, stripe_events, auth_throttle (global)
- * and no primary key includes `org_id` yet (Citus wants it in every unique key of a distributed
- * table); both are for a later change made together with the SQLite schema.
+ * One deliberate difference, for sharding by organisation (Citus: tenant tables distributed on
+ * `org_id`, co-located, the other tables reference tables copied to every node). A tenant table
+ * is one with an `org_id` column, except `organizations` (the tenant itself). In PostgreSQL:
+ *   - its primary key is `(org_id, …the SQLite key)` — `(org_id, id)` for a table keyed by id
+ *     (`tenantId()` plus `primaryKey`), unchanged where the key already holds `org_id`;
+ *   - every unique index holds `org_id`: a SQLite unique index on columns C without it is the
+ *     same-named unique index on `(org_id, C)`, plus a plain index `<name minus _unique>_idx`
+ *     on C for lookups by C alone (an invitation link carries only its token);
+ *   - a foreign key to another tenant table is composite, `(org_id, x_id)` → `(org_id, id)`,
+ *     with the same on-delete action, so a row can only point at rows of its own organisation;
+ *     foreign keys to `organizations` and to account tables stay single-column.
+ * Everything else matches exactly; src/db/schema-parity.test.ts holds the rule. Tables without
+ * `org_id` are account or global tables (reference tables when sharded): organizations; users,
+ * sessions (`current_org_id` is nullable and changes), password_tokens,
+ * email_verification_tokens (accounts span organisations); admin_users, admin_sessions,
+ * contact_submissions, stripe_events, auth_throttle, job_leases.
  */
 export * from "./accounts";
 export * from "./admin";

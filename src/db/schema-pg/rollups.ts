@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bigint, foreignKey, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { organizations, users } from "./accounts";
 import { timestamp } from "./columns";
 import { domains } from "./domains";
@@ -15,7 +15,7 @@ export const dailyDomainStats = pgTable(
   "daily_domain_stats",
   {
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull(),
     day: integer("day").notNull(),
     messages: bigint("messages", { mode: "number" }).notNull().default(0),
     /** messages with DMARC pass (aligned SPF or aligned DKIM) */
@@ -26,7 +26,11 @@ export const dailyDomainStats = pgTable(
     spfAligned: bigint("spf_aligned", { mode: "number" }).notNull().default(0),
     dkimAligned: bigint("dkim_aligned", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.domainId, t.day] }), index("daily_domain_stats_org_day_idx").on(t.orgId, t.day)],
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.domainId, t.day] }),
+    foreignKey({ name: "daily_domain_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
+    index("daily_domain_stats_org_day_idx").on(t.orgId, t.day),
+  ],
 );
 
 /** The same per sending IP: top sources, sender pages and the threat map read these. */
@@ -34,7 +38,7 @@ export const dailySourceStats = pgTable(
   "daily_source_stats",
   {
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull(),
     day: integer("day").notNull(),
     sourceIp: text("source_ip").notNull(),
     /** ISO 3166-1 alpha-2 of the IP when it was ingested */
@@ -48,6 +52,7 @@ export const dailySourceStats = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.orgId, t.domainId, t.day, t.sourceIp] }),
+    foreignKey({ name: "daily_source_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
     index("daily_source_stats_org_day_idx").on(t.orgId, t.day),
     index("daily_source_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day),
   ],

@@ -98,6 +98,8 @@ export const aggregateAuthResults = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     recordId: integer("record_id").notNull().references(() => aggregateRecords.id, { onDelete: "cascade" }),
+    /** denormalised from the record, like the record's own: every tenant table carries org_id */
+    orgId: text("org_id").notNull(),
     /** dkim | spf */
     method: text("method").notNull(),
     domain: text("domain").notNull(),

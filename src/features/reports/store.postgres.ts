@@ -66,7 +66,7 @@ export function postgresReportWriter(store: StoreCore): ReportWriter {
         // a multi-row INSERT … RETURNING answers its rows in the order of VALUES
         const recordIds = await tx.insert(t.aggregateRecords).values(rows).returning({ id: t.aggregateRecords.id });
         for (let a = 0; a < auth.length; a += INSERT_BATCH) {
-          const authBatch = auth.slice(a, a + INSERT_BATCH).map(({ recordIndex, ...rest }) => ({ recordId: Number(recordIds[recordIndex]!.id), ...rest }));
+          const authBatch = auth.slice(a, a + INSERT_BATCH).map(({ recordIndex, ...rest }) => ({ recordId: Number(recordIds[recordIndex]!.id), orgId: ctx.orgId, ...rest }));
           await tx.insert(t.aggregateAuthResults).values(authBatch);
         }
       }

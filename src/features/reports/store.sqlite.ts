@@ -43,7 +43,7 @@ function prepare(sqlite: Database): Statements {
       `INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass,
         header_from, envelope_from, envelope_to, reasons, country, city) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    insertAuth: sqlite.prepare("INSERT INTO aggregate_auth_results (record_id, method, domain, selector, scope, result, human_result) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+    insertAuth: sqlite.prepare("INSERT INTO aggregate_auth_results (record_id, org_id, method, domain, selector, scope, result, human_result) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"),
     findFailure: sqlite.prepare("SELECT id FROM failure_reports WHERE org_id = ? AND reporter_org = ? AND report_id = ? AND domain = ?"),
     insertFailure: sqlite.prepare(
       `INSERT INTO failure_reports (id, org_id, domain_id, domain, reporter_org, report_id, feedback_type, auth_failure, source_ip, country, arrival_date,
@@ -92,8 +92,8 @@ export function sqliteReportWriter(sqlite: Database): ReportWriter {
           id, ctx.orgId, begin, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
           r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city,
         ).lastInsertRowid;
-        for (const d of r.dkimResults) s.insertAuth.run(recordId, "dkim", d.domain, d.selector, null, d.result, d.humanResult);
-        for (const f of r.spfResults) s.insertAuth.run(recordId, "spf", f.domain, null, f.scope, f.result, f.humanResult);
+        for (const d of r.dkimResults) s.insertAuth.run(recordId, ctx.orgId, "dkim", d.domain, d.selector, null, d.result, d.humanResult);
+        for (const f of r.spfResults) s.insertAuth.run(recordId, ctx.orgId, "spf", f.domain, null, f.scope, f.result, f.humanResult);
       }
       const rollup = rollupReport(report, (ip) => geo.get(ip)?.country ?? null);
       if (rollup.domain) {
