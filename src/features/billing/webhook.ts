@@ -4,6 +4,8 @@
  */
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
+import { paymentFailedEvent } from "../../lib/alerts/account-events";
+import { recordEvents } from "../alerts/events";
 import type { StoreCore } from "../../db/store";
 import type { Logger } from "../../log";
 import { isPlanKey, PLAN_KEYS, type PlanKey } from "../../lib/plans";
@@ -155,6 +157,10 @@ async function applyPaymentFailed(ctx: WebhookContext, invoice: Stripe.Invoice, 
     // A canceled subscription's last failed invoice does not bring it back to past_due.
     if (!org || org.planStatus === "canceled") return "ignored";
     await tx.update(organizations).set({ planStatus: "past_due" }).where(eq(organizations.id, account.orgId));
+    // an account event for the organisation's channels and bell, once per invoice, in the same transaction
+    await recordEvents({ store: ctx.store, now: () => ctx.now }, account.orgId, [
+      paymentFailedEvent({ id: invoice.id ?? `event-${created}`, amountDue: invoice.amount_due, currency: invoice.currency, hostedInvoiceUrl: invoice.hosted_invoice_url }),
+    ]);
     await tx.update(billingAccounts).set({ stateEventAt: new Date(created * 1000) }).where(eq(billingAccounts.orgId, account.orgId));
     return "applied";
   });

@@ -13,6 +13,7 @@ import { renderDigestPdf } from "../../lib/alerts/digest-pdf";
 import type { Mailer } from "../mail/mailer";
 import { digestMail } from "../mail/templates";
 import { allOrganizations, verifiedEmailsOf } from "../orgs/audience";
+import { raiseTrialEndings } from "../orgs/trial-notice";
 import type { DigestSchedule } from "../settings/contract";
 import { digestSchedulesOf } from "../settings/service";
 import { buildDigest, digestWeek, isoWeek, type BuildOptions } from "./service";
@@ -83,18 +84,22 @@ export async function runDueDigests(deps: SendDeps, now: Date = deps.now()): Pro
 }
 
 /**
- * Looks for due digests every few minutes (and once at start). Nothing runs without a mail
- * relay: there would be no way to send. Returns the scheduler, to stop on shutdown.
+ * Every few minutes (and once at start): trials ending in 2 days become account events, and due
+ * digests are sent — the digests only with a mail relay (without one there is no way to send).
+ * Returns the scheduler, to stop on shutdown.
  */
 export function startDigestScheduler(deps: ServiceContext, tickMs = DIGEST_TICK_MS): { stop(): Promise<void> } {
   const mailer = deps.mailer;
-  if (!mailer) return { stop: async () => {} };
-  const sendDeps: SendDeps = { ...deps, mailer };
   let running: Promise<unknown> | null = null;
   let stopped = false;
+  const work = async () => {
+    const told = await raiseTrialEndings(deps);
+    if (told.length) deps.alertsQueued?.();
+    if (mailer) await runDueDigests({ ...deps, mailer });
+  };
   const tick = () => {
     if (running || stopped) return;
-    running = runDueDigests(sendDeps)
+    running = work()
       .catch((error: unknown) => deps.log.error("digest_scheduler_failed", { error: error instanceof Error ? error.message : String(error) }))
       .finally(() => (running = null));
   };

@@ -3,10 +3,12 @@
  * connection test, and polling every configured mailbox into ingestion.
  */
 import { claimLease } from "../../db/leases";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { ReportMailbox } from "../../db/schema";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError, ValidationError } from "../../http/errors";
+import { mailboxFailingEvents, mailboxScope } from "../../lib/alerts/account-events";
+import { recordEvents } from "../alerts/events";
 import { reportTokenOf } from "../orgs/service";
 import type { IngestInput, IngestResult } from "../reports/ingest";
 import { MAILBOX_MESSAGES, mailboxUnreachable, type MailboxInput, type MailboxTestResult, type MailboxView, type ReportAddress } from "./contract";
@@ -70,7 +72,7 @@ export async function saveMailbox(ctx: OrgContext, input: ParsedMailboxInput): P
   const password = input.password ?? "";
   if (!password && !existing) throw new ValidationError(MAILBOX_MESSAGES.password, { password: MAILBOX_MESSAGES.password });
   const passwordEncrypted = password ? encryptSecret(serverKey(ctx), password, orgId) : existing!.passwordEncrypted;
-  const values = { host: input.host, port: input.port, tls: input.tls, username: input.username, folder: input.folder, passwordEncrypted, updatedAt: ctx.now(), lastError: null };
+  const values = { host: input.host, port: input.port, tls: input.tls, username: input.username, folder: input.folder, passwordEncrypted, updatedAt: ctx.now(), lastError: null, consecutiveFailures: 0 };
   const [row] = await ctx.store.write((tx) =>
     tx
       .insert(reportMailboxes)
@@ -188,12 +190,24 @@ async function pollOnce(deps: ServiceContext, orgId: string, ingest: IngestFn): 
     );
     result = { ok: true, outcome };
     const error = outcome.retried ? `${outcome.retried} message(s) could not be ingested and will be tried again (${lastFailure}).` : null;
-    await deps.store.write((tx) => tx.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: error, lastPollMessages: outcome.processed + outcome.invalid }).where(eq(reportMailboxes.orgId, orgId)));
+    await deps.store.write(async (tx) => {
+      await tx.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: error, lastPollMessages: outcome.processed + outcome.invalid, consecutiveFailures: 0 }).where(eq(reportMailboxes.orgId, orgId));
+      // a good poll clears the "mailbox failing" condition, so a later run of failures alerts again
+      await recordEvents(deps, orgId, [], { scope: mailboxScope });
+    });
   } catch (error) {
     const problem = settings && mailboxProblem(deps, orgId, settings, error, "imap_poll_failed");
     const message = problem ?? (error instanceof SecretKeyError ? error.message : `Polling failed: ${error instanceof Error ? error.message : String(error)}`);
     result = { ok: false, error: message };
-    await deps.store.write((tx) => tx.update(reportMailboxes).set({ lastPolledAt: startedAt, lastError: message }).where(eq(reportMailboxes.orgId, orgId)));
+    await deps.store.write(async (tx) => {
+      const [counted] = await tx
+        .update(reportMailboxes)
+        .set({ lastPolledAt: startedAt, lastError: message, consecutiveFailures: sql`${reportMailboxes.consecutiveFailures} + 1` })
+        .where(eq(reportMailboxes.orgId, orgId))
+        .returning({ failures: reportMailboxes.consecutiveFailures });
+      // an account event at the MAILBOX_FAILURES_ALERT-th failure in a row (once, until a poll succeeds)
+      if (counted) await recordEvents(deps, orgId, mailboxFailingEvents(Number(counted.failures), { host: row.host, username: row.username, lastError: message }), { scope: mailboxScope });
+    });
   }
   deps.log.info("imap_poll", { org: orgId, ...(result.ok ? result.outcome : { error: result.error }) });
   return result;

@@ -4,6 +4,8 @@ import type { OrgContext, ServiceContext, UserContext } from "../../http/access"
 import { ConflictError, ForbiddenError, NotFoundError } from "../../http/errors";
 import { roleAllows, roleAtLeast } from "../../lib/permissions";
 import { hashToken, newToken } from "../../lib/tokens";
+import { memberJoinedEvent } from "../../lib/alerts/account-events";
+import { recordEvents } from "../alerts/events";
 import { markEmailVerified } from "../auth/email-verification";
 import { setSessionOrganization } from "../auth/sessions";
 import { assertCanAddMember } from "../billing/limits";
@@ -126,7 +128,9 @@ export async function acceptInvitation(ctx: UserContext, token: string): Promise
     if (!existing) {
       // the invitation is used up above, so it no longer counts as pending: the member does
       await assertCanAddMember(ctx, invitation.orgId);
-      await tx.insert(memberships).values({ orgId: invitation.orgId, userId: user.userId, role: invitation.role });
+      const [joined] = await tx.insert(memberships).values({ orgId: invitation.orgId, userId: user.userId, role: invitation.role }).returning({ id: memberships.id });
+      // an account event for the organisation's channels and bell, in the same transaction
+      await recordEvents(ctx, invitation.orgId, [memberJoinedEvent({ membershipId: joined!.id, name: user.name, email: user.email, role: invitation.role })]);
     }
     await markEmailVerified(ctx, user.userId, now);
     await setSessionOrganization(ctx, user.sessionId, invitation.orgId);

@@ -45,6 +45,7 @@ export function clip(value: string, max = 160): string {
 }
 
 const str = (v: unknown) => (v === null || v === undefined ? "" : String(v));
+const day = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? new Date(v).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }) : str(v));
 const percent = (v: unknown) => (typeof v === "number" ? `${v}%` : "no data");
 
 function pageFor(event: AlertEvent): { path: string; label: string } {
@@ -52,6 +53,7 @@ function pageFor(event: AlertEvent): { path: string; label: string } {
   if (event.type === "reports.new_failing_source") return { path: `/app/threats${q}`, label: "See the sources" };
   if (event.type === "reports.pass_rate_low" || event.type === "reports.failure_report") return { path: `/app/reports${q}`, label: "Open the reports" };
   if (event.type.startsWith("dns.") || event.type === "reports.stopped") return { path: `/app/domains${q}`, label: "Open the domain" };
+  if (event.type.startsWith("account.")) return { path: "/app/settings", label: "Open Settings" };
   return { path: "/app/settings", label: "Open dmarcwarden" };
 }
 
@@ -147,6 +149,35 @@ function words(event: AlertEvent): Pick<AlertDescription, "title" | "summary" | 
       };
     case "reports.failure_report":
       return { title: `Failure report received for ${domain}`, summary: `A receiver sent a forensic (failure) report about a message sent as ${domain} that failed DMARC.`, facts: [], severity: "info" };
+    case "account.trial_ending":
+      return {
+        title: "Your trial ends in 2 days",
+        summary: `The trial ends on ${day(d.trialEndsAt)}. Choose a plan in Settings to keep monitoring your domains without a break.`,
+        facts: [{ label: "Trial ends", value: day(d.trialEndsAt) }],
+        severity: "warning",
+      };
+    case "account.payment_failed":
+      return {
+        title: "A payment failed",
+        summary: "The card on file was declined for the latest invoice. Update the payment method in Settings → Billing so the subscription stays active.",
+        facts: [
+          { label: "Invoice", value: str(d.invoice) },
+          ...(typeof d.amountDue === "number" ? [{ label: "Amount due", value: `${(d.amountDue / 100).toFixed(2)} ${str(d.currency).toUpperCase()}`.trim() }] : []),
+        ],
+        severity: "critical",
+      };
+    case "account.member_joined":
+      return { title: `${str(d.name) || str(d.email)} joined the organisation`, summary: `${str(d.name)} (${str(d.email)}) accepted an invitation and joined as ${str(d.role)}.`, facts: [{ label: "Role", value: str(d.role) }], severity: "info" };
+    case "account.mailbox_failing":
+      return {
+        title: `The report mailbox failed to poll ${str(d.failures)} times in a row`,
+        summary: `dmarcwarden could not read reports from ${str(d.username)} on ${str(d.host)}: ${str(d.error) || "the connection failed"}. Check the mailbox settings (host, password, folder); reports wait in the mailbox until it works again.`,
+        facts: [
+          { label: "Mailbox", value: `${str(d.username)} on ${str(d.host)}` },
+          { label: "Failures in a row", value: str(d.failures) },
+        ],
+        severity: "warning",
+      };
     case "test":
       return { title: "Test alert from dmarcwarden", summary: "This channel works: alerts will arrive here.", facts: [], severity: "info" };
     default:
