@@ -9,12 +9,12 @@
  */
 import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
-import { percentOf, summariseSenders, type SenderKind, type SenderRow } from "../../lib/senders";
+import { parseSenderKey, percentOf, summariseSenders, type SenderKind } from "../../lib/senders";
 import { addDays, fillTrendDays, utcDate, type TrendDay } from "../../lib/trends";
 import { MAX_SENDER_IPS, SENDER_SAMPLES, type SenderDetail, type SenderIpView } from "./contract";
 import { canonicalSenderKey, senderMarkOf } from "./sender-marks";
+import { SENDER_ROW_COLUMNS, SENDER_ROW_GROUP, senderRowOf, type SenderSums } from "./senders-view";
 import { recordViewsOf } from "./service";
-import { parseSenderKey } from "../../lib/senders";
 
 const DAY = 86_400;
 
@@ -26,8 +26,7 @@ function senderFilter(kind: SenderKind, sender: string, rec: string): SQL {
   return sql`${col("source_ip")} = ${sender} AND ${col("service")} IS NULL AND ${col("base_domain")} IS NULL`;
 }
 
-type Sums = "messages" | "passing" | "spfAligned" | "dkimAligned" | "lastSeen";
-type Row = Omit<SenderRow, Sums> & Record<Sums, number | string> & { ptr: string | null };
+type Row = SenderSums & { ptr: string | null };
 
 export async function getSender(ctx: OrgContext, rawKey: string, days: number): Promise<SenderDetail> {
   const key = canonicalSenderKey(rawKey);
@@ -42,25 +41,11 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
   const fromSecs = fromDay * DAY;
 
   const rows = await ctx.store.rows<Row>(sql`
-    SELECT rec.source_ip AS "sourceIp", rec.service AS "service", rec.service_type AS "serviceType", rec.base_domain AS "baseDomain",
-           r.policy_domain AS "policyDomain", rec.country AS "country", MAX(rec.ptr) AS "ptr",
-           SUM(rec.message_count) AS "messages",
-           SUM(CASE WHEN rec.dmarc_pass = ${true} THEN rec.message_count ELSE 0 END) AS "passing",
-           SUM(CASE WHEN rec.spf_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS "spfAligned",
-           SUM(CASE WHEN rec.dkim_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS "dkimAligned",
-           MAX(rec.date_begin) AS "lastSeen"
+    SELECT ${SENDER_ROW_COLUMNS}, MAX(rec.ptr) AS "ptr"
     FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
     WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.date_begin >= ${fromSecs} AND rec.date_begin <= ${nowSecs} AND ${senderFilter(kind, sender, "rec")}
-    GROUP BY rec.source_ip, rec.service, rec.service_type, rec.base_domain, r.policy_domain, rec.country`);
-  const senderRows: (SenderRow & { ptr: string | null })[] = rows.map((r) => ({
-    ...r,
-    ptr: r.ptr === null ? null : String(r.ptr),
-    messages: Number(r.messages),
-    passing: Number(r.passing),
-    spfAligned: Number(r.spfAligned),
-    dkimAligned: Number(r.dkimAligned),
-    lastSeen: Number(r.lastSeen) * 1000,
-  }));
+    GROUP BY ${SENDER_ROW_GROUP}`);
+  const senderRows = rows.map((r) => ({ ...senderRowOf(r), ptr: r.ptr === null ? null : String(r.ptr) }));
 
   const mark = await senderMarkOf(ctx, key);
   const summary = summariseSenders(senderRows, 1, new Map(mark ? [[key, mark.verdict]] : [])).find((s) => s.key === key) ?? null;

@@ -36,6 +36,23 @@ export function MarkBadge({ mark }: { mark: SenderSummary["mark"] }) {
   return mark === "approved" ? <span className="badge badge-success badge-sm whitespace-nowrap">Approved</span> : <span className="badge badge-error badge-sm whitespace-nowrap">Not ours</span>;
 }
 
+/** The Period choice of the sender screens (SENDER_PERIODS). */
+export function PeriodSelect({ days, onChange }: { days: number; onChange: (days: number) => void }) {
+  const id = useId();
+  return (
+    <label htmlFor={id} className="flex items-center gap-2 text-sm">
+      Period
+      <select id={id} className="select select-sm w-auto" value={days} onChange={(e) => onChange(Number(e.target.value))}>
+        {SENDER_PERIODS.map((d) => (
+          <option key={d} value={d}>
+            Last {d} days
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Senders tab: which services and servers send as the organisation's domains, and whether they are authenticated. */
 export function SendersView() {
   const uid = useId();
@@ -62,16 +79,7 @@ export function SendersView() {
               </select>
             </label>
           )}
-          <label htmlFor={`${uid}-days`} className="flex items-center gap-2 text-sm">
-            Period
-            <select id={`${uid}-days`} className="select select-sm w-auto" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-              {SENDER_PERIODS.map((d) => (
-                <option key={d} value={d}>
-                  Last {d} days
-                </option>
-              ))}
-            </select>
-          </label>
+          <PeriodSelect days={days} onChange={setDays} />
         </div>
       </div>
       {senders.isPending ? (

@@ -1,5 +1,5 @@
 import { ArrowLeft, BadgeCheck, Mail, ShieldCheck, ShieldOff, Undo2 } from "lucide-react";
-import { useId, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Link, useParams } from "react-router";
 import type { SenderIpView, SenderSampleRecord } from "../../../src/features/reports/contract";
 import { roleAllows } from "../../../src/lib/permissions";
@@ -13,7 +13,7 @@ import { errorMessage } from "../../lib/api";
 import { isSignedIn, useMe } from "../../lib/auth";
 import { formatCount, formatPercent, formatRelativeTime, passRateClass } from "../../lib/format";
 import { toast } from "../../lib/toast";
-import { MarkBadge, SENDER_PERIODS, VERDICT_STYLE } from "../reports/Senders";
+import { MarkBadge, PeriodSelect, VERDICT_STYLE } from "../reports/Senders";
 import { useMarkSender, useSender, type SenderDetail, type SenderMark } from "./api";
 
 const KIND_LABEL: Record<SenderDetail["kind"], string> = { service: "Sending service", domain: "Mail servers of a domain", ip: "A server without reverse DNS" };
@@ -25,7 +25,6 @@ const KIND_LABEL: Record<SenderDetail["kind"], string> = { service: "Sending ser
  */
 export default function SenderPage() {
   const { key = "" } = useParams();
-  const uid = useId();
   const [days, setDays] = useState<number>(30);
   const sender = useSender(key, days);
   return (
@@ -44,18 +43,7 @@ export default function SenderPage() {
       ) : (
         <SenderView
           detail={sender.data}
-          period={
-            <label htmlFor={`${uid}-days`} className="flex items-center gap-2 text-sm">
-              Period
-              <select id={`${uid}-days`} className="select select-sm w-auto" value={days} onChange={(e) => setDays(Number(e.target.value))}>
-                {SENDER_PERIODS.map((d) => (
-                  <option key={d} value={d}>
-                    Last {d} days
-                  </option>
-                ))}
-              </select>
-            </label>
-          }
+          period={<PeriodSelect days={days} onChange={setDays} />}
         />
       )}
     </div>
