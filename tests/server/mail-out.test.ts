@@ -5,7 +5,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { users } from "../../src/db/schema";
 import { createMailer } from "../../src/features/mail/mailer";
 import { PASSWORD_LINK_SENT_MESSAGE } from "../../src/features/auth/contract";
 import { cookieFrom, makeTestApp, type TestApp } from "../support/app";
@@ -199,7 +198,8 @@ describe("trial accounts", () => {
     const reset = await t.json("POST", "/api/auth/reset-password", { body: { token, password: "trial owner password" } });
     expect(reset.status).toBe(200);
     expect(reset.body.currentOrg).toMatchObject({ name: "Trial Co", role: "owner" });
-    expect(t.deps.store.db.select().from(users).where(eq(users.email, email)).get()?.passwordHash).toBeTruthy();
+    const { users } = t.deps.store.t;
+    expect((await t.deps.store.db.select().from(users).where(eq(users.email, email)))[0]?.passwordHash).toBeTruthy();
   });
 
   test("relay down: the trial is still created", async () => {

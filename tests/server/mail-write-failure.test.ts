@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { aggregateReports, domains, organizations } from "../../src/db/schema";
 import { pollMailbox } from "../../src/features/mailin/service";
 import { startSmtpReceiver, type SmtpReceiver } from "../../src/features/mailin/smtp-receiver";
 import { ingestFile } from "../../src/features/reports/ingest";
@@ -47,12 +46,16 @@ async function world() {
   t = await makeTestApp({ dbPath: join(dir, "dw.db") });
   t.deps.config.allowPrivateMailboxHosts = true; // the test dovecot listens on loopback
   const member = await signedInMember(t.deps.store, "owner");
-  t.deps.store.db.insert(domains).values({ orgId: member.orgId, name: "example.com" }).run();
-  const token = t.deps.store.db.select({ token: organizations.reportToken }).from(organizations).where(eq(organizations.id, member.orgId)).get()!.token;
-  return { t, member, address: `${token}@${DOMAIN}`, dbPath: join(dir, "dw.db") };
+  const { store } = t.deps;
+  await store.write((tx) => tx.insert(store.t.domains).values({ orgId: member.orgId, name: "example.com" }));
+  const [org] = await store.db.select({ token: store.t.organizations.reportToken }).from(store.t.organizations).where(eq(store.t.organizations.id, member.orgId));
+  return { t, member, address: `${org!.token}@${DOMAIN}`, dbPath: join(dir, "dw.db") };
 }
 
-const storedReportIds = (app: TestApp, orgId: string) => app.deps.store.db.select({ reportId: aggregateReports.reportId }).from(aggregateReports).where(eq(aggregateReports.orgId, orgId)).all().map((r) => r.reportId);
+const storedReportIds = async (app: TestApp, orgId: string) => {
+  const reports = app.deps.store.t.aggregateReports;
+  return (await app.deps.store.db.select({ reportId: reports.reportId }).from(reports).where(eq(reports.orgId, orgId))).map((r) => r.reportId);
+};
 
 describe("SMTP", () => {
   test.skipIf(sqliteOnly("another connection holding a SQLite file's write lock"))("while another connection holds the database's write lock past the retries, the sender gets a 4xx and the report is stored when it retries", async () => {
@@ -72,12 +75,12 @@ describe("SMTP", () => {
     expect(first.accepted).toBe(false);
     expect(first.responseCode).toBeGreaterThanOrEqual(400);
     expect(first.responseCode).toBeLessThan(500);
-    expect(storedReportIds(w.t, w.member.orgId)).toEqual([]);
+    expect(await storedReportIds(w.t, w.member.orgId)).toEqual([]);
 
     // the sender's MTA tries again later
     const retry = await sendMail(receiver.port, { from: "noreply-dmarc-support@google.com", to: [w.address] }, mail);
     expect(retry.response).toMatch(/^250/);
-    expect(storedReportIds(w.t, w.member.orgId)).toEqual(["kept-by-sender"]);
+    expect(await storedReportIds(w.t, w.member.orgId)).toEqual(["kept-by-sender"]);
   }, 90_000);
 });
 
@@ -110,7 +113,7 @@ describe("IMAP", () => {
     w.t.deps.store.sqlite!.run("DROP TRIGGER refuse_report");
     const next = await pollMailbox(w.t.deps, w.member.orgId, ingestFile);
     expect(next).toMatchObject({ ok: true, outcome: { processed: 1, invalid: 0, retried: 0 } });
-    expect(storedReportIds(w.t, w.member.orgId)).toEqual(["kept-in-inbox"]);
+    expect(await storedReportIds(w.t, w.member.orgId)).toEqual(["kept-in-inbox"]);
     expect(await d.count(MAILBOX, "INBOX")).toBe(0);
     expect(await d.count(MAILBOX, "Processed")).toBe(1);
   }, 60_000);

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { aggregateReports, domains, reportMailboxes } from "../../src/db/schema";
 import { pollAllMailboxes, pollMailbox } from "../../src/features/mailin/service";
 import { ingestFile } from "../../src/features/reports/ingest";
 import { mailboxUnreachable } from "../../src/features/mailin/contract";
@@ -45,8 +44,8 @@ async function configure(t: TestApp, cookie: string, user: ImapUser, overrides: 
   expect(res.status).toBe(200);
 }
 
-const reports = (t: TestApp, orgId: string) => t.deps.store.db.select().from(aggregateReports).where(eq(aggregateReports.orgId, orgId)).all();
-const mailboxRow = (t: TestApp, orgId: string) => t.deps.store.db.select().from(reportMailboxes).where(eq(reportMailboxes.orgId, orgId)).get()!;
+const reports = (t: TestApp, orgId: string) => t.deps.store.db.select().from(t.deps.store.t.aggregateReports).where(eq(t.deps.store.t.aggregateReports.orgId, orgId));
+const mailboxRow = async (t: TestApp, orgId: string) => (await t.deps.store.db.select().from(t.deps.store.t.reportMailboxes).where(eq(t.deps.store.t.reportMailboxes.orgId, orgId)))[0]!;
 
 setDefaultTimeout(30_000);
 
@@ -90,12 +89,12 @@ describe("IMAP report mailbox", () => {
 
     const result = await pollMailbox(t.deps, a.orgId, ingestFile);
     expect(result).toEqual({ ok: true, outcome: { processed: 2, invalid: 1 + before, retried: 0 } });
-    expect(reports(t, a.orgId).map((r) => r.reportId).sort()).toEqual(["imap-1", "imap-2"]);
-    expect(reports(t, a.orgId).every((r) => r.source === "imap")).toBe(true);
+    expect((await reports(t, a.orgId)).map((r) => r.reportId).sort()).toEqual(["imap-1", "imap-2"]);
+    expect((await reports(t, a.orgId)).every((r) => r.source === "imap")).toBe(true);
     expect(await dovecot.count(BOB, "INBOX")).toBe(0);
     expect(await dovecot.count(BOB, "Processed")).toBe(2);
     expect(await dovecot.count(BOB, "Invalid")).toBe(1 + before);
-    const row = mailboxRow(t, a.orgId);
+    const row = await mailboxRow(t, a.orgId);
     expect(row.lastPolledAt).toBeInstanceOf(Date);
     expect(row.lastError).toBeNull();
     expect(row.lastPollMessages).toBe(3 + before);
@@ -107,7 +106,7 @@ describe("IMAP report mailbox", () => {
 
     // a second poll finds nothing new and stores nothing twice
     expect(await pollMailbox(t.deps, a.orgId, ingestFile)).toEqual({ ok: true, outcome: { processed: 0, invalid: 0, retried: 0 } });
-    expect(reports(t, a.orgId)).toHaveLength(2);
+    expect(await reports(t, a.orgId)).toHaveLength(2);
     t.close();
   });
 
@@ -121,10 +120,10 @@ describe("IMAP report mailbox", () => {
 
     await pollAllMailboxes(t.deps, ingestFile);
 
-    expect(mailboxRow(t, broken.orgId).lastError).toBe(mailboxUnreachable(dovecot));
-    expect(mailboxRow(t, working.orgId).lastError).toBeNull();
-    expect(reports(t, working.orgId).map((r) => r.reportId)).toEqual(["imap-working"]);
-    expect(reports(t, broken.orgId)).toHaveLength(0);
+    expect((await mailboxRow(t, broken.orgId)).lastError).toBe(mailboxUnreachable(dovecot));
+    expect((await mailboxRow(t, working.orgId)).lastError).toBeNull();
+    expect((await reports(t, working.orgId)).map((r) => r.reportId)).toEqual(["imap-working"]);
+    expect(await reports(t, broken.orgId)).toHaveLength(0);
     const view = (await t.json("GET", "/api/settings/mailbox", { cookie: broken.cookie })).body.mailbox;
     expect(view.lastError).toBe(mailboxUnreachable(dovecot));
     t.close();
@@ -137,11 +136,11 @@ describe("IMAP report mailbox", () => {
     await dovecot.append(ALICE, "Retry", aggregateReportMail({ domain: "retry.example", reportId: "imap-retry" }));
     const failing = await pollMailbox(t.deps, a.orgId, async () => Promise.reject(new Error("database is locked")));
     expect(failing).toEqual({ ok: true, outcome: { processed: 0, invalid: 0, retried: 1 } });
-    expect(mailboxRow(t, a.orgId).lastError).toContain("will be tried again");
+    expect((await mailboxRow(t, a.orgId)).lastError).toContain("will be tried again");
     expect(await dovecot.count(ALICE, "Retry")).toBe(1);
 
     expect(await pollMailbox(t.deps, a.orgId, ingestFile)).toEqual({ ok: true, outcome: { processed: 1, invalid: 0, retried: 0 } });
-    expect(reports(t, a.orgId).map((r) => r.reportId)).toEqual(["imap-retry"]);
+    expect((await reports(t, a.orgId)).map((r) => r.reportId)).toEqual(["imap-retry"]);
     expect(await dovecot.count(ALICE, "Retry")).toBe(0);
     t.close();
   });
@@ -159,7 +158,7 @@ describe("IMAP report mailbox", () => {
     expect(first.body).toMatchObject({ ok: true, outcome: { processed: 1, invalid: 0, retried: 0 } });
     expect(second.body.outcome).toEqual(first.body.outcome);
     expect(first.body.mailbox.lastPolledAt).not.toBeNull();
-    expect(reports(t, a.orgId).map((r) => r.reportId)).toEqual(["imap-now"]);
+    expect((await reports(t, a.orgId)).map((r) => r.reportId)).toEqual(["imap-now"]);
     expect(await dovecot.count(ALICE, "Now")).toBe(0);
     t.close();
   });

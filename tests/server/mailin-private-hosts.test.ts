@@ -6,7 +6,6 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { reportMailboxes } from "../../src/db/schema";
 import { mailboxUnreachable } from "../../src/features/mailin/contract";
 import { createResolver } from "../../src/features/dns/resolver";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -113,7 +112,8 @@ describe("the saved mailbox", () => {
     const message = mailboxUnreachable({ host: "imap.internal.test", port: internal.port });
     expect(res.body).toMatchObject({ ok: false, error: message, mailbox: { lastError: message } });
     expect(internal.connections).toBe(before);
-    expect(t.deps.store.db.select().from(reportMailboxes).where(eq(reportMailboxes.orgId, admin.orgId)).get()!.lastError).toBe(message);
+    const { reportMailboxes } = t.deps.store.t;
+    expect((await t.deps.store.db.select().from(reportMailboxes).where(eq(reportMailboxes.orgId, admin.orgId)))[0]!.lastError).toBe(message);
     // the saved mailbox tested with nothing submitted is refused the same way
     const tested = await t.json("POST", "/api/settings/mailbox/test", { cookie: admin.cookie });
     expect(tested.body).toEqual({ ok: false, error: message });

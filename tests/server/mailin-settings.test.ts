@@ -4,8 +4,8 @@
  * see or touch another's mailbox.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { organizations, reportMailboxes, type Role } from "../../src/db/schema";
+import { eq, sql } from "drizzle-orm";
+import type { Role } from "../../src/db/schema";
 import { mailboxUnreachable } from "../../src/features/mailin/contract";
 import { decryptSecret } from "../../src/features/mailin/secret-box";
 import { serverKey } from "../../src/features/mailin/server-key";
@@ -27,6 +27,13 @@ async function app(config: Partial<Config> = {}) {
   return t;
 }
 
+/** the stored mailbox rows, all or one organisation's */
+async function mailboxRows(app: TestApp, orgId?: string) {
+  const { store } = app.deps;
+  const query = store.db.select().from(store.t.reportMailboxes);
+  return orgId ? query.where(eq(store.t.reportMailboxes.orgId, orgId)) : query;
+}
+
 async function memberOf(app: TestApp, orgId: string, role: Role) {
   const userId = await createUser(app.deps.store);
   await addMember(app.deps.store, orgId, userId, role);
@@ -38,13 +45,14 @@ describe("GET /api/settings/report-address", () => {
     const t = await app({ smtpPort: 2525, smtpDomain: "reports.example.net" });
     const a = await signedInMember(t.deps.store, "viewer");
     const b = await signedInMember(t.deps.store, "owner");
-    const tokenOf = (orgId: string) => t.deps.store.db.select().from(organizations).where(eq(organizations.id, orgId)).get()!.reportToken;
+    const { store } = t.deps;
+    const tokenOf = async (orgId: string) => (await store.db.select().from(store.t.organizations).where(eq(store.t.organizations.id, orgId)))[0]!.reportToken;
     const res = await t.json("GET", "/api/settings/report-address", { cookie: a.cookie });
     expect(res.status).toBe(200);
-    const address = `${tokenOf(a.orgId)}@reports.example.net`;
+    const address = `${await tokenOf(a.orgId)}@reports.example.net`;
     expect(res.body).toEqual({ address, rua: `mailto:${address}`, ruf: `mailto:${address}` });
     const other = await t.json("GET", "/api/settings/report-address", { cookie: b.cookie });
-    expect(other.body.address).toBe(`${tokenOf(b.orgId)}@reports.example.net`);
+    expect(other.body.address).toBe(`${await tokenOf(b.orgId)}@reports.example.net`);
   });
 
   test("is null when the SMTP receiver is off, and needs a session", async () => {
@@ -71,10 +79,10 @@ describe("report mailbox settings", () => {
     expect(read.body.mailbox).not.toHaveProperty("passwordEncrypted");
 
     // not in plain text anywhere in the database file's row, yet readable with the server key
-    const raw = t.deps.store.sqlite!.query("SELECT * FROM report_mailboxes").all();
+    const raw = await t.deps.store.rows(sql`SELECT * FROM report_mailboxes`);
     expect(JSON.stringify(raw)).not.toContain(PASSWORD);
     expect(JSON.stringify(raw)).not.toContain(Buffer.from(PASSWORD).toString("base64"));
-    const row = t.deps.store.db.select().from(reportMailboxes).get()!;
+    const row = (await mailboxRows(t))[0]!;
     expect(row.passwordEncrypted).toStartWith("v1.");
     expect(decryptSecret(serverKey(t.deps), row.passwordEncrypted, admin.orgId)).toBe(PASSWORD);
     // bound to its organisation: the same ciphertext does not open for another one
@@ -85,11 +93,11 @@ describe("report mailbox settings", () => {
     const t = await app();
     const admin = await signedInMember(t.deps.store, "owner");
     await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: MAILBOX });
-    const before = t.deps.store.db.select().from(reportMailboxes).get()!.passwordEncrypted;
+    const before = (await mailboxRows(t))[0]!.passwordEncrypted;
     const res = await t.json("PUT", "/api/settings/mailbox", { cookie: admin.cookie, body: { ...MAILBOX, password: "", folder: "DMARC" } });
     expect(res.status).toBe(200);
     expect(res.body.mailbox.folder).toBe("DMARC");
-    const row = t.deps.store.db.select().from(reportMailboxes).get()!;
+    const row = (await mailboxRows(t))[0]!;
     expect(row.passwordEncrypted).toBe(before);
   });
 
@@ -111,7 +119,7 @@ describe("report mailbox settings", () => {
       expect(res.status).toBe(400);
       expect(res.body.error.fields).toHaveProperty(field);
     }
-    expect(t.deps.store.db.select().from(reportMailboxes).all()).toHaveLength(0);
+    expect(await mailboxRows(t)).toHaveLength(0);
   });
 
   test("DELETE removes the mailbox; deleting none is 404", async () => {
@@ -137,7 +145,7 @@ describe("report mailbox settings", () => {
       expect((await t.json("POST", "/api/settings/mailbox/test", { cookie, body: {} })).status).toBe(403);
       expect((await t.json("POST", "/api/settings/mailbox/poll", { cookie })).status).toBe(403);
     }
-    expect(t.deps.store.db.select().from(reportMailboxes).get()!.host).toBe("imap.example.com");
+    expect((await mailboxRows(t))[0]!.host).toBe("imap.example.com");
     expect((await t.json("GET", "/api/settings/mailbox")).status).toBe(401);
   });
 
@@ -158,12 +166,12 @@ describe("report mailbox settings", () => {
     expect(borrow.status).toBe(400);
     // a foreign PUT writes the foreign organisation's own row, never the home one
     await t.json("PUT", "/api/settings/mailbox", { cookie: foreign.cookie, body: { ...MAILBOX, host: "foreign.example", password: "x" } });
-    const rows = t.deps.store.db.select().from(reportMailboxes).all();
+    const rows = await mailboxRows(t);
     expect(rows.find((r) => r.orgId === home.orgId)!.host).toBe("imap.example.com");
     expect(rows.find((r) => r.orgId === foreign.orgId)!.host).toBe("foreign.example");
     // an organisation id in the body is ignored
     await t.json("PUT", "/api/settings/mailbox", { cookie: foreign.cookie, body: { ...MAILBOX, host: "again.example", orgId: home.orgId } });
-    expect(t.deps.store.db.select().from(reportMailboxes).where(eq(reportMailboxes.orgId, home.orgId)).get()!.host).toBe("imap.example.com");
+    expect((await mailboxRows(t, home.orgId))[0]!.host).toBe("imap.example.com");
   });
 
   test("the connection test answers a port with nothing listening with the one failure message; the cause goes to the log", async () => {

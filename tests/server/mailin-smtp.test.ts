@@ -6,7 +6,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { eq } from "drizzle-orm";
-import { aggregateReports, domains, organizations } from "../../src/db/schema";
 import { startSmtpReceiver, type SmtpReceiver } from "../../src/features/mailin/smtp-receiver";
 import type { IngestFn } from "../../src/features/mailin/service";
 import { ingestFile } from "../../src/features/reports/ingest";
@@ -40,7 +39,8 @@ async function start(options: { maxBytes?: number; tls?: { cert: string; key: st
 }
 
 function storedReports(app: TestApp, orgId: string) {
-  return app.deps.store.db.select().from(aggregateReports).where(eq(aggregateReports.orgId, orgId)).all();
+  const reports = app.deps.store.t.aggregateReports;
+  return app.deps.store.db.select().from(reports).where(eq(reports.orgId, orgId));
 }
 
 /** A bare SMTP dialogue (no SIZE parameter), to reach the DATA-phase size check. */
@@ -81,12 +81,12 @@ describe("SMTP receiver", () => {
     const result = await sendMail(port, { from: "noreply-dmarc-support@google.com", to: [home.address] }, mail);
     expect(result.accepted).toBe(true);
     expect(result.response).toContain("250");
-    const stored = storedReports(t, home.orgId);
+    const stored = await storedReports(t, home.orgId);
     expect(stored).toHaveLength(1);
     expect(stored[0]!.reportId).toBe("smtp-1");
     expect(stored[0]!.source).toBe("smtp");
     expect(stored[0]!.messageCount).toBe(15);
-    expect(storedReports(t, other.orgId)).toHaveLength(0);
+    expect(await storedReports(t, other.orgId)).toHaveLength(0);
     // one log line for the message, without the body or the sender's address
     const lines = t.logs.filter((l) => l.includes('"smtp_message"'));
     expect(lines).toHaveLength(1);
@@ -103,7 +103,7 @@ describe("SMTP receiver", () => {
     const again = await sendMail(port, { from: "a@google.com", to: [home.address] }, mail);
     expect(again.accepted).toBe(true);
     expect(again.response).toContain("duplicate");
-    expect(storedReports(t, home.orgId)).toHaveLength(1);
+    expect(await storedReports(t, home.orgId)).toHaveLength(1);
   });
 
   test("a +suffix and upper-case letters in the address still reach the organisation", async () => {
@@ -113,7 +113,7 @@ describe("SMTP receiver", () => {
     const to = `${token!.toUpperCase()}+ruf@${DOMAIN.toUpperCase()}`;
     const result = await sendMail(port, { from: "a@google.com", to: [to] }, aggregateReportMail({ domain: "example.com", reportId: "smtp-plus" }));
     expect(result.accepted).toBe(true);
-    expect(storedReports(t, home.orgId)).toHaveLength(1);
+    expect(await storedReports(t, home.orgId)).toHaveLength(1);
   });
 
   test("an unknown token is refused at RCPT with 550 and nothing is stored", async () => {
@@ -123,7 +123,7 @@ describe("SMTP receiver", () => {
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(550);
     expect(result.response).toContain("No such report mailbox");
-    expect(storedReports(t, home.orgId)).toHaveLength(0);
+    expect(await storedReports(t, home.orgId)).toHaveLength(0);
   });
 
   test("mail for another domain is refused: the receiver is not a relay", async () => {
@@ -134,7 +134,7 @@ describe("SMTP receiver", () => {
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(550);
     expect(result.response).toContain("Relaying denied");
-    expect(storedReports(t, home.orgId)).toHaveLength(0);
+    expect(await storedReports(t, home.orgId)).toHaveLength(0);
   });
 
   test("mail over the size limit is refused, whether announced with SIZE or not", async () => {
@@ -151,7 +151,7 @@ describe("SMTP receiver", () => {
     const body = big.replace(/\r\n\./g, "\r\n..");
     const replies = await rawDialogue(port, ["EHLO client.test", "MAIL FROM:<a@google.com>", `RCPT TO:<${home.address}>`, "DATA", body + "\r\n."]);
     expect(replies.at(-1)).toMatch(/^552 .*too big.*4096/);
-    expect(storedReports(t, home.orgId)).toHaveLength(0);
+    expect(await storedReports(t, home.orgId)).toHaveLength(0);
   });
 
   test("a message that is not a report is refused with the reason", async () => {
@@ -162,7 +162,7 @@ describe("SMTP receiver", () => {
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(554);
     expect(result.response).toContain("Report refused");
-    expect(storedReports(t, home.orgId)).toHaveLength(0);
+    expect(await storedReports(t, home.orgId)).toHaveLength(0);
   });
 
   test("a report whose domain belongs to no organisation addressed is refused", async () => {
@@ -172,7 +172,7 @@ describe("SMTP receiver", () => {
     const result = await sendMail(port, { from: "a@google.com", to: [home.address] }, aggregateReportMail({ domain: "foreign.example" }));
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(554);
-    expect(storedReports(t, home.orgId)).toHaveLength(0);
+    expect(await storedReports(t, home.orgId)).toHaveLength(0);
   });
 
   test("ingestion failing unexpectedly answers 451 so the sender retries later", async () => {
@@ -199,7 +199,7 @@ describe("SMTP receiver", () => {
     const result = await sendMail(port, { from: "a@google.com", to: [home.address] }, aggregateReportMail({ domain: "example.com", reportId: "smtp-tls" }), { requireTLS: true, ca: pem.cert });
     expect(result.response).toContain("250");
     expect(result.accepted).toBe(true);
-    expect(storedReports(t, home.orgId).map((r) => r.reportId)).toEqual(["smtp-tls"]);
+    expect((await storedReports(t, home.orgId)).map((r) => r.reportId)).toEqual(["smtp-tls"]);
     expect(t.logs.find((l) => l.includes('"smtp_message"'))).toContain('"tls":true');
   });
 });

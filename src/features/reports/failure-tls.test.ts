@@ -1,6 +1,6 @@
 /** GET /api/failure-reports(/:id) and /api/tls-reports(/:id): lists, details, limits, tenant isolation. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { domains } from "../../db/schema";
+import { eq } from "drizzle-orm";
 import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { signedInMember, type SignedIn } from "../../../tests/support/fixtures";
 import { fixture, tlsReportJson } from "../../../tests/support/report-fixtures";
@@ -132,14 +132,26 @@ describe("SMTP TLS reports", () => {
 
   test("?limit= is 1 to 1000, 200 when not given", async () => {
     const owner = await memberWithDomain();
-    const sqlite = t.deps.store.sqlite!;
-    const domainId = (sqlite.query("SELECT id FROM domains WHERE org_id = ?").get(owner.orgId) as { id: string }).id;
-    const insert = sqlite.prepare(
-      "INSERT INTO tls_reports (id, org_id, domain_id, policy_domain, reporter_org, report_id, date_begin, date_end, successful_sessions, failed_sessions, policies, source, processed_at) VALUES (?, ?, ?, 'example.com', 'r', ?, ?, ?, 1, 0, '[]', 'cli', 0)",
-    );
-    sqlite.transaction(() => {
-      for (let i = 0; i < 205; i++) insert.run(crypto.randomUUID(), owner.orgId, domainId, `bulk-${i}`, 1_700_000_000 + i * 86_400, 1_700_000_000 + i * 86_400 + 86_399);
-    })();
+    const { store } = t.deps;
+    const [domain] = await store.db.select({ id: store.t.domains.id }).from(store.t.domains).where(eq(store.t.domains.orgId, owner.orgId));
+    const day = (i: number, end = 0) => new Date((1_700_000_000 + i * 86_400 + end) * 1000);
+    const rows = Array.from({ length: 205 }, (_, i) => ({
+      orgId: owner.orgId,
+      domainId: domain!.id,
+      policyDomain: "example.com",
+      reporterOrg: "r",
+      reportId: `bulk-${i}`,
+      dateBegin: day(i),
+      dateEnd: day(i, 86_399),
+      successfulSessions: 1,
+      failedSessions: 0,
+      policies: "[]",
+      source: "cli",
+      processedAt: new Date(0),
+    }));
+    await store.write(async (tx) => {
+      for (let i = 0; i < rows.length; i += 100) await tx.insert(store.t.tlsReports).values(rows.slice(i, i + 100));
+    });
     expect((await t.json("GET", "/api/tls-reports", { cookie: owner.cookie })).body).toHaveLength(200);
     expect((await t.json("GET", "/api/tls-reports?limit=205", { cookie: owner.cookie })).body).toHaveLength(205);
     expect((await t.json("GET", "/api/tls-reports?limit=3", { cookie: owner.cookie })).body).toHaveLength(3);

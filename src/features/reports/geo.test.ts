@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Reader } from "mmdb-lib";
 import { ConfigError, testConfig } from "../../config";
-import { domains } from "../../db/schema";
+import { asc } from "drizzle-orm";
 import { memoryLogger } from "../../log";
 import { makeTestApp } from "../../../tests/support/app";
 import { signedInMember } from "../../../tests/support/fixtures";
@@ -148,10 +148,12 @@ describe("ingestion with --geoip-db", () => {
     try {
       geoFromConfig(t.deps.config); // what serve / ingest / seed-demo do at start
       const { orgId, cookie } = await signedInMember(t.deps.store, "member");
-      t.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
+      const { store } = t.deps;
+      await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.com" }));
       const result = await ingestFile(t.deps, { orgId, fileName: "r.xml.gz", bytes: gzip(xmlBytes(sampleAggregate("example.com", { reportId: "geo-1" }))), source: "upload" });
       expect(result.status).toBe("ingested");
-      const rows = t.deps.store.sqlite!.query("SELECT source_ip AS ip, country, city FROM aggregate_records ORDER BY source_ip").all();
+      const records = store.t.aggregateRecords;
+      const rows = await store.db.select({ ip: records.sourceIp, country: records.country, city: records.city }).from(records).orderBy(asc(records.sourceIp));
       expect(rows).toEqual([
         { ip: "198.51.100.7", country: null, city: null },
         { ip: "209.85.220.41", country: "US", city: "Mountain View" },

@@ -1,7 +1,7 @@
 /** Uploads: an mbox ingests every message; a refused report stores nothing; report lists are paged. */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { strToU8 } from "fflate";
-import { domains, failureReports, tlsReports } from "../../db/schema";
+import { sql } from "drizzle-orm";
 import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { signedInMember } from "../../../tests/support/fixtures";
 import { fixtureText, gzip, mbox, reportMail, sampleAggregate, tlsReportJson, xmlBytes } from "../../../tests/support/report-fixtures";
@@ -31,7 +31,7 @@ function upload(cookie: string, files: { name: string; bytes: Uint8Array }[]) {
 }
 
 const TABLES = ["aggregate_reports", "aggregate_records", "aggregate_auth_results", "failure_reports", "tls_reports"];
-const counts = () => TABLES.map((name) => (t.deps.store.sqlite!.query(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n);
+const counts = () => Promise.all(TABLES.map(async (name) => Number((await t.deps.store.rows<{ n: unknown }>(sql.raw(`SELECT count(*) AS n FROM ${name}`)))[0]!.n)));
 const long = (n: number) => "x".repeat(n);
 
 describe("uploads", () => {
@@ -66,22 +66,24 @@ describe("uploads", () => {
       "The failure report's original Subject is 20,000 characters long; the most allowed is 16,384. The report was refused and nothing of it was stored.",
       "The SMTP TLS report's \"organization-name\" is 20,000 characters long; the most allowed is 1,024. The report was refused and nothing of it was stored.",
     ]);
-    expect(counts()).toEqual([0, 0, 0, 0, 0]);
+    expect(await counts()).toEqual([0, 0, 0, 0, 0]);
   });
 });
 
 describe("report lists are paged", () => {
   test("limit and offset page through the list, with a Link to the next page until the last", async () => {
     const { orgId, cookie } = await member();
-    const domainId = t.deps.store.db.select({ id: domains.id }).from(domains).get()!.id;
+    const { store } = t.deps;
+    const [domain] = await store.db.select({ id: store.t.domains.id }).from(store.t.domains);
+    const domainId = domain!.id;
     const base = new Date("2024-03-01T00:00:00Z").getTime();
-    t.deps.store.db.transaction((tx) => {
+    await store.write(async (tx) => {
       for (let i = 0; i < 5; i++) {
         const at = new Date(base + i * 60_000);
-        tx.insert(failureReports).values({ orgId, domainId, domain: "example.com", reporterOrg: "r.example", reportId: `f${i}`, arrivalDate: at, source: "upload", processedAt: at }).run();
-        tx.insert(tlsReports)
-          .values({ orgId, domainId, policyDomain: "example.com", reporterOrg: "r.example", reportId: `t${i}`, dateBegin: at, dateEnd: at, successfulSessions: 1, failedSessions: 0, policies: "[]", source: "upload", processedAt: at })
-          .run();
+        await tx.insert(store.t.failureReports).values({ orgId, domainId, domain: "example.com", reporterOrg: "r.example", reportId: `f${i}`, arrivalDate: at, source: "upload", processedAt: at });
+        await tx
+          .insert(store.t.tlsReports)
+          .values({ orgId, domainId, policyDomain: "example.com", reporterOrg: "r.example", reportId: `t${i}`, dateBegin: at, dateEnd: at, successfulSessions: 1, failedSessions: 0, policies: "[]", source: "upload", processedAt: at });
       }
     });
     for (const path of ["/api/failure-reports", "/api/tls-reports"]) {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:tes
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { aggregateReports, domains } from "../../db/schema";
+import { eq, sql } from "drizzle-orm";
 import { createResolver } from "../dns/resolver";
 import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
@@ -20,8 +20,9 @@ afterEach(async () => {
   t.close();
 });
 
-function addDomain(orgId: string, name: string) {
-  t.deps.store.db.insert(domains).values({ orgId, name }).run();
+async function addDomain(orgId: string, name: string) {
+  const { store } = t.deps;
+  await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name }));
 }
 
 function upload(cookie: string, files: { name: string; bytes: Uint8Array }[]) {
@@ -31,12 +32,17 @@ function upload(cookie: string, files: { name: string; bytes: Uint8Array }[]) {
 }
 
 const TABLES = ["aggregate_reports", "aggregate_records", "aggregate_auth_results", "failure_reports", "tls_reports"];
-const counts = () => TABLES.map((name) => (t.deps.store.sqlite!.query(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n);
+const counts = () => Promise.all(TABLES.map(async (name) => Number((await t.deps.store.rows<{ n: unknown }>(sql.raw(`SELECT count(*) AS n FROM ${name}`)))[0]!.n)));
+const lastReportAts = async (orgId?: string) => {
+  const { store } = t.deps;
+  const query = store.db.select({ lastReportAt: store.t.domains.lastReportAt }).from(store.t.domains);
+  return orgId ? query.where(eq(store.t.domains.orgId, orgId)) : query.orderBy(store.t.domains.id);
+};
 
 describe("POST /api/reports/upload", () => {
   test("one file in each shape ingests and says what it found", async () => {
     const { orgId, cookie } = await signedInMember(t.deps.store, "member");
-    addDomain(orgId, "example.com");
+    await addDomain(orgId, "example.com");
     const res = await upload(cookie, [
       { name: "google.xml.gz", bytes: gzip(xmlBytes(sampleAggregate("example.com", { reportId: "u-1" }))) },
       { name: "outlook.zip", bytes: zip({ "r.xml": xmlBytes(sampleAggregate("mail.example.com", { reportId: "u-2", orgName: "Enterprise Outlook" })) }) },
@@ -52,20 +58,20 @@ describe("POST /api/reports/upload", () => {
     ]);
     expect(res.body.results[0].reports[0]).toMatchObject({ domain: "example.com", orgName: "google.com", reportId: "u-1", recordCount: 2, messageCount: 10 });
     expect(res.body.results[1].reports[0]).toMatchObject({ domain: "mail.example.com", orgName: "Enterprise Outlook" });
-    const domain = t.deps.store.sqlite!.query("SELECT last_report_at FROM domains WHERE org_id = ?").get(orgId) as { last_report_at: number };
-    expect(domain.last_report_at).toBeGreaterThan(0);
+    const [domain] = await lastReportAts(orgId);
+    expect(domain!.lastReportAt!.getTime()).toBeGreaterThan(0);
   });
 
   test("the same report twice is stored once and said to be a duplicate", async () => {
     const { orgId, cookie } = await signedInMember(t.deps.store, "owner");
-    addDomain(orgId, "example.com");
+    await addDomain(orgId, "example.com");
     const bytes = xmlBytes(sampleAggregate("example.com", { reportId: "dup-1" }));
     const first = await upload(cookie, [{ name: "a.xml", bytes }]);
-    const before = counts();
+    const before = await counts();
     const second = await upload(cookie, [{ name: "again.xml.gz", bytes: gzip(bytes) }]);
     expect(second.body.results[0]).toMatchObject({ status: "duplicate", kind: "aggregate" });
     expect(second.body.results[0].reports[0].id).toBe(first.body.results[0].reports[0].id);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   test.each([
@@ -76,42 +82,42 @@ describe("POST /api/reports/upload", () => {
     ["a zip with a report for a foreign domain next to a good one", () => zip({ "a.xml": xmlBytes(sampleAggregate("example.com")), "b.xml": xmlBytes(sampleAggregate("other.org")) }), /other\.org, which is not one of this organisation's domains/],
   ])("a refused file (%s) says why and leaves the database as it was", async (_, bytes, reason) => {
     const { orgId, cookie } = await signedInMember(t.deps.store, "member");
-    addDomain(orgId, "example.com");
+    await addDomain(orgId, "example.com");
     await upload(cookie, [{ name: "seed.xml", bytes: xmlBytes(sampleAggregate("example.com")) }]);
-    const before = counts();
-    const lastReport = t.deps.store.sqlite!.query("SELECT last_report_at FROM domains").all();
+    const before = await counts();
+    const lastReport = await lastReportAts();
     const res = await upload(cookie, [{ name: "bad", bytes: bytes() }]);
     expect(res.status).toBe(200);
     expect(res.body.results[0].status).toBe("rejected");
     expect(res.body.results[0].error).toMatch(reason);
     expect(res.body.results[0].reports).toEqual([]);
-    expect(counts()).toEqual(before);
-    expect(t.deps.store.sqlite!.query("SELECT last_report_at FROM domains").all()).toEqual(lastReport);
+    expect(await counts()).toEqual(before);
+    expect(await lastReportAts()).toEqual(lastReport);
   });
 
   test("a report for a domain of another organisation is refused (tenant routing)", async () => {
     const a = await signedInMember(t.deps.store, "owner");
     const b = await signedInMember(t.deps.store, "owner");
-    addDomain(a.orgId, "a-corp.com");
-    addDomain(b.orgId, "b-corp.com");
+    await addDomain(a.orgId, "a-corp.com");
+    await addDomain(b.orgId, "b-corp.com");
     const res = await upload(a.cookie, [{ name: "b.xml", bytes: xmlBytes(sampleAggregate("b-corp.com")) }]);
     expect(res.body.results[0]).toMatchObject({ status: "rejected", error: expect.stringContaining("b-corp.com, which is not one of this organisation's domains") });
-    expect(counts()).toEqual([0, 0, 0, 0, 0]);
+    expect(await counts()).toEqual([0, 0, 0, 0, 0]);
   });
 
   test("a viewer may not upload (403); signed out is 401", async () => {
     const { orgId, cookie } = await signedInMember(t.deps.store, "viewer");
-    addDomain(orgId, "example.com");
+    await addDomain(orgId, "example.com");
     expect((await upload(cookie, [{ name: "a.xml", bytes: xmlBytes(sampleAggregate()) }])).status).toBe(403);
     expect((await upload("", [{ name: "a.xml", bytes: xmlBytes(sampleAggregate()) }])).status).toBe(401);
-    expect(counts()).toEqual([0, 0, 0, 0, 0]);
+    expect(await counts()).toEqual([0, 0, 0, 0, 0]);
   });
 
   test("no file is a 400; a file over the size bound is a 413 with the reason", async () => {
     const small = await makeTestApp({ config: { maxReportMb: 1 } });
     try {
       const { orgId, cookie } = await signedInMember(small.deps.store, "member");
-      small.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
+      await small.deps.store.write((tx) => tx.insert(small.deps.store.t.domains).values({ orgId, name: "example.com" }));
       expect((await small.json("POST", "/api/reports/upload", { body: new FormData(), cookie })).status).toBe(400);
       const form = new FormData();
       form.append("files", new File([new Uint8Array(1024 * 1024 + 10)], "huge.xml"));
@@ -125,7 +131,7 @@ describe("POST /api/reports/upload", () => {
 
   test("a gzip bomb is refused as too large", async () => {
     const { orgId, cookie } = await signedInMember(t.deps.store, "member");
-    addDomain(orgId, "example.com");
+    await addDomain(orgId, "example.com");
     const res = await upload(cookie, [{ name: "bomb.xml.gz", bytes: gzip(new Uint8Array(30 * 1024 * 1024)) }]);
     expect(res.status).toBe(413);
     expect(res.body.error.message).toMatch(/compression bomb/);
@@ -136,8 +142,8 @@ describe("reading reports back", () => {
   test("list (SPEC §3 shape, newest first, own organisation only) and detail with records", async () => {
     const a = await signedInMember(t.deps.store, "member");
     const b = await signedInMember(t.deps.store, "member");
-    addDomain(a.orgId, "example.com");
-    addDomain(b.orgId, "example.com");
+    await addDomain(a.orgId, "example.com");
+    await addDomain(b.orgId, "example.com");
     const report = sampleAggregate("example.com", { reportId: "read-1" });
     await upload(a.cookie, [{ name: "1.xml", bytes: xmlBytes(report) }]);
     const list = await t.json("GET", "/api/dmarc-reports", { cookie: a.cookie });
@@ -162,7 +168,7 @@ describe("reading reports back", () => {
 
   test("pass rate has one decimal and the list is newest first", async () => {
     const { orgId, cookie } = await signedInMember(t.deps.store, "viewer");
-    addDomain(orgId, "example.com");
+    await addDomain(orgId, "example.com");
     const uploader = await createUser(t.deps.store);
     await addMember(t.deps.store, orgId, uploader, "member");
     const upCookie = await signIn(t.deps.store, uploader, orgId);
@@ -183,16 +189,15 @@ describe("reading reports back", () => {
 
   test("?limit= caps the list (newest first, still SPEC §3's array); 1000 when not given; anything but 1-1000 is a 400", async () => {
     const { orgId, cookie } = await signedInMember(t.deps.store, "viewer");
-    addDomain(orgId, "example.com");
-    const domainId = t.deps.store.db.select({ id: domains.id }).from(domains).get()!.id;
+    await addDomain(orgId, "example.com");
+    const { store } = t.deps;
+    const [domain] = await store.db.select({ id: store.t.domains.id }).from(store.t.domains);
+    const domainId = domain!.id;
     const base = new Date("2024-03-01T00:00:00Z").getTime();
-    t.deps.store.db.transaction((tx) => {
-      for (let i = 0; i < 1005; i++) {
-        const at = new Date(base + i * 60_000);
-        tx.insert(aggregateReports)
-          .values({ orgId, domainId, policyDomain: "example.com", reporterOrg: "google.com", reportId: `r${i}`, dateBegin: at, dateEnd: at, recordCount: 1, messageCount: 10, passCount: 9, source: "upload", processedAt: at })
-          .run();
-      }
+    await store.write(async (tx) => {
+      const at = (i: number) => new Date(base + i * 60_000);
+      const rows = Array.from({ length: 1005 }, (_, i) => ({ orgId, domainId, policyDomain: "example.com", reporterOrg: "google.com", reportId: `r${i}`, dateBegin: at(i), dateEnd: at(i), recordCount: 1, messageCount: 10, passCount: 9, source: "upload", processedAt: at(i) }));
+      for (let i = 0; i < rows.length; i += 200) await tx.insert(store.t.aggregateReports).values(rows.slice(i, i + 200));
     });
     const three = await t.json("GET", "/api/dmarc-reports?limit=3", { cookie });
     expect(three.status).toBe(200);
@@ -217,7 +222,7 @@ describe("reverse DNS enrichment", () => {
     dns = await startDnsServer({ "41.220.85.209.in-addr.arpa": { PTR: ["mail-sor-f41.google.com."] } });
     t.deps.resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 500, retries: 0 });
     const { orgId, cookie } = await signedInMember(t.deps.store, "member");
-    addDomain(orgId, "example.com");
+    await addDomain(orgId, "example.com");
     const res = await upload(cookie, [{ name: "a.xml", bytes: xmlBytes(sampleAggregate("example.com")) }]);
     await reverseDnsSettled();
     const detail = (await t.json("GET", `/api/dmarc-reports/${res.body.results[0].reports[0].id}`, { cookie })).body;
@@ -231,10 +236,10 @@ describe("seed-demo", () => {
     const first = await seedDemo(t.deps);
     expect(first.password).toMatch(/^\w{16}$/);
     expect(first.ingested).toBeGreaterThan(200);
-    const before = counts();
+    const before = await counts();
     const second = await seedDemo(t.deps);
     expect(second).toMatchObject({ password: null, ingested: 0, orgId: first.orgId });
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
     const login = await t.json("POST", "/api/auth/login", { body: { email: first.email, password: first.password } });
     expect(login.status).toBe(200);
   });
@@ -247,9 +252,11 @@ describe("dmarcwarden ingest (CLI)", () => {
       const db = join(dir, "dw.db");
       const app = await makeTestApp({ dbPath: db });
       const { orgId } = await signedInMember(app.deps.store, "owner", "Cli Org");
-      app.deps.store.db.insert(domains).values({ orgId, name: "example.com" }).run();
-      const slug = (app.deps.store.sqlite!.query("SELECT slug FROM organizations WHERE id = ?").get(orgId) as { slug: string }).slug;
-      app.close();
+      const { store } = app.deps;
+      await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.com" }));
+      const [org] = await store.db.select({ slug: store.t.organizations.slug }).from(store.t.organizations).where(eq(store.t.organizations.id, orgId));
+      const slug = org!.slug;
+      await app.close();
       mkdirSync(join(dir, "in/nested"), { recursive: true });
       writeFileSync(join(dir, "in/a.xml"), xmlBytes(sampleAggregate("example.com", { reportId: "cli-a" })));
       writeFileSync(join(dir, "in/nested/b.xml.gz"), gzip(xmlBytes(sampleAggregate("example.com", { reportId: "cli-b" }))));
