@@ -16,6 +16,8 @@ import { alertMail } from "../mail/templates";
 import { addressesOf } from "../mailin/mailbox-address";
 import { decryptSecret } from "../mailin/secret-box";
 import { serverKey } from "../mailin/server-key";
+import { organizationName } from "../orgs/service";
+import { alertSettingsOf } from "../settings/service";
 import { channelSecretContext } from "./channels";
 import { emailTargets } from "./contract";
 
@@ -114,17 +116,18 @@ export async function sendToChannel(deps: DeliveryDeps, item: Loaded): Promise<A
 }
 
 async function load(deps: DeliveryDeps, deliveryId: string): Promise<Loaded | null> {
-  const { alertDeliveries, orgEvents, alertChannels, organizations, organizationSettings } = deps.store.t;
+  const { alertDeliveries, orgEvents, alertChannels } = deps.store.t;
   const [row] = await deps.store.db
-    .select({ d: alertDeliveries, e: orgEvents, c: alertChannels, orgName: organizations.name, settingsName: organizationSettings.organizationName })
+    .select({ d: alertDeliveries, e: orgEvents, c: alertChannels })
     .from(alertDeliveries)
-    .innerJoin(orgEvents, eq(orgEvents.id, alertDeliveries.eventId))
-    .innerJoin(alertChannels, eq(alertChannels.id, alertDeliveries.channelId))
-    .innerJoin(organizations, eq(organizations.id, alertDeliveries.orgId))
-    .leftJoin(organizationSettings, eq(organizationSettings.orgId, alertDeliveries.orgId))
+    .innerJoin(orgEvents, and(eq(orgEvents.orgId, alertDeliveries.orgId), eq(orgEvents.id, alertDeliveries.eventId)))
+    .innerJoin(alertChannels, and(eq(alertChannels.orgId, alertDeliveries.orgId), eq(alertChannels.id, alertDeliveries.channelId)))
     .where(eq(alertDeliveries.id, deliveryId))
     .limit(1);
   if (!row) return null;
+  const orgName = await organizationName(deps, row.d.orgId);
+  if (orgName === null) return null;
+  const settingsName = (await alertSettingsOf(deps, row.d.orgId)).organizationName;
   let data: Record<string, unknown> = {};
   try {
     data = JSON.parse(row.e.data) as Record<string, unknown>;
@@ -133,7 +136,7 @@ async function load(deps: DeliveryDeps, deliveryId: string): Promise<Loaded | nu
     delivery: { id: row.d.id, orgId: row.d.orgId, attempts: row.d.attempts, createdAt: row.d.createdAt },
     event: { id: row.e.id, type: row.e.type as AlertEventType, domain: row.e.domain, data, dedupeKey: row.e.dedupeKey, occurredAt: row.e.occurredAt },
     channel: { id: row.c.id, type: row.c.type, target: row.c.target, secretEncrypted: row.c.secretEncrypted, enabled: row.c.enabled },
-    organization: { id: row.d.orgId, name: row.settingsName || row.orgName },
+    organization: { id: row.d.orgId, name: settingsName || orgName },
   };
 }
 

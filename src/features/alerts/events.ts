@@ -9,6 +9,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { updateConditions } from "../../lib/alerts/conditions";
 import { eventCategory, type AlertEvent, type AlertEventType } from "../../lib/alerts/events";
+import { alertSettingsOf } from "../settings/service";
 
 /** What recording needs: the store and the clock (AppDeps, a service context and StatusDeps all have them). */
 export interface AlertsDeps {
@@ -39,9 +40,8 @@ export interface CategorySwitches {
 }
 
 async function categorySwitches(store: StoreCore, orgId: string): Promise<CategorySwitches> {
-  const s = store.t.organizationSettings;
-  const [row] = await store.db.select({ dns: s.complianceAlerts, reports: s.realtimeThreatMonitoring }).from(s).where(eq(s.orgId, orgId)).limit(1);
-  return { dns: row?.dns ?? true, reports: row?.reports ?? true };
+  const settings = await alertSettingsOf({ store }, orgId);
+  return { dns: settings.complianceAlerts, reports: settings.realtimeThreatMonitoring };
 }
 
 /** The event types a channel takes: null (every type) or its JSON list. */

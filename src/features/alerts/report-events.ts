@@ -4,13 +4,14 @@
  * report that arrived, and the "reports stopped" condition cleared; hourly, every domain that
  * received reports and then none for the organisation's threshold (reports stopped).
  */
-import { and, eq, gte, isNotNull, lte, sql } from "drizzle-orm";
 import { claimLease } from "../../db/leases";
 import type { StoreCore } from "../../db/store";
 import type { Logger } from "../../log";
 import { conditionKey } from "../../lib/alerts/conditions";
 import type { AlertEvent } from "../../lib/alerts/events";
 import { newFailingSourceConditions, passRateConditions, reportConditionScope, reportsStoppedConditions, type AlertThresholds, type SourceFigures } from "../../lib/alerts/report-thresholds";
+import { domainsWithReports, lastReportAtOf } from "../domains/service";
+import { domainRollupFigures } from "../reports/daily";
 import { recordEvents, type AlertsDeps, type RecordedEvent } from "./events";
 import { thresholdsOf } from "./thresholds";
 
@@ -27,44 +28,25 @@ export interface StoredReportFacts {
 
 /** Figures of one domain from the roll-ups: per-source totals since first seen, the last day and the 7 before it. */
 async function domainFigures(store: StoreCore, orgId: string, domainId: string) {
-  const { dailyDomainStats: d, dailySourceStats: s } = store.t;
-  const [last] = await store.db
-    .select({ day: sql<number>`max(${d.day})`.mapWith(Number) })
-    .from(d)
-    .where(and(eq(d.orgId, orgId), eq(d.domainId, domainId)));
-  const lastDay = last?.day ?? null;
-  if (lastDay === null || Number.isNaN(lastDay)) return null;
-  const days = await store.db
-    .select({ day: d.day, messages: d.messages, passed: d.passed })
-    .from(d)
-    .where(and(eq(d.orgId, orgId), eq(d.domainId, domainId), gte(d.day, lastDay - 7), lte(d.day, lastDay)));
-  const sum = (rows: typeof days) => rows.reduce((a, r) => ({ messages: a.messages + Number(r.messages), passed: a.passed + Number(r.passed) }), { messages: 0, passed: 0 });
-  const sources = await store.db
-    .select({
-      sourceIp: s.sourceIp,
-      firstDay: sql<number>`min(${s.day})`.mapWith(Number),
-      messages: sql<number>`sum(${s.messages})`.mapWith(Number),
-      passed: sql<number>`sum(${s.passed})`.mapWith(Number),
-    })
-    .from(s)
-    .where(and(eq(s.orgId, orgId), eq(s.domainId, domainId)))
-    .groupBy(s.sourceIp);
+  const figures = await domainRollupFigures({ store }, orgId, domainId);
+  if (!figures) return null;
+  const { lastDay, days } = figures;
+  const sum = (rows: typeof days) => rows.reduce((a, r) => ({ messages: a.messages + r.messages, passed: a.passed + r.passed }), { messages: 0, passed: 0 });
   return {
     lastDay,
-    lastDayFigures: sum(days.filter((r) => Number(r.day) === lastDay)),
-    previousWeek: sum(days.filter((r) => Number(r.day) < lastDay)),
-    sources: sources.map(
-      (r): SourceFigures => ({ sourceIp: r.sourceIp, firstSeenAt: new Date(Number(r.firstDay) * DAY_SECONDS * 1000), failedMessages: Number(r.messages) - Number(r.passed), messages: Number(r.messages) }),
+    lastDayFigures: sum(days.filter((r) => r.day === lastDay)),
+    previousWeek: sum(days.filter((r) => r.day < lastDay)),
+    sources: figures.sources.map(
+      (r): SourceFigures => ({ sourceIp: r.sourceIp, firstSeenAt: new Date(r.firstDay * DAY_SECONDS * 1000), failedMessages: r.messages - r.passed, messages: r.messages }),
     ),
   };
 }
 
 /** The conditions of one domain's report figures that hold now (new failing sources, pass rate, stopped). */
 async function domainConditions(deps: AlertsDeps, orgId: string, domain: { id: string; name: string }, thresholds: AlertThresholds): Promise<AlertEvent[]> {
-  const { domains } = deps.store.t;
-  const [row] = await deps.store.db.select({ lastReportAt: domains.lastReportAt }).from(domains).where(eq(domains.id, domain.id)).limit(1);
+  const lastReportAt = await lastReportAtOf(deps, domain.id);
   const now = deps.now();
-  const events: AlertEvent[] = [...reportsStoppedConditions({ domain: domain.name, lastReportAt: row?.lastReportAt ?? null, now, thresholds })];
+  const events: AlertEvent[] = [...reportsStoppedConditions({ domain: domain.name, lastReportAt, now, thresholds })];
   const figures = await domainFigures(deps.store, orgId, domain.id);
   if (figures) {
     // "new" is judged against the latest day with data (reports arrive a day or more after the mail)
@@ -111,8 +93,7 @@ export async function recordReportEvents(deps: AlertsDeps & { log?: Logger }, or
 
 /** Every domain that received reports: is it silent past its organisation's threshold? (The hourly job.) */
 export async function checkReportsStopped(deps: AlertsDeps & { log?: Logger }): Promise<number> {
-  const { domains } = deps.store.t;
-  const rows = await deps.store.db.select({ id: domains.id, orgId: domains.orgId, name: domains.name, lastReportAt: domains.lastReportAt }).from(domains).where(isNotNull(domains.lastReportAt));
+  const rows = await domainsWithReports(deps);
   const thresholdsByOrg = new Map<string, AlertThresholds>();
   let raised = 0;
   for (const row of rows) {

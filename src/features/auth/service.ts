@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { isUniqueViolation } from "../../db/store";
 import type { ServiceContext } from "../../http/access";
 import { ConflictError, UnauthorizedError } from "../../http/errors";
@@ -32,6 +32,40 @@ export async function userById({ store }: WithStore, userId: string): Promise<{ 
   const { users } = store.t;
   const [user] = await store.db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(eq(users.id, userId));
   return user ?? null;
+}
+
+/** Names and emails of these users (an organisation's member list), by id. */
+export async function usersByIds({ store }: WithStore, userIds: string[]): Promise<Map<string, { id: string; name: string; email: string; emailVerifiedAt: Date | null }>> {
+  const { users } = store.t;
+  if (!userIds.length) return new Map();
+  const rows = await store.db.select({ id: users.id, name: users.name, email: users.email, emailVerifiedAt: users.emailVerifiedAt }).from(users).where(inArray(users.id, [...new Set(userIds)]));
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Creates a user without an organisation (the demo seed adds the membership itself); returns the id. */
+export async function createUser({ store }: WithStore, user: { name: string; email: string; passwordHash: string | null }): Promise<string> {
+  const { users } = store.t;
+  const [row] = await store.write((tx) => tx.insert(users).values({ ...user, email: user.email.toLowerCase() }).returning({ id: users.id }));
+  return row!.id;
+}
+
+/** Sets the password of a user who has none yet (an account made by /trial); false when one is set already. */
+export async function setFirstPasswordHash({ store }: WithStore, userId: string, passwordHash: string): Promise<boolean> {
+  const { users } = store.t;
+  const updated = await store.write((tx) =>
+    tx
+      .update(users)
+      .set({ passwordHash })
+      .where(and(eq(users.id, userId), isNull(users.passwordHash)))
+      .returning({ id: users.id }),
+  );
+  return updated.length > 0;
+}
+
+/** Renames a user (the trial form sent again with another name). */
+export async function setUserName({ store }: WithStore, userId: string, name: string): Promise<void> {
+  const { users } = store.t;
+  await store.write((tx) => tx.update(users).set({ name }).where(eq(users.id, userId)));
 }
 
 /**

@@ -6,6 +6,7 @@ import { PaymentRequiredError, ServiceError } from "../../http/errors";
 import type { ServiceContext } from "../../http/access";
 import { isPlanKey, PLAN_KEYS, PLANS, type Plan, type PlanKey } from "../../lib/plans";
 import { countDomains } from "../domains/service";
+import { clientsOf, organizationInfo, type OrganizationInfo } from "../orgs/audience";
 import { countMembersAndInvitations } from "../orgs/members";
 import { billingSettings } from "./settings";
 
@@ -31,25 +32,16 @@ export function enforcementSettings(ctx: Pick<ServiceContext, "config" | "stripe
   return { planLimits, readOnly: planLimits && !!ctx.stripe };
 }
 
-type OrganizationRow = ServiceContext["store"]["t"]["organizations"]["$inferSelect"];
-
-async function organization(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<OrganizationRow | null> {
-  const { store } = ctx;
-  const [org] = await store.db.select().from(store.t.organizations).where(eq(store.t.organizations.id, orgId)).limit(1);
-  return org ?? null;
-}
-
 /** The organisation whose plan applies: an MSP's client organisation is covered by its MSP's plan. */
-export async function billingOrg(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<OrganizationRow | null> {
-  const org = await organization(ctx, orgId);
+export async function billingOrg(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<OrganizationInfo | null> {
+  const org = await organizationInfo(ctx, orgId);
   if (!org?.parentId) return org;
-  return (await organization(ctx, org.parentId)) ?? org;
+  return (await organizationInfo(ctx, org.parentId)) ?? org;
 }
 
 /** The billing organisation and every client organisation it manages. */
 async function coveredOrgIds(ctx: Pick<ServiceContext, "store">, rootId: string): Promise<string[]> {
-  const { store } = ctx;
-  const children = await store.db.select({ id: store.t.organizations.id }).from(store.t.organizations).where(eq(store.t.organizations.parentId, rootId));
+  const children = await clientsOf(ctx, rootId);
   return [rootId, ...children.map((c) => c.id)];
 }
 

@@ -10,7 +10,9 @@ import { ConflictError, ServiceError } from "../../http/errors";
 import type { Actor } from "../../http/tenant";
 import { PLANS } from "../../lib/plans";
 import { mailPasswordLink } from "../auth/password-links";
-import { createAccount, isEmailTaken, userByEmail } from "../auth/service";
+import { createAccount, isEmailTaken, setUserName, userByEmail } from "../auth/service";
+import { organizationInfo } from "../orgs/audience";
+import { renameOrganization, setBillingState } from "../orgs/service";
 import { createSession } from "../auth/sessions";
 import { mailAccountExists } from "../auth/email-verification";
 import { newToken } from "../../lib/tokens";
@@ -122,10 +124,10 @@ export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInpu
  * company name and hand out the same SetupIntent instead of refusing the email as taken.
  */
 async function resumeTrialSetup(ctx: ServiceContext, caller: Actor, input: TrialSetupInput): Promise<TrialSetupResult | null> {
-  const { users, organizations, billingAccounts } = ctx.store.t;
+  const { billingAccounts } = ctx.store.t;
   const { user, orgId } = caller;
   if (user.hasPassword || caller.role !== "owner") return null;
-  const [org] = await ctx.store.db.select().from(organizations).where(eq(organizations.id, orgId)).limit(1);
+  const org = await organizationInfo(ctx, orgId);
   if (!org || org.parentId || !["trialing", "none"].includes(org.planStatus)) return null;
   const [account] = await ctx.store.db.select().from(billingAccounts).where(eq(billingAccounts.orgId, orgId)).limit(1);
   if (account?.stripeSubscriptionId) return null;
@@ -143,9 +145,10 @@ async function resumeTrialSetup(ctx: ServiceContext, caller: Actor, input: Trial
   } else if (ctx.stripe) {
     return null;
   }
-  await ctx.store.write(async (tx) => {
-    await tx.update(organizations).set({ plan: input.selectedPlan, name: input.company.trim() }).where(eq(organizations.id, orgId));
-    await tx.update(users).set({ name: `${input.firstName.trim()} ${input.lastName.trim()}` }).where(eq(users.id, user.userId));
+  await ctx.store.write(async () => {
+    await setBillingState(ctx, orgId, { plan: input.selectedPlan });
+    await renameOrganization(ctx, orgId, input.company.trim());
+    await setUserName(ctx, user.userId, `${input.firstName.trim()} ${input.lastName.trim()}`);
   });
   return { clientSecret, sessionToken: "", orgId, userId: user.userId };
 }

@@ -9,6 +9,8 @@ import { recordEvents } from "../alerts/events";
 import type { StoreCore } from "../../db/store";
 import type { Logger } from "../../log";
 import { isPlanKey, PLAN_KEYS, type PlanKey } from "../../lib/plans";
+import { organizationInfo } from "../orgs/audience";
+import { setBillingState } from "../orgs/service";
 
 export interface WebhookContext {
   store: StoreCore;
@@ -69,10 +71,8 @@ async function accountByCustomer(ctx: WebhookContext, customer: string | { id: s
   return account ?? null;
 }
 
-async function organizationById(ctx: WebhookContext, orgId: string) {
-  const { organizations } = ctx.store.t;
-  const [org] = await ctx.store.db.select().from(organizations).where(eq(organizations.id, orgId)).limit(1);
-  return org ?? null;
+function organizationById(ctx: WebhookContext, orgId: string) {
+  return organizationInfo(ctx, orgId);
 }
 
 /** The card is saved: start the subscription on the chosen plan, its trial ending with ours. */
@@ -102,13 +102,10 @@ async function startSubscription(ctx: WebhookContext, intent: Stripe.SetupIntent
     },
     { idempotencyKey: `trial-subscription-${intent.id}` },
   );
-  const { billingAccounts, organizations } = ctx.store.t;
+  const { billingAccounts } = ctx.store.t;
   await ctx.store.write(async (tx) => {
     await tx.update(billingAccounts).set({ stripeSubscriptionId: subscription.id }).where(eq(billingAccounts.orgId, org.id));
-    await tx
-      .update(organizations)
-      .set({ planStatus: planStatusOf(subscription.status), trialEndsAt: subscription.trial_end ? new Date(subscription.trial_end * 1000) : org.trialEndsAt })
-      .where(eq(organizations.id, org.id));
+    await setBillingState(ctx, org.id, { planStatus: planStatusOf(subscription.status), trialEndsAt: subscription.trial_end ? new Date(subscription.trial_end * 1000) : org.trialEndsAt });
   });
   return "applied";
 }
@@ -126,20 +123,17 @@ function isStale(account: { stateEventAt: Date | null }, created: number): boole
 // The staleness check and the update run in one transaction: two deliveries handled at once
 // cannot both pass the check and apply out of order.
 async function applySubscription(ctx: WebhookContext, subscription: Stripe.Subscription, created: number, deleted: boolean): Promise<"applied" | "ignored"> {
-  const { billingAccounts, organizations } = ctx.store.t;
+  const { billingAccounts } = ctx.store.t;
   const status: PlanStatus = deleted ? "canceled" : planStatusOf(subscription.status);
   const plan = planOfPrice(ctx.prices, subscription.items?.data?.[0]?.price?.id);
   return ctx.store.write(async (tx) => {
     const account = await accountByCustomer(ctx, subscription.customer);
     if (!account || isStale(account, created)) return "ignored";
-    await tx
-      .update(organizations)
-      .set({
-        planStatus: status,
-        ...(plan ? { plan } : {}),
-        ...(subscription.trial_end ? { trialEndsAt: new Date(subscription.trial_end * 1000) } : {}),
-      })
-      .where(eq(organizations.id, account.orgId));
+    await setBillingState(ctx, account.orgId, {
+      planStatus: status,
+      ...(plan ? { plan } : {}),
+      ...(subscription.trial_end ? { trialEndsAt: new Date(subscription.trial_end * 1000) } : {}),
+    });
     await tx
       .update(billingAccounts)
       .set({ stripeSubscriptionId: subscription.id, stateEventAt: new Date(created * 1000) })
@@ -149,14 +143,14 @@ async function applySubscription(ctx: WebhookContext, subscription: Stripe.Subsc
 }
 
 async function applyPaymentFailed(ctx: WebhookContext, invoice: Stripe.Invoice, created: number): Promise<"applied" | "ignored"> {
-  const { billingAccounts, organizations } = ctx.store.t;
+  const { billingAccounts } = ctx.store.t;
   return ctx.store.write(async (tx) => {
     const account = await accountByCustomer(ctx, invoice.customer);
     if (!account || isStale(account, created)) return "ignored";
     const org = await organizationById(ctx, account.orgId);
     // A canceled subscription's last failed invoice does not bring it back to past_due.
     if (!org || org.planStatus === "canceled") return "ignored";
-    await tx.update(organizations).set({ planStatus: "past_due" }).where(eq(organizations.id, account.orgId));
+    await setBillingState(ctx, account.orgId, { planStatus: "past_due" });
     // an account event for the organisation's channels and bell, once per invoice, in the same transaction
     await recordEvents({ store: ctx.store, now: () => ctx.now }, account.orgId, [
       paymentFailedEvent({ id: invoice.id ?? `event-${created}`, amountDue: invoice.amount_due, currency: invoice.currency, hostedInvoiceUrl: invoice.hosted_invoice_url }),

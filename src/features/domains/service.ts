@@ -1,8 +1,8 @@
-import { and, asc, count, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { StatusHistoryRow } from "../../lib/tasks";
 import { larger } from "../../db/sql";
 import type { domains } from "../../db/schema";
-import { isUniqueViolation } from "../../db/store";
+import { isUniqueViolation, type StoreCore } from "../../db/store";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { ConflictError, NotFoundError, ServiceError } from "../../http/errors";
 import { describeAlert } from "../../lib/alerts/describe";
@@ -101,6 +101,32 @@ export async function countDomains(ctx: Pick<ServiceContext, "store">, orgIds: s
 export async function domainNamesOf(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<{ id: string; name: string }[]> {
   const { domains } = ctx.store.t;
   return ctx.store.db.select({ id: domains.id, name: domains.name }).from(domains).where(eq(domains.orgId, orgId));
+}
+
+/**
+ * Adds the names the organisation does not monitor yet, without plan limits or a first DNS
+ * check (the demo seed; the scheduler checks them later).
+ */
+export async function ensureDomains(ctx: { store: StoreCore }, orgId: string, names: string[]): Promise<void> {
+  const { domains } = ctx.store.t;
+  await ctx.store.write(async (tx) => {
+    const existing = new Set((await tx.select({ name: domains.name }).from(domains).where(eq(domains.orgId, orgId))).map((d) => d.name));
+    for (const name of names) if (!existing.has(name)) await tx.insert(domains).values({ orgId, name });
+  });
+}
+
+/** When the last report about the domain arrived (null: none yet, or no such domain). */
+export async function lastReportAtOf(ctx: { store: StoreCore }, domainId: string): Promise<Date | null> {
+  const { domains } = ctx.store.t;
+  const [row] = await ctx.store.db.select({ lastReportAt: domains.lastReportAt }).from(domains).where(eq(domains.id, domainId)).limit(1);
+  return row?.lastReportAt ?? null;
+}
+
+/** Every domain, of every organisation, that has received a report (the hourly "reports stopped" job walks them). */
+export async function domainsWithReports(ctx: { store: StoreCore }): Promise<{ id: string; orgId: string; name: string; lastReportAt: Date }[]> {
+  const { domains } = ctx.store.t;
+  const rows = await ctx.store.db.select({ id: domains.id, orgId: domains.orgId, name: domains.name, lastReportAt: domains.lastReportAt }).from(domains).where(isNotNull(domains.lastReportAt));
+  return rows.flatMap((row) => (row.lastReportAt ? [{ ...row, lastReportAt: row.lastReportAt }] : []));
 }
 
 /** Notes that a report about the domain arrived, dated `at` (never moves the date back). Call inside the report's write. */

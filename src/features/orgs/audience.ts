@@ -3,11 +3,12 @@
  * account notices) needs of the organisations feature. Product mail goes only to addresses
  * whose owner proved they read them (users.email_verified_at, see auth/email-verification).
  */
-import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
-import type { ServiceContext } from "../../http/access";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Role } from "../../db/schema";
+import { usersByIds } from "../auth/service";
+import type { WithStore } from "../auth/sessions";
 
-type Ctx = Pick<ServiceContext, "store">;
+type Ctx = WithStore;
 
 export interface OrganizationInfo {
   id: string;
@@ -41,11 +42,14 @@ export async function clientsOf(ctx: Ctx, parentId: string): Promise<Organizatio
 
 /** The verified email addresses of the organisation's members in `roles` (default: owners and admins). */
 export async function verifiedEmailsOf(ctx: Ctx, orgId: string, roles: Role[] = ["owner", "admin"]): Promise<{ name: string; email: string }[]> {
-  const { memberships, users } = ctx.store.t;
-  return ctx.store.db
-    .select({ name: users.name, email: users.email })
+  const { memberships } = ctx.store.t;
+  const members = await ctx.store.db
+    .select({ userId: memberships.userId })
     .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.orgId, orgId), inArray(memberships.role, roles), isNotNull(users.emailVerifiedAt)))
-    .orderBy(asc(users.email));
+    .where(and(eq(memberships.orgId, orgId), inArray(memberships.role, roles)));
+  const users = await usersByIds(ctx, members.map((m) => m.userId));
+  return [...users.values()]
+    .filter((user) => user.emailVerifiedAt !== null)
+    .map((user) => ({ name: user.name, email: user.email }))
+    .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
 }

@@ -7,6 +7,7 @@ import { hashToken, newToken } from "../../lib/tokens";
 import { memberJoinedEvent } from "../../lib/alerts/account-events";
 import { recordEvents } from "../alerts/events";
 import { markEmailVerified } from "../auth/email-verification";
+import { userByEmail, userById, usersByIds } from "../auth/service";
 import { setSessionOrganization } from "../auth/sessions";
 import { assertCanAddMember } from "../billing/limits";
 import type { InvitationView, MemberView, MembersResponse } from "./contract";
@@ -24,14 +25,22 @@ function byJoining(a: { joinedAt: Date; role: Role; email: string }, b: { joined
   return a.joinedAt.getTime() - b.joinedAt.getTime() || Number(roleAtLeast(b.role, a.role)) - Number(roleAtLeast(a.role, b.role)) || a.email.localeCompare(b.email);
 }
 
+/** Memberships with their user's name and email (from the auth feature); a membership without its user is left out. */
+async function withUsers<T extends { userId: string }>(ctx: Pick<ServiceContext, "store">, rows: T[]): Promise<(T & { name: string; email: string })[]> {
+  const users = await usersByIds(ctx, rows.map((r) => r.userId));
+  return rows.flatMap((row) => {
+    const user = users.get(row.userId);
+    return user ? [{ ...row, name: user.name, email: user.email }] : [];
+  });
+}
+
 export async function listMembers(ctx: OrgContext): Promise<MembersResponse> {
-  const { memberships, users, invitations } = ctx.store.t;
+  const { memberships, invitations } = ctx.store.t;
   const { orgId, role } = ctx.actor;
-  const rows = await ctx.store.db
-    .select({ id: memberships.id, userId: users.id, name: users.name, email: users.email, role: memberships.role, joinedAt: memberships.createdAt })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.orgId, orgId));
+  const rows = await withUsers(
+    ctx,
+    await ctx.store.db.select({ id: memberships.id, userId: memberships.userId, role: memberships.role, joinedAt: memberships.createdAt }).from(memberships).where(eq(memberships.orgId, orgId)),
+  );
   const members: MemberView[] = rows.sort(byJoining).map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
   const pending = roleAllows(role, "members:manage")
     ? await ctx.store.db
@@ -48,18 +57,20 @@ export async function listMembers(ctx: OrgContext): Promise<MembersResponse> {
  * or mail. The plan's member limit is checked in the same transaction as the insert.
  */
 export async function invite(ctx: OrgContext, email: string, role: Role): Promise<{ invitation: InvitationView; token: string }> {
-  const { memberships, users, invitations } = ctx.store.t;
+  const { memberships, invitations } = ctx.store.t;
   const { actor } = ctx;
   if (role === "owner" && actor.role !== "owner") throw new ForbiddenError(OWNER_ONLY);
   const now = ctx.now();
   const token = newToken();
   const row = await ctx.store.write(async (tx) => {
-    const [already] = await tx
-      .select({ id: memberships.id })
-      .from(memberships)
-      .innerJoin(users, eq(users.id, memberships.userId))
-      .where(and(eq(memberships.orgId, actor.orgId), eq(users.email, email)))
-      .limit(1);
+    const invited = await userByEmail(ctx, email);
+    const [already] = invited
+      ? await tx
+          .select({ id: memberships.id })
+          .from(memberships)
+          .where(and(eq(memberships.orgId, actor.orgId), eq(memberships.userId, invited.id)))
+          .limit(1)
+      : [];
     if (already) throw new ConflictError(`${email} is already a member of this organisation.`, { email: "Already a member" });
     await assertCanAddMember(ctx, actor.orgId);
     const [created] = await tx
@@ -159,14 +170,14 @@ async function ownerCount(ctx: OrgContext): Promise<number> {
 }
 
 export async function changeRole(ctx: OrgContext, membershipId: string, role: Role): Promise<MemberView> {
-  const { memberships, users } = ctx.store.t;
+  const { memberships } = ctx.store.t;
   const { actor } = ctx;
   return ctx.store.write(async (tx) => {
     const target = await membershipIn(ctx, membershipId);
     if ((target.role === "owner" || role === "owner") && actor.role !== "owner") throw new ForbiddenError(OWNER_ONLY);
     if (target.role === "owner" && role !== "owner" && (await ownerCount(ctx)) <= 1) throw new ConflictError(LAST_OWNER);
     await tx.update(memberships).set({ role }).where(eq(memberships.id, target.id));
-    const [user] = await tx.select().from(users).where(eq(users.id, target.userId)).limit(1);
+    const user = await userById(ctx, target.userId);
     return { id: target.id, userId: user!.id, name: user!.name, email: user!.email, role, joinedAt: target.createdAt.toISOString() };
   });
 }
@@ -198,13 +209,14 @@ export async function countMembersAndInvitations(ctx: Pick<ServiceContext, "stor
 
 /** The email of the organisation's longest-standing owner, or null (the settings' default contact). */
 export async function firstOwnerEmail(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<string | null> {
-  const { memberships, users } = ctx.store.t;
-  const [owner] = await ctx.store.db
-    .select({ email: users.email })
-    .from(memberships)
-    .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner")))
-    .orderBy(asc(memberships.createdAt), asc(users.email))
-    .limit(1);
-  return owner?.email ?? null;
+  const { memberships } = ctx.store.t;
+  const owners = await withUsers(
+    ctx,
+    await ctx.store.db
+      .select({ userId: memberships.userId, joinedAt: memberships.createdAt })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner"))),
+  );
+  owners.sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || a.email.localeCompare(b.email));
+  return owners[0]?.email ?? null;
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
-import type { OrgContext, ServiceContext, UserContext } from "../../http/access";
+import type { OrgContext, UserContext } from "../../http/access";
 import { NotFoundError, ValidationError } from "../../http/errors";
+import type { Role } from "../../db/schema";
 import type { OrgSummary } from "../auth/contract";
 import { setSessionOrganization, type WithStore } from "../auth/sessions";
 import { effectiveRole, uniqueSlug } from "./directory";
@@ -58,7 +59,7 @@ export async function organizationBySlug(ctx: WithStore, slug: string): Promise<
 }
 
 /** An organisation's name, or null when it does not exist. */
-export async function organizationName(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<string | null> {
+export async function organizationName(ctx: WithStore, orgId: string): Promise<string | null> {
   const { organizations } = ctx.store.t;
   const [org] = await ctx.store.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, orgId)).limit(1);
   return org?.name ?? null;
@@ -76,4 +77,34 @@ export async function reportTokenOf(ctx: WithStore, orgId: string): Promise<stri
   const { organizations } = ctx.store.t;
   const [org] = await ctx.store.db.select({ token: organizations.reportToken }).from(organizations).where(eq(organizations.id, orgId));
   return org?.token ?? null;
+}
+
+/** An organisation's billing plan and its state, as the billing feature decides them (joins the caller's transaction). */
+export async function setBillingState(ctx: WithStore, orgId: string, state: { plan?: string; planStatus?: string; trialEndsAt?: Date | null }): Promise<void> {
+  const { organizations } = ctx.store.t;
+  if (!Object.keys(state).length) return;
+  await ctx.store.write((tx) => tx.update(organizations).set(state).where(eq(organizations.id, orgId)));
+}
+
+/** Renames an organisation (the trial form sent again with another company name). */
+export async function renameOrganization(ctx: WithStore, orgId: string, name: string): Promise<void> {
+  const { organizations } = ctx.store.t;
+  await ctx.store.write((tx) => tx.update(organizations).set({ name }).where(eq(organizations.id, orgId)));
+}
+
+/** The organisation with this slug, made with `name` when there is none (the demo seed); returns its id. */
+export async function ensureOrganization(ctx: WithStore, slug: string, name: string): Promise<string> {
+  const { organizations } = ctx.store.t;
+  return ctx.store.write(async (tx) => {
+    const [org] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, slug));
+    if (org) return org.id;
+    const [created] = await tx.insert(organizations).values({ name, slug }).returning({ id: organizations.id });
+    return created!.id;
+  });
+}
+
+/** Makes the user a member with `role` unless they are one already (the demo seed). */
+export async function ensureMembership(ctx: WithStore, orgId: string, userId: string, role: Role): Promise<void> {
+  const { memberships } = ctx.store.t;
+  await ctx.store.write((tx) => tx.insert(memberships).values({ orgId, userId, role }).onConflictDoNothing());
 }

@@ -6,6 +6,9 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
+import { createUser, userByEmail } from "../auth/service";
+import { ensureDomains } from "../domains/service";
+import { ensureMembership, ensureOrganization } from "../orgs/service";
 import { ingestFile } from "./ingest";
 import { sendingServiceOf } from "./senders";
 
@@ -164,21 +167,18 @@ function generatePassword(): string {
 
 export async function seedDemo(deps: ServiceContext): Promise<DemoSeedResult> {
   const { store } = deps;
-  const { domains, memberships, organizations, users } = store.t;
   // hashed before the write: the hash takes a while and the write holds the store's write lock
-  const [known] = await store.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_EMAIL));
+  const known = await userByEmail(deps, DEMO_EMAIL);
   const newPassword = known ? null : generatePassword();
   const passwordHash = newPassword ? await Bun.password.hash(newPassword, { algorithm: "argon2id" }) : null;
-  const { orgId, password } = await store.write(async (tx) => {
-    let [org] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, DEMO_SLUG));
-    org ??= (await tx.insert(organizations).values({ name: "Demo Company", slug: DEMO_SLUG }).returning({ id: organizations.id }))[0]!;
-    let [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, DEMO_EMAIL));
+  const { orgId, password } = await store.write(async () => {
+    const orgId = await ensureOrganization(deps, DEMO_SLUG, "Demo Company");
+    const user = await userByEmail(deps, DEMO_EMAIL);
     const created = !user && passwordHash !== null;
-    user ??= (await tx.insert(users).values({ name: "Demo Owner", email: DEMO_EMAIL, passwordHash }).returning({ id: users.id }))[0]!;
-    await tx.insert(memberships).values({ orgId: org.id, userId: user.id, role: "owner" }).onConflictDoNothing();
-    const existing = new Set((await tx.select({ name: domains.name }).from(domains).where(eq(domains.orgId, org.id))).map((d) => d.name));
-    for (const name of DEMO_DOMAINS) if (!existing.has(name)) await tx.insert(domains).values({ orgId: org.id, name });
-    return { orgId: org.id, password: created ? newPassword : null };
+    const userId = user?.id ?? (await createUser(deps, { name: "Demo Owner", email: DEMO_EMAIL, passwordHash }));
+    await ensureMembership(deps, orgId, userId, "owner");
+    await ensureDomains(deps, orgId, DEMO_DOMAINS);
+    return { orgId, password: created ? newPassword : null };
   });
 
   let ingested = 0;

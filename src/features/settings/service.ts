@@ -3,6 +3,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import type { CachePolicy } from "../dns/resolver";
+import type { WithStore } from "../auth/sessions";
 import { syncEmailNotifications } from "../alerts/channels";
 import { firstOwnerEmail } from "../orgs/members";
 import { organizationName } from "../orgs/service";
@@ -81,4 +82,39 @@ export async function dnsCachePolicy(ctx: Pick<ServiceContext, "store">, orgId: 
     .where(eq(organizationSettings.orgId, orgId))
     .limit(1);
   return { cache: row?.dnsCaching ?? DEFAULT_PREFERENCES.dnsCaching, maxTtl: row?.cacheTtlSeconds ?? DEFAULT_PREFERENCES.cacheTtlSeconds };
+}
+
+/** What alerts need of an organisation's settings: its alert thresholds (stored JSON), Settings' alert toggles and the name it goes by. Defaults until saved. */
+export interface AlertSettings {
+  thresholdsJson: string | null;
+  complianceAlerts: boolean;
+  realtimeThreatMonitoring: boolean;
+  /** the name saved in Settings, or null (the organisation's own name applies) */
+  organizationName: string | null;
+}
+
+export async function alertSettingsOf(ctx: WithStore, orgId: string): Promise<AlertSettings> {
+  const { organizationSettings: s } = ctx.store.t;
+  const [row] = await ctx.store.db
+    .select({ thresholdsJson: s.alertThresholds, complianceAlerts: s.complianceAlerts, realtimeThreatMonitoring: s.realtimeThreatMonitoring, organizationName: s.organizationName })
+    .from(s)
+    .where(eq(s.orgId, orgId))
+    .limit(1);
+  return {
+    thresholdsJson: row?.thresholdsJson ?? null,
+    complianceAlerts: row?.complianceAlerts ?? DEFAULT_PREFERENCES.complianceAlerts,
+    realtimeThreatMonitoring: row?.realtimeThreatMonitoring ?? DEFAULT_PREFERENCES.realtimeThreatMonitoring,
+    organizationName: row?.organizationName || null,
+  };
+}
+
+/** Stores the organisation's alert threshold overrides (JSON; null: the defaults again). */
+export async function saveAlertThresholds(ctx: WithStore, orgId: string, json: string | null, at: Date): Promise<void> {
+  const { organizationSettings } = ctx.store.t;
+  await ctx.store.write((tx) =>
+    tx
+      .insert(organizationSettings)
+      .values({ orgId, alertThresholds: json, updatedAt: at })
+      .onConflictDoUpdate({ target: organizationSettings.orgId, set: { alertThresholds: json, updatedAt: at } }),
+  );
 }

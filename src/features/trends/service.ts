@@ -2,11 +2,11 @@
  * Trends over time, read from the daily roll-ups the report writer keeps (never from raw
  * records): the organisation's (or one domain's) messages per UTC day, and its top sources.
  */
-import { and, between, desc, eq, max, sql, sum } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import { fillTrendDays, lastDays, parseUtcDate, utcDate, type TrendSeries } from "../../lib/trends";
 import { domainNamesOf } from "../domains/service";
+import { dailyTotals, topSourcesBetween } from "../reports/daily";
 import type { TopSources, TopSourcesQuery, TrendsQuery } from "./contract";
 
 const DAY_MS = 86_400_000;
@@ -25,33 +25,18 @@ export async function domainIdByName(ctx: OrgContext, name: string): Promise<str
   return found.id;
 }
 
-const total = (column: Parameters<typeof sum>[0]) => sum(column).mapWith(Number);
-
 /** GET /api/trends: one entry per UTC day of the range, zeros included, oldest first. */
 export async function trendSeries(ctx: OrgContext, query: TrendsQuery): Promise<TrendSeries> {
   const { from, to } = queryRange(ctx, query);
   const domainId = query.domain ? await domainIdByName(ctx, query.domain) : null;
-  const d = ctx.store.t.dailyDomainStats;
-  const rows = await ctx.store.db
-    .select({
-      day: d.day,
-      messages: total(d.messages),
-      passed: total(d.passed),
-      quarantined: total(d.quarantined),
-      rejected: total(d.rejected),
-      spfAligned: total(d.spfAligned),
-      dkimAligned: total(d.dkimAligned),
-    })
-    .from(d)
-    .where(and(eq(d.orgId, ctx.actor.orgId), domainId ? eq(d.domainId, domainId) : undefined, between(d.day, dayNumber(from), dayNumber(to))))
-    .groupBy(d.day);
+  const rows = await dailyTotals(ctx, ctx.actor.orgId, { domainId, fromDay: dayNumber(from), toDay: dayNumber(to) });
   return {
     from,
     to,
     days: fillTrendDays(
       from,
       to,
-      rows.map((r) => ({ ...r, date: utcDate(Number(r.day) * DAY_MS), failed: r.messages - r.passed })),
+      rows.map((r) => ({ ...r, date: utcDate(r.day * DAY_MS), failed: r.messages - r.passed })),
     ),
   };
 }
@@ -60,23 +45,6 @@ export async function trendSeries(ctx: OrgContext, query: TrendsQuery): Promise<
 export async function topSources(ctx: OrgContext, query: TopSourcesQuery): Promise<TopSources> {
   const { from, to } = queryRange(ctx, query);
   const domainId = query.domain ? await domainIdByName(ctx, query.domain) : null;
-  const s = ctx.store.t.dailySourceStats;
-  const messages = total(s.messages);
-  const rows = await ctx.store.db
-    .select({
-      sourceIp: s.sourceIp,
-      country: max(s.country),
-      messages,
-      passed: total(s.passed),
-      quarantined: total(s.quarantined),
-      rejected: total(s.rejected),
-      spfAligned: total(s.spfAligned),
-      dkimAligned: total(s.dkimAligned),
-    })
-    .from(s)
-    .where(and(eq(s.orgId, ctx.actor.orgId), domainId ? eq(s.domainId, domainId) : undefined, between(s.day, dayNumber(from), dayNumber(to))))
-    .groupBy(s.sourceIp)
-    .orderBy(desc(sql`${messages}`), s.sourceIp)
-    .limit(query.limit);
-  return { from, to, sources: rows.map((r) => ({ ...r, country: r.country ?? null, failed: r.messages - r.passed })) };
+  const rows = await topSourcesBetween(ctx, ctx.actor.orgId, { domainId, fromDay: dayNumber(from), toDay: dayNumber(to), limit: query.limit });
+  return { from, to, sources: rows.map((r) => ({ ...r, failed: r.messages - r.passed })) };
 }

@@ -1,0 +1,107 @@
+/**
+ * Reads of the daily roll-ups (daily_domain_stats, daily_source_stats) that other features
+ * ask the reports feature for: trends over a range of days, the top sources of a range, and
+ * one domain's figures for report alerts. Days are UTC days since 1970-01-01 (a report counts
+ * on the day its period begins); sums go through Number(): PostgreSQL returns them as strings.
+ */
+import { and, between, desc, eq, gte, lte, max, sql, sum } from "drizzle-orm";
+import type { WithStore } from "../auth/sessions";
+
+const total = (column: Parameters<typeof sum>[0]) => sum(column).mapWith(Number);
+
+export interface DayTotals {
+  day: number;
+  messages: number;
+  passed: number;
+  quarantined: number;
+  rejected: number;
+  spfAligned: number;
+  dkimAligned: number;
+}
+
+/** The organisation's (or one domain's) totals per UTC day in [fromDay, toDay]; days without reports are absent. */
+export async function dailyTotals(ctx: WithStore, orgId: string, range: { domainId: string | null; fromDay: number; toDay: number }): Promise<DayTotals[]> {
+  const d = ctx.store.t.dailyDomainStats;
+  const rows = await ctx.store.db
+    .select({
+      day: d.day,
+      messages: total(d.messages),
+      passed: total(d.passed),
+      quarantined: total(d.quarantined),
+      rejected: total(d.rejected),
+      spfAligned: total(d.spfAligned),
+      dkimAligned: total(d.dkimAligned),
+    })
+    .from(d)
+    .where(and(eq(d.orgId, orgId), range.domainId ? eq(d.domainId, range.domainId) : undefined, between(d.day, range.fromDay, range.toDay)))
+    .groupBy(d.day);
+  return rows.map((r) => ({ ...r, day: Number(r.day) }));
+}
+
+export interface SourceTotals extends Omit<DayTotals, "day"> {
+  sourceIp: string;
+  country: string | null;
+}
+
+/** The sending IPs with the most messages in [fromDay, toDay], most first. */
+export async function topSourcesBetween(ctx: WithStore, orgId: string, range: { domainId: string | null; fromDay: number; toDay: number; limit: number }): Promise<SourceTotals[]> {
+  const s = ctx.store.t.dailySourceStats;
+  const messages = total(s.messages);
+  const rows = await ctx.store.db
+    .select({
+      sourceIp: s.sourceIp,
+      country: max(s.country),
+      messages,
+      passed: total(s.passed),
+      quarantined: total(s.quarantined),
+      rejected: total(s.rejected),
+      spfAligned: total(s.spfAligned),
+      dkimAligned: total(s.dkimAligned),
+    })
+    .from(s)
+    .where(and(eq(s.orgId, orgId), range.domainId ? eq(s.domainId, range.domainId) : undefined, between(s.day, range.fromDay, range.toDay)))
+    .groupBy(s.sourceIp)
+    .orderBy(desc(sql`${messages}`), s.sourceIp)
+    .limit(range.limit);
+  return rows.map((r) => ({ ...r, country: r.country ?? null }));
+}
+
+export interface DomainRollupFigures {
+  /** the latest day with data */
+  lastDay: number;
+  /** per-day totals of the last day and the 7 before it */
+  days: { day: number; messages: number; passed: number }[];
+  /** every source of the domain since it was first seen */
+  sources: { sourceIp: string; firstDay: number; messages: number; passed: number }[];
+}
+
+/** One domain's figures for report alerts, or null when it has no roll-ups yet. */
+export async function domainRollupFigures(ctx: WithStore, orgId: string, domainId: string): Promise<DomainRollupFigures | null> {
+  const { store } = ctx;
+  const { dailyDomainStats: d, dailySourceStats: s } = store.t;
+  const [last] = await store.db
+    .select({ day: sql<number>`max(${d.day})`.mapWith(Number) })
+    .from(d)
+    .where(and(eq(d.orgId, orgId), eq(d.domainId, domainId)));
+  const lastDay = last?.day ?? null;
+  if (lastDay === null || Number.isNaN(lastDay)) return null;
+  const days = await store.db
+    .select({ day: d.day, messages: d.messages, passed: d.passed })
+    .from(d)
+    .where(and(eq(d.orgId, orgId), eq(d.domainId, domainId), gte(d.day, lastDay - 7), lte(d.day, lastDay)));
+  const sources = await store.db
+    .select({
+      sourceIp: s.sourceIp,
+      firstDay: sql<number>`min(${s.day})`.mapWith(Number),
+      messages: sql<number>`sum(${s.messages})`.mapWith(Number),
+      passed: sql<number>`sum(${s.passed})`.mapWith(Number),
+    })
+    .from(s)
+    .where(and(eq(s.orgId, orgId), eq(s.domainId, domainId)))
+    .groupBy(s.sourceIp);
+  return {
+    lastDay,
+    days: days.map((r) => ({ day: Number(r.day), messages: Number(r.messages), passed: Number(r.passed) })),
+    sources: sources.map((r) => ({ sourceIp: r.sourceIp, firstDay: Number(r.firstDay), messages: Number(r.messages), passed: Number(r.passed) })),
+  };
+}
