@@ -163,7 +163,7 @@ export async function channelDeliveries(ctx: OrgContext, id: string, limit = 50)
   const rows = await ctx.store.db
     .select({ d: alertDeliveries, type: orgEvents.type, domain: orgEvents.domain })
     .from(alertDeliveries)
-    .innerJoin(orgEvents, eq(orgEvents.id, alertDeliveries.eventId))
+    .innerJoin(orgEvents, and(eq(orgEvents.orgId, alertDeliveries.orgId), eq(orgEvents.id, alertDeliveries.eventId)))
     .where(and(eq(alertDeliveries.channelId, id), eq(alertDeliveries.orgId, orgId)))
     .orderBy(desc(alertDeliveries.createdAt), desc(alertDeliveries.id))
     .limit(limit);

@@ -4,7 +4,8 @@
  * recorded — all inside the check's own write, so the status, the snapshot, the events and
  * their deliveries are stored together or not at all.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
+import { primaryKeyOf } from "../../db/sql";
 import { dnsConditions, dnsConditionScope, dnsSnapshot, type DnsCheckLike, type DnsSnapshot } from "../../lib/alerts/dns-events";
 import { recordEvents, type AlertsDeps, type RecordedEvent } from "./events";
 
@@ -15,7 +16,7 @@ export async function recordDnsCheck(deps: AlertsDeps, domain: { id: string; org
   if (!after) return [];
   const { dnsSnapshots } = deps.store.t;
   return deps.store.write(async (tx) => {
-    const [row] = await tx.select().from(dnsSnapshots).where(eq(dnsSnapshots.domainId, domain.id)).limit(1);
+    const [row] = await tx.select().from(dnsSnapshots).where(and(eq(dnsSnapshots.orgId, domain.orgId), eq(dnsSnapshots.domainId, domain.id))).limit(1);
     let before: DnsSnapshot | null = null;
     try {
       before = row ? (JSON.parse(row.snapshot) as DnsSnapshot) : null;
@@ -25,7 +26,7 @@ export async function recordDnsCheck(deps: AlertsDeps, domain: { id: string; org
     await tx
       .insert(dnsSnapshots)
       .values({ domainId: domain.id, orgId: domain.orgId, snapshot, checkedAt: at })
-      .onConflictDoUpdate({ target: dnsSnapshots.domainId, set: { snapshot, checkedAt: at } });
+      .onConflictDoUpdate({ target: primaryKeyOf(dnsSnapshots), set: { snapshot, checkedAt: at } });
     return recordEvents(deps, domain.orgId, dnsConditions(before, after), { scope: dnsConditionScope(after.domain) });
   });
 }

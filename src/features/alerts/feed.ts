@@ -15,7 +15,7 @@ async function unreadCount(ctx: OrgContext): Promise<number> {
   const [row] = await ctx.store.db
     .select({ n: count() })
     .from(orgEvents)
-    .leftJoin(eventReads, and(eq(eventReads.eventId, orgEvents.id), eq(eventReads.userId, userId)))
+    .leftJoin(eventReads, and(eq(eventReads.orgId, orgEvents.orgId), eq(eventReads.eventId, orgEvents.id), eq(eventReads.userId, userId)))
     .where(and(eq(orgEvents.orgId, orgId), ne(orgEvents.type, "test"), isNull(eventReads.eventId)));
   return Number(row?.n ?? 0);
 }
@@ -29,7 +29,7 @@ export async function listEvents(ctx: OrgContext, page: number, pageSize = EVENT
   const rows = await ctx.store.db
     .select({ e: orgEvents, readAt: eventReads.readAt })
     .from(orgEvents)
-    .leftJoin(eventReads, and(eq(eventReads.eventId, orgEvents.id), eq(eventReads.userId, userId)))
+    .leftJoin(eventReads, and(eq(eventReads.orgId, orgEvents.orgId), eq(eventReads.eventId, orgEvents.id), eq(eventReads.userId, userId)))
     .where(where)
     .orderBy(desc(orgEvents.occurredAt), desc(orgEvents.id))
     .limit(pageSize)

@@ -63,7 +63,7 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
         dkimAligned: r.dkimAligned, spfAligned: r.spfAligned, headerFrom: r.headerFrom, envelopeFrom: r.envelopeFrom,
       })
       .from(r)
-      .innerJoin(a, eq(a.id, r.reportId))
+      .innerJoin(a, and(eq(a.orgId, r.orgId), eq(a.id, r.reportId)))
       .where(
         and(
           eq(r.orgId, orgId),

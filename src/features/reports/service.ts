@@ -46,8 +46,11 @@ export async function recordViewsOf(ctx: ServiceContext, records: readonly Recor
   const db = ctx.store.db;
   const auth = new Map<number, { dkim: AuthResultView[]; spf: AuthResultView[] }>();
   for (let i = 0; i < records.length; i += 500) {
-    const ids = records.slice(i, i + 500).map((r) => r.id);
-    for (const a of await db.select().from(aggregateAuthResults).where(inArray(aggregateAuthResults.recordId, ids)).orderBy(aggregateAuthResults.id)) {
+    const batch = records.slice(i, i + 500);
+    const ids = batch.map((r) => r.id);
+    // keyed by organisation too: one organisation's rows, never a scan across all
+    const orgIds = [...new Set(batch.map((r) => r.orgId))];
+    for (const a of await db.select().from(aggregateAuthResults).where(and(inArray(aggregateAuthResults.orgId, orgIds), inArray(aggregateAuthResults.recordId, ids))).orderBy(aggregateAuthResults.id)) {
       const recordId = Number(a.recordId);
       let entry = auth.get(recordId);
       if (!entry) auth.set(recordId, (entry = { dkim: [], spf: [] }));
@@ -135,7 +138,7 @@ export async function selectorsSeen(ctx: ServiceContext, orgId: string, domain: 
   const rows = await ctx.store.db
     .select({ selector: sql<string>`lower(${aggregateAuthResults.selector})`, lastSeen })
     .from(aggregateRecords)
-    .innerJoin(aggregateAuthResults, eq(aggregateAuthResults.recordId, aggregateRecords.id))
+    .innerJoin(aggregateAuthResults, and(eq(aggregateAuthResults.orgId, aggregateRecords.orgId), eq(aggregateAuthResults.recordId, aggregateRecords.id)))
     .where(
       and(
         eq(aggregateRecords.orgId, orgId),
