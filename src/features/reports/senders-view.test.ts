@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { aggregateRecords, aggregateReports, domains } from "../../db/schema";
 import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { signedInMember } from "../../../tests/support/fixtures";
 
@@ -26,6 +25,8 @@ interface Rec {
 /** One aggregate report for `domain` starting `ago` days before NOW, with its records. */
 async function report(orgId: string, domain: string, ago: number, records: Rec[]) {
   const db = t.deps.store.db;
+  // the active store's tables, so the rows are written the way PostgreSQL takes them too
+  const { aggregateRecords, aggregateReports, domains } = t.deps.store.t;
   let dom = (await db.select().from(domains)).find((d) => d.orgId === orgId && d.name === domain);
   if (!dom) dom = (await db.insert(domains).values({ orgId, name: domain }).returning())[0]!;
   const begin = daysAgo(ago);
