@@ -17,6 +17,7 @@ const OnboardingRealestate = page(() => import("./pages/onboarding/realestate"))
 const AdminDashboard = page(() => import("./pages/admin-dashboard"));
 const Dashboard = page(() => import("./pages/dashboard"));
 const Domains = page(() => import("./pages/domains"));
+const DomainPage = page(() => import("./pages/domain"));
 const Reports = page(() => import("./pages/reports"));
 const Tasks = page(() => import("./pages/tasks"));
 const Threats = page(() => import("./pages/threats"));
@@ -42,6 +43,7 @@ export const ROUTES: { path: string; element: ComponentType }[] = [
   { path: "/app", element: Demo },
   { path: "/app/dashboard", element: Dashboard },
   { path: "/app/domains", element: Domains },
+  { path: "/app/domains/:id", element: DomainPage },
   { path: "/app/reports", element: Reports },
   { path: "/app/tasks", element: Tasks },
   { path: "/app/threats", element: Threats },

@@ -92,7 +92,8 @@ export function DnsLookupTool({ compact = false }: { compact?: boolean }) {
   );
 }
 
-function LookupResults({ result, compact }: { result: DnsAnalysis; compact: boolean }) {
+/** An analysis shown as the lookup shows it (the domain page reuses it). */
+export function LookupResults({ result, compact }: { result: DnsAnalysis; compact: boolean }) {
   return (
     <div className="space-y-3" aria-live="polite">
       <div className="flex flex-wrap items-center gap-2">

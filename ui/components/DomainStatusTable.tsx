@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { formatRelativeTime } from "../lib/format";
 import { StatusBadge } from "./StatusBadge";
 
@@ -35,6 +36,7 @@ export function DomainStatusTable<D extends DomainStatusRow>({
   compact = false,
   stackOnPhones = compact,
   empty = <p className="py-6 text-center opacity-70">No domains</p>,
+  linkTo,
 }: {
   domains: D[];
   now?: Date;
@@ -43,8 +45,18 @@ export function DomainStatusTable<D extends DomainStatusRow>({
   stackOnPhones?: boolean;
   /** Shown instead of the table when there are no domains. */
   empty?: ReactNode;
+  /** Where a domain's name leads (its own page); plain text when absent. */
+  linkTo?: (domain: D) => string;
 }) {
   if (domains.length === 0) return <>{empty}</>;
+  const name = (d: D) =>
+    linkTo ? (
+      <Link to={linkTo(d)} className="link link-hover" data-domain-link={d.name}>
+        {d.name}
+      </Link>
+    ) : (
+      d.name
+    );
   const table = (
     <table className={`table ${compact ? "table-sm" : ""}`}>
       <thead>
@@ -65,7 +77,7 @@ export function DomainStatusTable<D extends DomainStatusRow>({
       <tbody>
         {domains.map((d) => (
           <tr key={d.id} data-domain={d.name}>
-            <td className={`font-medium ${compact ? "max-w-48 truncate" : "whitespace-nowrap"}`}>{d.name}</td>
+            <td className={`font-medium ${compact ? "max-w-48 truncate" : "whitespace-nowrap"}`}>{name(d)}</td>
             <td>
               <Badge status={d.dmarcPolicy} />
             </td>
@@ -93,7 +105,7 @@ export function DomainStatusTable<D extends DomainStatusRow>({
         {domains.map((d) => (
           <li key={d.id} className="grid gap-1.5 py-2.5" data-domain-row={d.name}>
             <div className="flex items-center justify-between gap-2">
-              <span className="min-w-0 truncate font-medium">{d.name}</span>
+              <span className="min-w-0 truncate font-medium">{name(d)}</span>
               <span className="flex shrink-0 items-center gap-1">
                 <StatusBadge status={d.overallStatus} />
                 {renderActions?.(d)}

@@ -34,8 +34,8 @@ export function isActive(item: NavItem, pathname: string): boolean {
 /** The /app/* screens of SPEC §2 other than /app itself (the public demo): they need a signed-in user. */
 const SIGNED_IN_SCREENS = new Set(["/app/dashboard", "/app/domains", "/app/reports", "/app/tasks", "/app/threats", "/app/dns", "/app/settings"]);
 
-/** Screens below SPEC's, one per item: /app/senders/<sender key>. */
-const SIGNED_IN_PREFIXES = ["/app/senders/"];
+/** Screens below SPEC's, one per item: /app/senders/<sender key>, /app/domains/<domain id>. */
+const SIGNED_IN_PREFIXES = ["/app/senders/", "/app/domains/"];
 
 /** Any other /app/… path is SPEC's "any other path": the 404 screen, signed in or not. */
 export function requiresSignIn(pathname: string): boolean {

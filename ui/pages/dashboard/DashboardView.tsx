@@ -5,6 +5,7 @@ import { NotificationsMenu } from "../../components/NotificationsMenu";
 import { QuickActions } from "../../components/QuickActions";
 import { ChangeBadge, StatCard } from "../../components/StatCard";
 import { ThreatList } from "../../components/ThreatList";
+import { TrendPanel } from "../../components/TrendPanel";
 import { errorMessage } from "../../lib/api";
 import { isSignedIn, useMe } from "../../lib/auth";
 import { formatCount, formatReportsProcessed } from "../../lib/format";
@@ -121,6 +122,8 @@ export function DashboardView({ now }: { now?: Date }) {
       ) : (
         <StatCards stats={stats.data} />
       )}
+
+      <TrendPanel domains={domains.data?.map((d) => d.name)} now={now} />
 
       <div className="grid gap-4 sm:gap-6 lg:grid-cols-3">
         <div className="grid min-w-0 content-start gap-4 sm:gap-6 lg:col-span-2">

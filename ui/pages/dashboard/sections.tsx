@@ -50,6 +50,7 @@ export function DomainStatus({ domains, now }: { domains: DomainView[]; now?: Da
       domains={domains}
       now={now}
       compact
+      linkTo={(d) => `/app/domains/${d.id}`}
       empty={
         <EmptyState icon={Globe} title="No domains">
           Add the domains you send mail from to see their protection here.{" "}

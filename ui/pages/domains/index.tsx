@@ -29,6 +29,7 @@ export default function DomainsPage() {
             <DomainStatusTable
               domains={domains.data}
               stackOnPhones
+              linkTo={(d) => `/app/domains/${d.id}`}
               renderActions={(d) => (
                 <button type="button" className="btn btn-ghost btn-sm text-error" onClick={() => setRemoving(d)} aria-label={`Remove ${d.name}`}>
                   <Trash2 className="h-4 w-4" aria-hidden />
