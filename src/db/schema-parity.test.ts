@@ -127,7 +127,7 @@ function describeTable(table: SQLiteTable | PgTable) {
     /** one list however declared: a column's `primaryKey()` or the table's `primaryKey({ columns })` */
     primaryKey: [...config.columns.filter((c: Column) => c.primary).map((c: Column) => [c.name]), ...config.primaryKeys.map((pk) => pk.columns.map((c: Column) => c.name))],
     indexes: config.indexes
-      .map((i) => ({ name: i.config.name ?? "", unique: i.config.unique, columns: (i.config.columns as { name?: string }[]).map((c) => c.name) }))
+      .map((i) => ({ name: i.config.name ?? "", unique: i.config.unique, columns: (i.config.columns as { name?: string }[]).map((c) => c.name ?? "(expression)") }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     foreignKeys: config.foreignKeys
       .map((fk) => {
