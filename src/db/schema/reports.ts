@@ -51,7 +51,8 @@ export const aggregateReports = sqliteTable(
   },
   (t) => [
     uniqueIndex("aggregate_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain),
-    index("aggregate_reports_org_processed_idx").on(t.orgId, t.processedAt),
+    // the report list's order (newest processed first) and its cursor, and counts by processed time
+    index("aggregate_reports_org_list_idx").on(t.orgId, t.processedAt, t.dateEnd, t.id),
     index("aggregate_reports_org_date_idx").on(t.orgId, t.dateBegin),
     index("aggregate_reports_domain_date_idx").on(t.domainId, t.dateBegin),
   ],
