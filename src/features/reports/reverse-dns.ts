@@ -16,7 +16,8 @@ const CACHE_TTL_MS = 3600_000;
 const CACHE_MAX = 20_000;
 const CONCURRENCY = 8;
 
-const cache = new Map<string, { ptr: string | null; expires: number }>();
+/** answers per resolver: one resolver's answers never stand in for another's (tests give each app its own) */
+const caches = new WeakMap<ReverseResolver, Map<string, { ptr: string | null; expires: number }>>();
 const pending = new Set<Promise<void>>();
 
 function resolverOf(deps: ServiceContext): ReverseResolver | null {
@@ -26,6 +27,8 @@ function resolverOf(deps: ServiceContext): ReverseResolver | null {
 
 async function lookupPtr(resolver: ReverseResolver, ip: string): Promise<string | null> {
   const now = Date.now();
+  let cache = caches.get(resolver);
+  if (!cache) caches.set(resolver, (cache = new Map()));
   const hit = cache.get(ip);
   if (hit && hit.expires > now) return hit.ptr;
   let timer: ReturnType<typeof setTimeout> | undefined;
