@@ -22,12 +22,43 @@ const listQuerySchema = (defaultLimit: number) =>
     limit: z.coerce.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_REPORT_LIST, LIMIT_MESSAGE).default(defaultLimit),
     offset: z.coerce.number({ error: OFFSET_MESSAGE }).int(OFFSET_MESSAGE).min(0, OFFSET_MESSAGE).max(MAX_LIST_OFFSET, OFFSET_MESSAGE).default(0),
   });
-export type PageQuery = z.infer<ReturnType<typeof listQuerySchema>>;
-export const listReportsQuerySchema = listQuerySchema(MAX_REPORT_LIST);
+export type PageQuery = z.infer<ReturnType<typeof listQuerySchema>> & Partial<ReportFilters> & { cursor?: string };
+
+const DATE_MESSAGE = "from and to must be dates written YYYY-MM-DD";
+const isDate = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const text = (max: number, name: string) =>
+  z
+    .string()
+    .max(max, `${name} must be at most ${max} characters`)
+    .optional()
+    .transform((v) => v?.trim() || undefined);
+/**
+ * Filters of the report lists: ?domain= (the report's domain), ?reporter= (the reporting
+ * organisation, any case), ?from=&to= (YYYY-MM-DD UTC days the report's period begins in, both
+ * included), ?failures=1 (only reports with failing mail), ?q= (part of the reporter or report id);
+ * ?cursor= (the previous page's X-Next-Cursor) pages on from where it ended, in place of ?offset=.
+ */
+const reportFiltersSchema = z
+  .object({
+    domain: text(300, "domain").transform((v) => v?.toLowerCase().replace(/\.$/, "")),
+    reporter: text(200, "reporter"),
+    from: z.string({ error: DATE_MESSAGE }).refine(isDate, DATE_MESSAGE).optional(),
+    to: z.string({ error: DATE_MESSAGE }).refine(isDate, DATE_MESSAGE).optional(),
+    failures: z
+      .enum(["1", "0", "true", "false"], { error: "failures must be 1 or 0" })
+      .optional()
+      .transform((v) => v === "1" || v === "true"),
+    q: text(200, "q"),
+    cursor: z.string().max(300, "cursor is not one this server gave").optional(),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: "from must be on or before to.", path: ["to"] });
+export type ReportFilters = Omit<z.infer<typeof reportFiltersSchema>, "cursor">;
+const withFilters = (defaultLimit: number) => z.intersection(listQuerySchema(defaultLimit), reportFiltersSchema);
+export const listReportsQuerySchema = withFilters(MAX_REPORT_LIST);
 
 /** GET /api/failure-reports and /api/tls-reports: ?limit= 1 to 1000, 200 when not given. */
 export const DEFAULT_FAILURE_TLS_LIST = 200;
-export const listFailureTlsQuerySchema = listQuerySchema(DEFAULT_FAILURE_TLS_LIST);
+export const listFailureTlsQuerySchema = withFilters(DEFAULT_FAILURE_TLS_LIST);
 
 /** SPEC §3 DMARC report, plus the fields the reports screen shows. */
 export interface DmarcReportSummary {

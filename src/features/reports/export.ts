@@ -81,7 +81,7 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
     const authRows = await db
       .select({ recordId: auth.recordId, method: auth.method, domain: auth.domain, selector: auth.selector, result: auth.result })
       .from(auth)
-      .where(inArray(auth.recordId, rows.map((row) => Number(row.id))))
+      .where(and(eq(auth.orgId, orgId), inArray(auth.recordId, rows.map((row) => Number(row.id)))))
       .orderBy(asc(auth.id));
     const byRecord = new Map<number, AuthRow[]>();
     for (const row of authRows) {

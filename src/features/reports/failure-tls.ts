@@ -1,11 +1,12 @@
 /** Reading failure (RUF) and SMTP TLS reports back, always within one organisation. */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, lt, sql } from "drizzle-orm";
 import type { failureReports, tlsReports } from "../../db/schema";
 import type { OrgContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import type { TlsPolicyResult } from "../../lib/reports/model";
 import { DEFAULT_FAILURE_TLS_LIST, type FailureReportDetail, type FailureReportSummary, type PageQuery, type TlsReportDetail, type TlsReportSummary } from "./contract";
-import { pageOf, type Page } from "./paging";
+import { afterKey, decodeCursor, pageOf, type Page } from "./paging";
+import { dayAfter, dayStart, likePart } from "./service";
 
 type FailureRow = typeof failureReports.$inferSelect;
 type TlsRow = typeof tlsReports.$inferSelect;
@@ -28,17 +29,30 @@ function failureSummary(row: FailureRow): FailureReportSummary {
 
 const FIRST_PAGE: PageQuery = { limit: DEFAULT_FAILURE_TLS_LIST, offset: 0 };
 
-/** One page of the organisation's failure reports, newest first (arrival date, else when received). */
+/** One page of the organisation's failure reports, newest first (arrival date, else when received), by offset or cursor, with the list filters. */
 export async function listFailureReports(ctx: OrgContext, page = FIRST_PAGE): Promise<Page<FailureReportSummary>> {
-  const { failureReports } = ctx.store.t;
+  const { failureReports: f } = ctx.store.t;
+  const when = sql<number>`coalesce(${f.arrivalDate}, ${f.processedAt})`;
+  const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
+  const q = page.q ? likePart(page.q) : null;
   const rows = await ctx.store.db
     .select()
-    .from(failureReports)
-    .where(eq(failureReports.orgId, ctx.actor.orgId))
-    .orderBy(desc(sql`coalesce(${failureReports.arrivalDate}, ${failureReports.processedAt})`), desc(failureReports.processedAt), desc(failureReports.id))
+    .from(f)
+    .where(
+      and(
+        eq(f.orgId, ctx.actor.orgId),
+        page.domain ? eq(f.domain, page.domain) : undefined,
+        page.reporter ? sql`lower(${f.reporterOrg}) = ${page.reporter.toLowerCase()}` : undefined,
+        page.from ? sql`${when} >= ${seconds(dayStart(page.from))}` : undefined,
+        page.to ? sql`${when} < ${seconds(dayAfter(page.to))}` : undefined,
+        q ? sql`(lower(${f.reporterOrg}) LIKE ${q} ESCAPE '\\' OR lower(${f.reportId}) LIKE ${q} ESCAPE '\\')` : undefined,
+        page.cursor ? afterKey(when, f.processedAt, f.id, decodeCursor(page.cursor)) : undefined,
+      ),
+    )
+    .orderBy(desc(when), desc(f.processedAt), desc(f.id))
     .limit(page.limit + 1)
-    .offset(page.offset);
-  return pageOf(rows.map(failureSummary), page);
+    .offset(page.cursor ? 0 : page.offset);
+  return pageOf(rows, page, failureSummary, (r) => [seconds(r.arrivalDate ?? r.processedAt), seconds(r.processedAt), r.id]);
 }
 
 /** One failure report with every stored field; another organisation's is simply not found. */
@@ -80,17 +94,29 @@ function tlsSummary(row: TlsRow): TlsReportSummary {
   };
 }
 
-/** One page of the organisation's SMTP TLS reports, newest period first. */
+/** One page of the organisation's SMTP TLS reports, newest period first, by offset or cursor, with the list filters (failures: sessions that failed). */
 export async function listTlsReports(ctx: OrgContext, page = FIRST_PAGE): Promise<Page<TlsReportSummary>> {
-  const { tlsReports } = ctx.store.t;
+  const { tlsReports: r } = ctx.store.t;
+  const q = page.q ? likePart(page.q) : null;
   const rows = await ctx.store.db
     .select()
-    .from(tlsReports)
-    .where(eq(tlsReports.orgId, ctx.actor.orgId))
-    .orderBy(desc(tlsReports.dateBegin), desc(tlsReports.processedAt), desc(tlsReports.id))
+    .from(r)
+    .where(
+      and(
+        eq(r.orgId, ctx.actor.orgId),
+        page.domain ? eq(r.policyDomain, page.domain) : undefined,
+        page.reporter ? sql`lower(${r.reporterOrg}) = ${page.reporter.toLowerCase()}` : undefined,
+        page.from ? gte(r.dateBegin, dayStart(page.from)) : undefined,
+        page.to ? lt(r.dateBegin, dayAfter(page.to)) : undefined,
+        page.failures ? gt(r.failedSessions, 0) : undefined,
+        q ? sql`(lower(${r.reporterOrg}) LIKE ${q} ESCAPE '\\' OR lower(${r.reportId}) LIKE ${q} ESCAPE '\\')` : undefined,
+        page.cursor ? afterKey(r.dateBegin, r.processedAt, r.id, decodeCursor(page.cursor)) : undefined,
+      ),
+    )
+    .orderBy(desc(r.dateBegin), desc(r.processedAt), desc(r.id))
     .limit(page.limit + 1)
-    .offset(page.offset);
-  return pageOf(rows.map(tlsSummary), page);
+    .offset(page.cursor ? 0 : page.offset);
+  return pageOf(rows, page, tlsSummary, (row) => [row.dateBegin.getTime() / 1000, row.processedAt.getTime() / 1000, row.id]);
 }
 
 function parsePolicies(json: string): TlsPolicyResult[] {

@@ -1,11 +1,11 @@
 /** Reading reports back, always within one organisation. */
-import { and, desc, eq, gte, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { aggregateRecords, aggregateReports } from "../../db/schema";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
 import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type AuthResultView, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary, type PageQuery } from "./contract";
-import { pageOf, type Page } from "./paging";
+import { afterKey, decodeCursor, pageOf, type Page } from "./paging";
 
 type ReportRow = typeof aggregateReports.$inferSelect;
 
@@ -25,17 +25,39 @@ function toSummary(row: ReportRow): DmarcReportSummary {
   };
 }
 
-/** One page of the organisation's aggregate reports, newest first (GET /api/dmarc-reports ?limit=&offset=). */
+/** `%part%` for LIKE, with LIKE's own characters taken literally (ESCAPE '\\'). */
+export const likePart = (part: string) => `%${part.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** The first second of a "YYYY-MM-DD" UTC day, and of the day after. */
+export const dayStart = (date: string) => new Date(`${date}T00:00:00Z`);
+export const dayAfter = (date: string) => new Date(dayStart(date).getTime() + 86_400_000);
+
+/**
+ * One page of the organisation's aggregate reports, newest first (GET /api/dmarc-reports): by
+ * ?offset= or ?cursor=, narrowed by domain, reporter, the days the period begins in, failing
+ * mail only, and a search in the reporter and report id.
+ */
 export async function listReports(ctx: OrgContext, page: PageQuery = { limit: MAX_REPORT_LIST, offset: 0 }): Promise<Page<DmarcReportSummary>> {
-  const { aggregateReports } = ctx.store.t;
+  const { aggregateReports: a } = ctx.store.t;
+  const q = page.q ? likePart(page.q) : null;
   const rows = await ctx.store.db
     .select()
-    .from(aggregateReports)
-    .where(eq(aggregateReports.orgId, ctx.actor.orgId))
-    .orderBy(desc(aggregateReports.processedAt), desc(aggregateReports.dateEnd), desc(aggregateReports.id))
+    .from(a)
+    .where(
+      and(
+        eq(a.orgId, ctx.actor.orgId),
+        page.domain ? eq(a.policyDomain, page.domain) : undefined,
+        page.reporter ? sql`lower(${a.reporterOrg}) = ${page.reporter.toLowerCase()}` : undefined,
+        page.from ? gte(a.dateBegin, dayStart(page.from)) : undefined,
+        page.to ? lt(a.dateBegin, dayAfter(page.to)) : undefined,
+        page.failures ? lt(a.passCount, a.messageCount) : undefined,
+        q ? sql`(lower(${a.reporterOrg}) LIKE ${q} ESCAPE '\\' OR lower(${a.reportId}) LIKE ${q} ESCAPE '\\')` : undefined,
+        page.cursor ? afterKey(a.processedAt, a.dateEnd, a.id, decodeCursor(page.cursor)) : undefined,
+      ),
+    )
+    .orderBy(desc(a.processedAt), desc(a.dateEnd), desc(a.id))
     .limit(page.limit + 1)
-    .offset(page.offset);
-  return pageOf(rows.map(toSummary), page);
+    .offset(page.cursor ? 0 : page.offset);
+  return pageOf(rows, page, toSummary, (r) => [r.processedAt.getTime() / 1000, r.dateEnd.getTime() / 1000, r.id]);
 }
 
 type RecordRow = typeof aggregateRecords.$inferSelect;
