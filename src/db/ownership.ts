@@ -13,7 +13,7 @@
 import type * as schema from "./schema";
 
 /** The features that own tables, and `db` for shared infrastructure. */
-export type Owner = "admin" | "alerts" | "auth" | "billing" | "contact" | "domains" | "mailin" | "orgs" | "reports" | "settings" | "db";
+export type Owner = "admin" | "alerts" | "auth" | "billing" | "contact" | "domains" | "mailin" | "orgs" | "reports" | "settings" | "tokens" | "db";
 
 type TableNames = { [K in keyof typeof schema as (typeof schema)[K] extends { $inferSelect: unknown } ? K : never]: true };
 
@@ -25,6 +25,8 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   passwordTokens: "auth",
   emailVerificationTokens: "auth",
   authThrottle: "auth",
+  recoveryCodes: "auth",
+  pendingLogins: "auth",
   // orgs: organisations (their billing plan columns too, written through `setBillingState`), members, invitations
   organizations: "orgs",
   memberships: "orgs",
@@ -48,6 +50,8 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   // billing: the payment provider's customer link and the webhook events already handled
   billingAccounts: "billing",
   stripeEvents: "billing",
+  // tokens: the organisations' API tokens
+  apiTokens: "tokens",
   // contact: the contact form's submissions
   contactSubmissions: "contact",
   // admin: the operator console's own accounts and sessions

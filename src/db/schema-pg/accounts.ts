@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, uniqueIndex, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { ROLES } from "../schema/accounts";
 import { createdAt, epoch, id, tenantId, timestamp } from "./columns";
 
@@ -29,6 +29,10 @@ export const users = pgTable(
     email: text("email").notNull(),
     passwordHash: text("password_hash"),
     emailVerifiedAt: timestamp("email_verified_at"),
+    totpSecret: text("totp_secret"),
+    totpPendingSecret: text("totp_pending_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at"),
+    totpLastStep: integer("totp_last_step"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(t.email)],

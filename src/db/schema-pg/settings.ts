@@ -19,5 +19,6 @@ export const organizationSettings = pgTable("organization_settings", {
   digestHour: integer("digest_hour").notNull().default(8),
   digestIncludeClients: boolean("digest_include_clients").notNull().default(false),
   alertThresholds: text("alert_thresholds"),
+  requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
 });

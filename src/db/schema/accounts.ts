@@ -37,6 +37,13 @@ export const users = sqliteTable(
     passwordHash: text("password_hash"),
     /** when the user proved they read mail at this address; product mail waits until then */
     emailVerifiedAt: timestamp("email_verified_at"),
+    /** two-factor sign-in (TOTP): the secret sealed with the server key; set from enable until disable */
+    totpSecret: text("totp_secret"),
+    /** a secret from /2fa/setup not yet confirmed with a code (sealed too) */
+    totpPendingSecret: text("totp_pending_secret"),
+    totpEnabledAt: timestamp("totp_enabled_at"),
+    /** the last 30-second step a code was accepted for: a code is good once */
+    totpLastStep: integer("totp_last_step"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(t.email)],

@@ -14,3 +14,5 @@ export * from "./auth-throttle";
 export * from "./jobs";
 export * from "./rollups";
 export * from "./alerts";
+export * from "./two-factor";
+export * from "./api-tokens";

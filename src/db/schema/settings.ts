@@ -22,5 +22,7 @@ export const organizationSettings = sqliteTable("organization_settings", {
   digestIncludeClients: integer("digest_include_clients", { mode: "boolean" }).notNull().default(false),
   /** JSON object overriding the default alert thresholds; null: the defaults */
   alertThresholds: text("alert_thresholds"),
+  /** members must turn on two-factor sign-in before anything else (set by an owner) */
+  requireTwoFactor: integer("require_two_factor", { mode: "boolean" }).notNull().default(false),
   updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),
 });
