@@ -13,7 +13,7 @@
 import type * as schema from "./schema";
 
 /** The features that own tables, and `db` for shared infrastructure. */
-export type Owner = "admin" | "alerts" | "auth" | "billing" | "contact" | "domains" | "mailin" | "orgs" | "reports" | "settings" | "tokens" | "db";
+export type Owner = "admin" | "alerts" | "auth" | "billing" | "contact" | "domains" | "mailin" | "orgs" | "reports" | "settings" | "tokens" | "audit" | "db";
 
 type TableNames = { [K in keyof typeof schema as (typeof schema)[K] extends { $inferSelect: unknown } ? K : never]: true };
 
@@ -52,6 +52,8 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   stripeEvents: "billing",
   // tokens: the organisations' API tokens
   apiTokens: "tokens",
+  // audit: the organisations' audit log (append-only)
+  auditLog: "audit",
   // contact: the contact form's submissions
   contactSubmissions: "contact",
   // admin: the operator console's own accounts and sessions

@@ -20,5 +20,7 @@ export const organizationSettings = pgTable("organization_settings", {
   digestIncludeClients: boolean("digest_include_clients").notNull().default(false),
   alertThresholds: text("alert_thresholds"),
   requireTwoFactor: boolean("require_two_factor").notNull().default(false),
+  retentionAggregateDays: integer("retention_aggregate_days").notNull().default(400),
+  retentionFailureDays: integer("retention_failure_days").notNull().default(90),
   updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
 });

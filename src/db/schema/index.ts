@@ -16,3 +16,4 @@ export * from "./rollups";
 export * from "./alerts";
 export * from "./two-factor";
 export * from "./api-tokens";
+export * from "./audit";

@@ -24,5 +24,9 @@ export const organizationSettings = sqliteTable("organization_settings", {
   alertThresholds: text("alert_thresholds"),
   /** members must turn on two-factor sign-in before anything else (set by an owner) */
   requireTwoFactor: integer("require_two_factor", { mode: "boolean" }).notNull().default(false),
+  /** retention: aggregate records (and their reports) older than this many days are deleted (minimum 30) */
+  retentionAggregateDays: integer("retention_aggregate_days").notNull().default(400),
+  /** retention: failure (forensic) reports older than this many days are deleted (they hold personal data) */
+  retentionFailureDays: integer("retention_failure_days").notNull().default(90),
   updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),
 });
