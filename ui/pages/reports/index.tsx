@@ -1,9 +1,8 @@
 import { useSearchParams } from "react-router";
-import { useReports } from "./api";
+import { AggregateBrowser } from "./AggregateBrowser";
 import { FailureReportsList, FailureReportView } from "./FailureReports";
 import { ReportDetail } from "./ReportDetail";
-import { EmptyReports, ReportBrowser } from "./ReportList";
-import { ReportListCard, ReportTabs, REPORTS_PANEL_ID, reportTabId, reportTabOf, type ReportTab } from "./ReportTabs";
+import { ReportTabs, REPORTS_PANEL_ID, reportTabId, reportTabOf, type ReportTab } from "./ReportTabs";
 import { ReportUploader } from "./ReportUploader";
 import { SendersView } from "./Senders";
 import { TlsReportsList, TlsReportView } from "./TlsReports";
@@ -59,10 +58,5 @@ export default function ReportsPage() {
 }
 
 function AggregateReports({ onOpen }: { onOpen: (id: string) => void }) {
-  const reports = useReports();
-  return (
-    <ReportListCard label="Reports" query={reports} empty={<EmptyReports />}>
-      {(items) => <ReportBrowser reports={items} onOpen={onOpen} />}
-    </ReportListCard>
-  );
+  return <AggregateBrowser onOpen={onOpen} />;
 }

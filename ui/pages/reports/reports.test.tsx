@@ -25,60 +25,75 @@ const reports: DmarcReportSummary[] = Array.from({ length: 60 }, (_, i) => {
   };
 });
 
+/** A stand-in for the server's paging and filters: pages of `limit` by cursor (the index as text), domain and failures. */
 function serve() {
   return withFetch((url) => {
-    const path = new URL(url, "http://localhost").pathname;
-    if (path === "/api/dmarc-reports") return json(reports);
-    return json({ error: { code: "not_found", message: "No such endpoint." } }, 404);
+    const u = new URL(url, "http://localhost");
+    if (u.pathname === "/api/domains") return json([{ id: "da", name: "a.example" }, { id: "db", name: "b.example" }]);
+    if (u.pathname !== "/api/dmarc-reports") return json({ error: { code: "not_found", message: "No such endpoint." } }, 404);
+    if (u.searchParams.get("from") && u.searchParams.get("from")! > (u.searchParams.get("to") ?? "9")) return json({ error: { code: "validation_error", message: "from must be on or before to." } }, 400);
+    let list = reports;
+    const domain = u.searchParams.get("domain");
+    if (domain) list = list.filter((r) => r.domain === domain);
+    if (u.searchParams.get("failures") === "1") list = list.filter((r) => r.passRate < 100);
+    const q = u.searchParams.get("q");
+    if (q) list = list.filter((r) => r.orgName.includes(q));
+    const limit = Number(u.searchParams.get("limit"));
+    const start = Number(u.searchParams.get("cursor") ?? 0);
+    const page = list.slice(start, start + limit);
+    const headers: Record<string, string> = start + limit < list.length ? { "x-next-cursor": String(start + limit) } : {};
+    return new Response(JSON.stringify(page), { status: 200, headers: { "content-type": "application/json", ...headers } });
   });
 }
 
 const rows = () => within(screen.getByRole("region", { name: "Reports" })).getAllByRole("row").slice(1);
 const reporters = () => rows().map((r) => within(r).getAllByRole("button")[0]!.textContent);
-const button = (name: RegExp) => screen.getByRole("button", { name }) as HTMLButtonElement;
 
-describe("reports list: pages of 25 and a domain filter", () => {
-  test("Previous/Next move through pages of 25 with Showing x–y of n", async () => {
+describe("reports list: paged by the server, with filters", () => {
+  test("Load more appends the next page by cursor until the last", async () => {
     const user = userEvent.setup();
-    serve();
+    const fetches = serve();
     renderWithProviders(<ReportsPage />, "/app/reports");
-    expect(await screen.findByText("Showing 1–25 of 60")).toBeTruthy();
-    expect(rows()).toHaveLength(25);
+    expect(await screen.findByText("Showing 25 reports (more to load)")).toBeTruthy();
     expect(reporters()[0]).toBe("reporter-0.example");
-    expect(button(/Previous/).disabled).toBe(true);
-
-    await user.click(button(/Next/));
-    expect(screen.getByText("Showing 26–50 of 60")).toBeTruthy();
-    expect(reporters()[0]).toBe("reporter-25.example");
-    await user.click(button(/Next/));
-    expect(screen.getByText("Showing 51–60 of 60")).toBeTruthy();
-    expect(rows()).toHaveLength(10);
-    expect(button(/Next/).disabled).toBe(true);
-
-    await user.click(button(/Previous/));
-    expect(screen.getByText("Showing 26–50 of 60")).toBeTruthy();
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+    expect(await screen.findByText("Showing 50 reports (more to load)")).toBeTruthy();
+    expect(reporters()[25]).toBe("reporter-25.example");
+    await user.click(screen.getByRole("button", { name: "Load more" }));
+    expect(await screen.findByText("Showing 60 reports")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
+    expect(fetches.calls.some((c) => c.url.includes("cursor=50"))).toBe(true);
   });
 
-  test("choosing a domain lists only its reports, from the first page", async () => {
+  test("a domain, failures only and a search go to the server; Clear shows everything again", async () => {
+    const user = userEvent.setup();
+    const fetches = serve();
+    renderWithProviders(<ReportsPage />, "/app/reports");
+    await screen.findByText("Showing 25 reports (more to load)");
+    const select = (await screen.findByRole("combobox", { name: "Domain" })) as HTMLSelectElement;
+    await screen.findByRole("option", { name: "b.example" });
+    await user.selectOptions(select, "b.example");
+    expect(await screen.findByText("Showing 20 reports")).toBeTruthy();
+    expect(rows().every((r) => r.textContent!.includes("b.example"))).toBe(true);
+    expect(screen.getByRole("link", { name: /Download CSV/ }).getAttribute("href")).toBe("/api/records.csv?days=30&domain=b.example");
+
+    await user.type(screen.getByLabelText("Search reporter or report ID"), "reporter-3.");
+    await user.click(screen.getByRole("button", { name: "Apply" }));
+    expect(await screen.findByText("Showing 1 report")).toBeTruthy();
+    expect(fetches.calls.some((c) => c.url.includes("domain=b.example") && c.url.includes("q=reporter-3."))).toBe(true);
+
+    await user.click(screen.getByRole("button", { name: "Clear" }));
+    expect(await screen.findByText("Showing 25 reports (more to load)")).toBeTruthy();
+  });
+
+  test("a start date after the end date is refused before asking the server", async () => {
     const user = userEvent.setup();
     serve();
     renderWithProviders(<ReportsPage />, "/app/reports");
-    await screen.findByText("Showing 1–25 of 60");
-    await user.click(button(/Next/));
-    const select = screen.getByLabelText("Domain") as HTMLSelectElement;
-    expect([...select.options].map((o) => o.textContent)).toEqual(["All domains", "a.example", "b.example"]);
-
-    await user.selectOptions(select, "b.example");
-    expect(screen.getByText("Showing 1–20 of 20")).toBeTruthy();
-    expect(rows()).toHaveLength(20);
-    expect(rows().every((r) => r.textContent!.includes("b.example"))).toBe(true);
-    expect(screen.queryByRole("button", { name: /Next/ })).toBeNull();
-
-    await user.selectOptions(select, "a.example");
-    expect(screen.getByText("Showing 1–25 of 40")).toBeTruthy();
-    expect(rows().every((r) => r.textContent!.includes("a.example"))).toBe(true);
-
-    await user.selectOptions(select, "");
-    expect(screen.getByText("Showing 1–25 of 60")).toBeTruthy();
+    await screen.findByText("Showing 25 reports (more to load)");
+    await user.type(screen.getByLabelText("Period from"), "2025-02-01");
+    await user.type(screen.getByLabelText("Period to"), "2025-01-01");
+    await user.click(screen.getByRole("button", { name: "Apply" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("The start date must be on or before the end date.");
   });
 });
