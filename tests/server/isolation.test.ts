@@ -171,6 +171,8 @@ const CASES: Case[] = [
   { name: "GET /api/trends/sources?domain= (the home domain)", run: (w, c) => w.t.json("GET", "/api/trends/sources?domain=homestead-secret.example", { cookie: c }), home: all(200), foreign: all(404) },
   { name: "GET /api/domains/:id", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}`, { cookie: c }), home: all(200), foreign: all(404) },
   { name: "GET /api/domains/:id/history", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}/history`, { cookie: c }), home: all(200), foreign: all(404) },
+  { name: "GET /api/domains/:id/enforcement", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}/enforcement`, { cookie: c }), home: all(200), foreign: all(404) },
+  { name: "GET /api/domains/:id/sources", run: (w, c) => w.t.json("GET", `/api/domains/${w.home.domainId}/sources`, { cookie: c }), home: all(200), foreign: all(404) },
   // senders and the threat map: a sender key names no row, so a foreign caller gets its own (empty) organisation's answer
   { name: "GET /api/senders/:key", run: (w, c) => w.t.json("GET", `/api/senders/${encodeURIComponent("ip:203.0.113.77")}`, { cookie: c }), home: all(200), foreign: all(200) },
   {

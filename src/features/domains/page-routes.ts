@@ -4,6 +4,7 @@ import type { AppDeps } from "../../deps";
 import { access } from "../../http/access";
 import { parseInput } from "../../http/errors";
 import { domainHistory, domainOverview, MAX_HISTORY } from "./page";
+import { domainEnforcement, domainSources } from "./readiness";
 
 const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_HISTORY}`;
 const BEFORE_MESSAGE = "before must be a time written as ISO 8601 (e.g. 2024-03-01T12:00:00Z)";
@@ -23,5 +24,7 @@ export function domainPageRoutes(deps: AppDeps) {
   return new Elysia({ name: "domain-page" })
     .use(access(deps))
     .get("/api/domains/:id", ({ ctx, params }) => domainOverview(ctx, params.id), { org: "read" })
-    .get("/api/domains/:id/history", ({ ctx, params, query }) => domainHistory(ctx, params.id, parseInput(domainHistoryQuerySchema, query)), { org: "read" });
+    .get("/api/domains/:id/history", ({ ctx, params, query }) => domainHistory(ctx, params.id, parseInput(domainHistoryQuerySchema, query)), { org: "read" })
+    .get("/api/domains/:id/enforcement", ({ ctx, params }) => domainEnforcement(ctx, params.id), { org: "read" })
+    .get("/api/domains/:id/sources", ({ ctx, params }) => domainSources(ctx, params.id), { org: "read" });
 }
