@@ -57,7 +57,7 @@ export async function hotp(secret: Uint8Array, counter: number, options: TotpOpt
   const { algorithm = "SHA-1", digits = 6 } = options;
   const message = new Uint8Array(8);
   new DataView(message.buffer).setBigUint64(0, BigInt(counter));
-  const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: algorithm }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", new Uint8Array(secret), { name: "HMAC", hash: algorithm }, false, ["sign"]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
   const offset = mac[mac.length - 1]! & 0x0f;
   const binary = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
