@@ -1,5 +1,5 @@
 import { ChevronLeft, ChevronRight, FileText } from "lucide-react";
-import { useId, useMemo, useState } from "react";
+import { useState } from "react";
 import { formatCount, formatRelativeTime, passRateClass } from "../../lib/format";
 import type { DmarcReportSummary } from "./api";
 
@@ -20,52 +20,6 @@ export function EmptyReports() {
       <p className="font-medium">No reports available</p>
       <p className="text-sm opacity-70">Upload a report above, or publish your report address in your domains' DMARC records.</p>
     </div>
-  );
-}
-
-/**
- * The list with a domain filter and pages of 25 ("Showing 1–25 of 304", Previous/Next), all in
- * the browser over what GET /api/dmarc-reports returned.
- */
-export function ReportBrowser({ reports, onOpen }: { reports: DmarcReportSummary[]; onOpen: (id: string) => void }) {
-  const uid = useId();
-  const [domain, setDomain] = useState("");
-  const [page, setPage] = useState(0);
-  const domains = useMemo(() => [...new Set(reports.map((r) => r.domain))].sort(), [reports]);
-  const shown = domain && domains.includes(domain) ? reports.filter((r) => r.domain === domain) : reports;
-  const pages = Math.max(1, Math.ceil(shown.length / REPORTS_PAGE_SIZE));
-  const current = Math.min(page, pages - 1);
-  const first = current * REPORTS_PAGE_SIZE;
-  const slice = shown.slice(first, first + REPORTS_PAGE_SIZE);
-  return (
-    <>
-      <div className="flex flex-wrap items-center justify-between gap-3 border-b border-base-300 px-4 py-3">
-        <h2 className="font-semibold">Reports</h2>
-        {domains.length > 1 && (
-          <label htmlFor={`${uid}-domain`} className="flex items-center gap-2 text-sm">
-            Domain
-            <select
-              id={`${uid}-domain`}
-              className="select select-sm w-auto"
-              value={domain}
-              onChange={(e) => {
-                setDomain(e.target.value);
-                setPage(0);
-              }}
-            >
-              <option value="">All domains</option>
-              {domains.map((d) => (
-                <option key={d} value={d}>
-                  {d}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-      </div>
-      <ReportList reports={slice} onOpen={onOpen} />
-      <ReportPager first={first} shown={slice.length} total={shown.length} current={current} pages={pages} onPage={setPage} />
-    </>
   );
 }
 
