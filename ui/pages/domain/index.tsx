@@ -15,6 +15,7 @@ import { apiRequest, errorMessage } from "../../lib/api";
 import { formatCount, formatPercent, formatRelativeTime, passRateClass } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { DOMAINS_KEY } from "../domains/api";
+import { enforcementKey, ReadinessPanel, SourcesPanel, sourcesKey, SpfUsagePanel } from "./Readiness";
 
 const RECORD_NAMES: Record<HistoryChange["record"], string> = { dmarc: "DMARC", spf: "SPF", dkim: "DKIM" };
 const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" });
@@ -76,6 +77,8 @@ export default function DomainPage({ now }: { now?: Date }) {
         ))}
       </div>
 
+      <ReadinessPanel id={domain.id} />
+
       <TrendPanel domain={domain.name} title="Compliance Trend" now={now} />
 
       <div className="grid gap-4 sm:gap-6 lg:grid-cols-2">
@@ -92,6 +95,11 @@ export default function DomainPage({ now }: { now?: Date }) {
           </p>
         </Panel>
         <TopSourcesPanel domain={domain.name} />
+      </div>
+
+      <div className="grid gap-4 sm:gap-6 lg:grid-cols-2">
+        <SourcesPanel id={domain.id} />
+        <SpfUsagePanel id={domain.id} />
       </div>
 
       <HistoryPanel id={domain.id} />
@@ -117,6 +125,8 @@ function CheckNow({ id }: { id: string }) {
       toast({ title: "DNS checked", description: changes ? `${changes} change${changes === 1 ? "" : "s"} found: ${result.events.map((e) => e.title).join("; ")}` : "The records are as they were.", variant: "success" });
       client.invalidateQueries({ queryKey: overviewKey(id) });
       client.invalidateQueries({ queryKey: historyKey(id) });
+      client.invalidateQueries({ queryKey: enforcementKey(id) });
+      client.invalidateQueries({ queryKey: sourcesKey(id) });
       client.invalidateQueries({ queryKey: DOMAINS_KEY });
     },
     onError: (error) => toast({ title: "Check failed", description: errorMessage(error), variant: "destructive" }),
