@@ -162,4 +162,30 @@ describe("trends, the domain page and the CSV export (seeded demo)", () => {
     expect(errors).toEqual([]);
     await page.context().close();
   }, 90_000);
+
+  test("DMARC Reports pages through every report with Load more and narrows by filters; its CSV button downloads the records", async () => {
+    const { page, errors } = await newPage(ctx.browser, { width: 1280, height: 900 });
+    await signInAsDemoOwner(page);
+    await page.goto(ctx.server.url + "/app/reports");
+    const region = page.getByRole("region", { name: "Reports" });
+    await region.getByText(/Showing 25 reports \(more to load\)/).waitFor();
+    await page.getByRole("button", { name: "Load more" }).click();
+    await region.getByText(/Showing 50 reports/).waitFor();
+    await page.getByRole("combobox", { name: "Domain" }).selectOption("example.net");
+    await page.getByRole("checkbox", { name: "Only with failures" }).check();
+    await region.getByText(/Showing \d+ reports?/).waitFor();
+    const shown = await region.locator("tbody tr").allInnerTexts();
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.every((row) => row.includes("example.net"))).toBe(true);
+    await shot(page, "reports-filters-1280");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.locator("[data-csv-download]").click()]);
+    expect(download.suggestedFilename()).toMatch(/^dmarc-records-example\.net-/);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.reload();
+    await region.getByText(/Showing 25 reports/).waitFor();
+    expect(await noOverflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, "reports-375");
+    expect(errors).toEqual([]);
+    await page.context().close();
+  }, 90_000);
 });
