@@ -64,6 +64,24 @@ describe("deriveTasks", () => {
     expect(task!.description).toContain("99.8% of its mail passed DMARC");
   });
 
+  test("tasks come from the readiness blockers: p=none names the senders of yours that would be quarantined and links to the domain's readiness panel", () => {
+    const none = domain({ dmarcPolicy: "none", dmarcRecord: "v=DMARC1; p=none; rua=mailto:d@acme.example" });
+    const failing = [
+      { domainId: "d1", service: "Twilio SendGrid", sources: 1, messages: 40, delivered: 40, firstSeenAt: days(2) },
+      { domainId: "d1", service: null, sender: "office.example", senderKey: "domain:office.example", mark: "approved" as const, sources: 1, messages: 60, delivered: 60, firstSeenAt: days(2) },
+      { domainId: "d1", service: "Google", mark: "not_ours" as const, sources: 1, messages: 5, delivered: 5, firstSeenAt: days(2) },
+    ];
+    const tasks = deriveTasks({ now, domains: [none], failing, traffic: [{ domainId: "d1", messages: 10_000, passing: 9_895 }] });
+    const move = tasks.find((t) => t.id === "dmarc-none:d1")!;
+    expect(move.description).toContain("2 senders of yours (office.example, Twilio SendGrid) would be quarantined: fix them first; the readiness panel of acme.example says how.");
+    expect(move.description).not.toContain("so it is ready");
+    expect(move.link).toBe("/app/domains/d1#readiness");
+    expect(tasks.filter((t) => t.category === "senders" && t.title.startsWith("Authenticate")).map((t) => [t.title, t.link])).toEqual([
+      ["Authenticate office.example for acme.example", "/app/domains/d1#readiness"],
+      ["Authenticate Twilio SendGrid for acme.example", "/app/domains/d1#readiness"],
+    ]);
+  });
+
   test("unrecognised senders under an enforced policy are a low review task", () => {
     const failing = [{ domainId: "d1", service: null, sources: 4, messages: 12, delivered: 0, firstSeenAt: days(1) }];
     expect(titles(domain(), { failing })).toEqual(["low: Review unrecognised senders for acme.example"]);

@@ -10,6 +10,7 @@
  * (quarantine → reject, pct below 100, unrecognised senders to review).
  */
 import { parseDmarcRecord } from "./dns/dmarc";
+import { isYours } from "./readiness/explain";
 import type { SenderMark } from "./senders";
 
 export type TaskPriority = "high" | "medium" | "low";
@@ -126,8 +127,11 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   const parsed = d.dmarcRecord && (enforced || policy === "none") ? parseDmarcRecord(d.dmarcRecord, d.name) : null;
   const window = `in the last ${REPORT_WINDOW_DAYS} days`;
 
-  // yours: a known service not marked "not ours", or any sender marked approved; the rest is spoofing or unknown
-  const yours = (f: FailingSender) => f.mark === "approved" || (!!f.service && f.mark !== "not_ours");
+  // yours: a known service not marked "not ours", or any sender marked approved (the readiness rule); the rest is spoofing or unknown
+  const yours = (f: FailingSender) => isYours({ service: f.service, mark: f.mark ?? null });
+  // the domain's readiness panel: the blockers of the next stage, each with its exact fix
+  const readiness = `/app/domains/${encodeURIComponent(d.id)}#readiness`;
+  const blockers = failing.filter(yours).sort((a, b) => b.messages - a.messages);
   const nameOf = (f: FailingSender) => f.service ?? f.sender ?? "An approved sender";
   const unrecognised = failing.filter((f) => !yours(f));
   const spoofed = unrecognised.reduce((s, f) => s + f.messages, 0);
@@ -145,12 +149,13 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
     const rate = traffic && traffic.messages > 0 ? (traffic.passing / traffic.messages) * 100 : null;
     const parts = [`${d.name} is at p=none: mail that fails DMARC is still delivered, so your domain can still be spoofed.`];
     if (spoofedDelivered > 0) parts.push(`${plural(spoofedDelivered, "message")} from ${plural(spoofSources, "unrecognised source")} failed DMARC and reached inboxes ${window}.`);
-    if (rate !== null && rate >= 95) parts.push(`${Math.round(rate * 10) / 10}% of its mail passed DMARC ${window}, so it is ready: change p=none to p=quarantine in the record at _dmarc.${d.name}.`);
-    else parts.push(`Once your reports show that every service you send with passes, change p=none to p=quarantine, then to p=reject.`);
-    add("dmarc-none", "dmarc", spoofedDelivered >= SPOOFING_URGENT ? "high" : "medium", since("dmarc"), `Move ${d.name} from p=none to quarantine`, parts.join(" "));
+    if (blockers.length) parts.push(`${plural(blockers.length, "sender")} of yours (${blockers.slice(0, SERVICES_PER_DOMAIN).map(nameOf).join(", ")}) would be quarantined: fix ${blockers.length === 1 ? "it" : "them"} first; the readiness panel of ${d.name} says how.`);
+    else if (rate !== null && rate >= 95) parts.push(`${Math.round(rate * 10) / 10}% of its mail passed DMARC ${window}, so it is ready: change p=none to p=quarantine in the record at _dmarc.${d.name}.`);
+    else parts.push(`Once your reports show that every service you send with passes, change p=none to p=quarantine, then to p=reject; the readiness panel of ${d.name} shows what would be quarantined.`);
+    add("dmarc-none", "dmarc", spoofedDelivered >= SPOOFING_URGENT ? "high" : "medium", since("dmarc"), `Move ${d.name} from p=none to quarantine`, parts.join(" "), readiness);
   } else if (policy === "quarantine") {
     add("dmarc-quarantine", "dmarc", "low", since("dmarc"), `Move ${d.name} from quarantine to reject`,
-      `${d.name} is at p=quarantine: failing mail goes to the spam folder instead of being refused. When your reports show no legitimate mail failing, change p=quarantine to p=reject at _dmarc.${d.name}.`);
+      `${d.name} is at p=quarantine: failing mail goes to the spam folder instead of being refused. ${blockers.length ? `${plural(blockers.length, "sender")} of yours still fail${blockers.length === 1 ? "s" : ""} DMARC and would be rejected: fix ${blockers.length === 1 ? "it" : "them"} first (see the readiness panel).` : `When your reports show no legitimate mail failing, change p=quarantine to p=reject at _dmarc.${d.name}.`}`, readiness);
   }
   if (parsed) {
     if (parsed.rua.length === 0) {
@@ -189,17 +194,17 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
 
   // Named services failing DMARC: likely your own mail, not yet authenticated.
   // (and senders the user approved)
-  const services = failing.filter(yours).sort((a, b) => b.messages - a.messages).slice(0, SERVICES_PER_DOMAIN);
+  const services = blockers.slice(0, SERVICES_PER_DOMAIN);
   for (const f of services) {
     const name = nameOf(f);
     const outcome = enforced
       ? `Receivers are ${policy === "reject" ? "refusing" : "sending to spam"} this mail now under your p=${policy} policy.`
-      : "It will be quarantined or refused once you enforce DMARC.";
+      : "It blocks p=quarantine: it will be quarantined or refused once you enforce DMARC.";
     const fix = f.service
       ? `If you use ${f.service}, turn on DKIM signing for ${d.name} in it, or add its include to your SPF record.`
       : `You marked it as yours: have it sign its mail with DKIM for ${d.name}, or authorise its servers in your SPF record.`;
     add(`sender-${slug(name)}`, "senders", enforced ? "high" : "medium", f.firstSeenAt.toISOString(), `Authenticate ${name} for ${d.name}`,
-      `${name} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} ${fix}`, "/app/reports");
+      `${name} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} ${fix} The readiness panel of ${d.name} gives the exact fix for each of its servers.`, readiness);
   }
 
   // Unrecognised senders to review (spoofing, or a server of yours with no reverse DNS)

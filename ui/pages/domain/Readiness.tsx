@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Check, CheckCircle2, ChevronRight, Copy, ShieldCheck } from "lucide-react";
-import { Fragment, useState } from "react";
-import { Link } from "react-router";
+import { Fragment, useEffect, useRef, useState } from "react";
+import { Link, useLocation } from "react-router";
 import type { DomainSourcesView, EnforcementView } from "../../../src/features/domains/readiness";
 import type { SourceExplanation } from "../../../src/lib/readiness/explain";
 import { Panel } from "../../components/Panel";
@@ -55,8 +55,14 @@ export function FixText({ text }: { text: string }) {
 /** The readiness panel: stage → next stage, the blockers with their fix, the projection and the record to publish. */
 export function ReadinessPanel({ id }: { id: string }) {
   const q = useQuery<EnforcementView>({ queryKey: enforcementKey(id) });
+  const { hash } = useLocation();
+  const ref = useRef<HTMLElement>(null);
+  // opened from a task or a wizard (…#readiness): bring the panel into view once it has its content
+  useEffect(() => {
+    if (hash === "#readiness" && q.isSuccess) ref.current?.scrollIntoView({ block: "start" });
+  }, [hash, q.isSuccess]);
   return (
-    <section id="readiness" className="scroll-mt-24">
+    <section id="readiness" ref={ref} className="scroll-mt-24">
       <Panel title="Readiness for p=reject">
         {q.isPending ? (
           <LoadingState text="Working out readiness..." />

@@ -1,8 +1,11 @@
-import { ArrowLeft, ArrowRight, Check, CheckCircle2, Clock, Copy, LifeBuoy, Rocket, type LucideIcon } from "lucide-react";
+import { useQuery } from "@tanstack/react-query";
+import { ArrowLeft, ArrowRight, Check, CheckCircle2, Clock, Copy, Gauge, LifeBuoy, Rocket, type LucideIcon } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { BrandLink } from "../../components/SiteHeader";
 import { Tooltip } from "../../components/TooltipProvider";
+import type { DomainView } from "../../../src/features/domains/contract";
+import { isSignedIn, useMe } from "../../lib/auth";
 import { toast } from "../../lib/toast";
 import { dmarcRecord, recordDomain, spfRecord, type WizardKind } from "./records";
 
@@ -295,6 +298,41 @@ export function SetupComplete({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * After step 4: monitoring has started, protection has not (p=none only reports). Signed in,
+ * the way on: the domain's readiness panel when the organisation has the domain, else Domains to add it.
+ */
+export function JourneyNext({ domain }: { domain: string }) {
+  const me = useMe();
+  const signedIn = isSignedIn(me.data);
+  const domains = useQuery<DomainView[]>({ queryKey: ["/api/domains"], enabled: signedIn });
+  const name = domain.trim().toLowerCase();
+  const own = domains.data?.find((d) => d.name.toLowerCase() === name);
+  return (
+    <div className="alert alert-info alert-soft items-start" role="note" data-journey-next>
+      <Gauge className="h-5 w-5" aria-hidden />
+      <div className="grid gap-1 text-sm">
+        <p className="font-semibold">Monitoring has started; protection comes next</p>
+        <p>
+          With p=none, mail that fails DMARC is still delivered: the reports show who sends as {domain}. Once every service you use passes, move to p=quarantine and
+          then p=reject.
+        </p>
+        {signedIn ? (
+          own ? (
+            <Link to={`/app/domains/${encodeURIComponent(own.id)}#readiness`} className="link link-primary font-medium">
+              Open the readiness panel of {own.name}
+            </Link>
+          ) : (
+            <Link to="/app/domains" className="link link-primary font-medium">
+              Add {domain} in Domains to see its readiness
+            </Link>
+          )
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
 export function PropagationNote() {
   return (
     <p className="flex items-center gap-2 text-sm opacity-80">
@@ -384,6 +422,7 @@ export function DmarcStep({ kind, domain, complete, after }: { kind: WizardKind;
       <DnsRecordRow name="_dmarc" value={value} note={`Add a TXT record named _dmarc (that is, _dmarc.${domain}).`} />
       <PropagationNote />
       <SetupComplete>{complete}</SetupComplete>
+      <JourneyNext domain={domain} />
       {after}
     </div>
   );

@@ -44,7 +44,7 @@ export const HEALTHCARE_WIZARD: WizardConfig = {
             domain={domain}
             complete={
               <>
-                Your practice is ready for monitoring. Once the records are live, dmarcwarden collects the reports for {domain} and shows who sends email in your
+                Monitoring has started for your practice. Once the records are live, dmarcwarden collects the reports for {domain} and shows who sends email in your
                 practice's name.
               </>
             }

@@ -34,7 +34,7 @@ export const PROFESSIONAL_WIZARD: WizardConfig = {
             domain={domain}
             complete={
               <>
-                Your firm is ready for monitoring. Once the records are live, dmarcwarden collects the reports for {domain} and shows who sends email in your firm's
+                Monitoring has started for your firm. Once the records are live, dmarcwarden collects the reports for {domain} and shows who sends email in your firm's
                 name.
               </>
             }

@@ -1,13 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { renderApp } from "../../../tests/support/ui";
+import { json, renderApp, restoreFetch, withFetch } from "../../../tests/support/ui";
 import { resetToasts } from "../../lib/toast";
 import { WIZARD_STEPS } from "./Wizard";
 
 let clipboard: string[] = [];
 let originalClipboard: PropertyDescriptor | undefined;
 beforeEach(() => {
+  // signed out unless a test says otherwise
+  withFetch(() => json({ error: { message: "Sign in" } }, 401));
   clipboard = [];
   originalClipboard = Object.getOwnPropertyDescriptor(navigator, "clipboard");
 });
@@ -20,6 +22,7 @@ function setup(writeText: (text: string) => Promise<void> = async (text) => void
 }
 afterEach(() => {
   cleanup();
+  restoreFetch();
   resetToasts();
   if (originalClipboard) Object.defineProperty(navigator, "clipboard", originalClipboard);
 });
@@ -130,6 +133,33 @@ describe("setup wizards (SPEC §2/§4/§5)", () => {
     }
     expect(screen.getByTestId("dmarc-value").textContent).toBe("v=DMARC1; p=none; rua=mailto:dmarc@whitfield.com");
     expect(screen.getByRole("link", { name: /Start Monitoring/ }).getAttribute("href")).toBe("/trial");
+  });
+
+  test("step 4 says monitoring has started, not that the domain is protected; signed in, it links to the domain's readiness panel", async () => {
+    const me = { user: { id: "u1", name: "Ann", email: "ann@whitfield.com" }, currentOrgId: "o1", organizations: [] };
+    const signedIn = withFetch((url) => (url.endsWith("/api/auth/me") ? json(me) : url.endsWith("/api/domains") ? json([{ id: "dom-1", name: "whitfield.com" }]) : json({ error: { message: "no" } }, 404)));
+    try {
+      const user = setup();
+      renderApp("/onboarding/professional");
+      await screen.findByRole("heading", { level: 2, name: "Enter Your Firm Details" });
+      await fillDetails(user, [/Firm Name/, /Firm Domain/, /Email Address/], ["Whitfield & Partners", "whitfield.com", "it@whitfield.com"]);
+      for (let i = 0; i < 3; i++) await user.click(button(/Next/));
+      expect(screen.getByText("Monitoring has started; protection comes next")).toBeTruthy();
+      expect(screen.getByText(/mail that fails DMARC is still delivered/)).toBeTruthy();
+      const link = await screen.findByRole("link", { name: "Open the readiness panel of whitfield.com" });
+      expect(link.getAttribute("href")).toBe("/app/domains/dom-1#readiness");
+    } finally {
+      signedIn.restore();
+    }
+    cleanup();
+    // signed out (the stand-in of every test): the same words, no link into the app
+    const user = setup();
+    renderApp("/onboarding/professional");
+    await screen.findByRole("heading", { level: 2, name: "Enter Your Firm Details" });
+    await fillDetails(user, [/Firm Name/, /Firm Domain/, /Email Address/], ["Whitfield & Partners", "whitfield.com", "it@whitfield.com"]);
+    for (let i = 0; i < 3; i++) await user.click(button(/Next/));
+    expect(screen.getByText("Monitoring has started; protection comes next")).toBeTruthy();
+    expect(screen.queryByRole("link", { name: /readiness/ })).toBeNull();
   });
 
   test("a blocked clipboard says so instead of claiming success", async () => {

@@ -29,7 +29,7 @@ export function TaskItem({ task, now, compact = false }: { task: Task; now?: Dat
           <span>{formatRelativeTime(task.createdAt, now)}</span>
           {!compact && task.link && (
             <Link to={task.link} className="link link-primary inline-flex items-center gap-1 opacity-100">
-              {LINK_LABEL[task.link] ?? "Open"} <ArrowRight className="h-3 w-3" aria-hidden />
+              {LINK_LABEL[task.link] ?? (task.link.endsWith("#readiness") ? "Open readiness" : "Open")} <ArrowRight className="h-3 w-3" aria-hidden />
             </Link>
           )}
         </div>
