@@ -17,9 +17,12 @@ import { orgsRoutes } from "./features/orgs/routes";
 import { reportsRoutes } from "./features/reports/routes";
 import { exportRoutes } from "./features/reports/export-routes";
 import { settingsRoutes } from "./features/settings/routes";
+import { twoFactorPolicyRoutes } from "./features/settings/two-factor-routes";
+import { tokenRoutes } from "./features/tokens/routes";
 import { trendsRoutes } from "./features/trends/routes";
 import { mailinRoutes } from "./features/mailin/routes";
 import { alertsRoutes } from "./features/alerts/routes";
+import { auditRoutes } from "./features/audit/routes";
 
 /** Largest request body any route accepts; upload routes check their own, smaller bounds. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -47,8 +50,11 @@ export function createApp(deps: AppDeps) {
       .use(dashboardRoutes(deps))
       .use(trendsRoutes(deps))
       .use(settingsRoutes(deps))
+      .use(twoFactorPolicyRoutes(deps))
+      .use(tokenRoutes(deps))
       .use(mailinRoutes(deps))
       .use(alertsRoutes(deps))
+      .use(auditRoutes(deps))
       .use(billingRoutes(deps))
       .use(access(deps))
       .all("/api/*", () => jsonError(404, "not_found", "No such endpoint."), { public: true })

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { alertChannels, alertDeliveries, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, type Role } from "../../src/db/schema";
 import { hashToken } from "../../src/lib/tokens";
+import { recordAudit } from "../../src/features/audit/service";
 import { makeTestApp, type TestApp } from "../support/app";
 import { addMember, createOrg, createUser, signIn } from "../support/fixtures";
 
@@ -184,6 +185,16 @@ const CASES: Case[] = [
   },
   { name: "GET /api/threats/countries", run: (w, c) => w.t.json("GET", "/api/threats/countries?range=7d", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/records.csv?domain= (the home domain)", run: async (w, c) => { const res = await w.t.request("GET", "/api/records.csv?domain=homestead-secret.example", { cookie: c }); const text = await res.text(); return { status: res.status, body: res.status === 200 ? text : JSON.parse(text) }; }, home: all(200), foreign: all(404) },
+  // the audit log: admins read their own organisation's records only (a home record names the home domain)
+  {
+    name: "GET /api/audit",
+    run: async (w, c) => {
+      await recordAudit(w.t.deps, { orgId: w.home.orgId, actor: { kind: "user", id: w.home.memberIds.owner, label: "homer-owner@example.test" }, action: "domain.added", target: "homestead-secret.example", address: "198.51.100.9" });
+      return w.t.json("GET", "/api/audit", { cookie: c });
+    },
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+  },
   { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200) },
   // alerts: the home organisation's channel and event (created on first use, see homeAlerts)

@@ -11,6 +11,7 @@
  */
 import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import type { OrgContext, ServiceContext } from "../../http/access";
+import { clientAddress } from "../../http/client";
 import type { AuditActorKind } from "../../db/schema/audit";
 import type { AuditAction } from "./actions";
 
@@ -66,6 +67,8 @@ export async function recordAudit(ctx: Pick<ServiceContext, "store" | "now">, in
   const data = input.data ? JSON.stringify(scrubAuditData(input.data)) : null;
   await ctx.store.write(async (tx) => {
     await tx.insert(auditLog).values({
+      // time-ordered (UUIDv7): records of the same second keep the order they were written in
+      id: Bun.randomUUIDv7(),
       orgId: input.orgId,
       at: ctx.now(),
       actorKind: input.actor.kind,
@@ -91,6 +94,11 @@ export function auditActor(actor: { user: { userId: string; email: string }; tok
 /** `recordAudit` for the organisation and actor of a tenant route. */
 export function auditOrg(ctx: OrgContext, action: AuditAction, rest: { target?: string | null; address?: string | null; data?: Record<string, unknown> | null } = {}): Promise<void> {
   return recordAudit(ctx, { orgId: ctx.actor.orgId, actor: auditActor(ctx.actor as OrgContext["actor"] & { token?: { id: string; name: string } | null }), action, ...rest });
+}
+
+/** `auditOrg` from a route, with the request's client address. */
+export function auditRequest(ctx: OrgContext, request: Request, action: AuditAction, rest: { target?: string | null; data?: Record<string, unknown> | null } = {}): Promise<void> {
+  return auditOrg(ctx, action, { ...rest, address: clientAddress(ctx, request) });
 }
 
 export interface AuditEntry {

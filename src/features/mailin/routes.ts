@@ -5,6 +5,7 @@ import { NotFoundError, parseInput } from "../../http/errors";
 import { MAILBOX_TEST_RATE_LIMIT, mailboxInputSchema } from "./contract";
 import { ingestFile } from "../reports/ingest";
 import { deleteMailbox, getMailbox, pollMailbox, reportAddress, saveMailbox, testMailbox } from "./service";
+import { auditRequest } from "../audit/service";
 
 /** The organisation's report address (SMTP receiver) and its IMAP report mailbox. */
 export function mailinRoutes(deps: AppDeps) {
@@ -12,11 +13,21 @@ export function mailinRoutes(deps: AppDeps) {
     .use(access(deps))
     .get("/api/settings/report-address", ({ ctx }) => reportAddress(ctx), { org: "read" })
     .get("/api/settings/mailbox", async ({ ctx }) => ({ mailbox: await getMailbox(ctx) }), { org: "read" })
-    .put("/api/settings/mailbox", async ({ ctx, body }) => ({ mailbox: await saveMailbox(ctx, parseInput(mailboxInputSchema, body)) }), { org: "settings:manage" })
+    .put(
+      "/api/settings/mailbox",
+      async ({ ctx, body, request }) => {
+        const mailbox = await saveMailbox(ctx, parseInput(mailboxInputSchema, body));
+        // host, port, user and folder; the password never
+        await auditRequest(ctx, request, "mailbox.changed", { target: `${mailbox.username}@${mailbox.host}`, data: { host: mailbox.host, port: mailbox.port, folder: mailbox.folder } });
+        return { mailbox };
+      },
+      { org: "settings:manage" },
+    )
     .delete(
       "/api/settings/mailbox",
-      async ({ ctx }) => {
+      async ({ ctx, request }) => {
         await deleteMailbox(ctx);
+        await auditRequest(ctx, request, "mailbox.removed");
         return { success: true };
       },
       { org: "settings:manage" },

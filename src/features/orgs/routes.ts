@@ -9,6 +9,7 @@ import { organizationsOf } from "./directory";
 import { deliverInvitation } from "./invitation-mail";
 import { acceptInvitation, changeRole, describeInvitation, invite, listMembers, removeMember, revokeInvitation } from "./members";
 import { createClient, switchOrganization } from "./service";
+import { auditRequest } from "../audit/service";
 
 /** Organisations (switch, MSP clients), members and invitations. */
 export function orgsRoutes(deps: AppDeps) {
@@ -43,6 +44,7 @@ export function orgsRoutes(deps: AppDeps) {
       async ({ ctx, request, body, set }) => {
         const input = parseInput(inviteSchema, body);
         const { invitation, token } = await invite(ctx, input.email, input.role);
+        await auditRequest(ctx, request, "member.invited", { target: invitation.email, data: { role: invitation.role } });
         const origin = ctx.config.publicUrl ? ctx.config.publicUrl.replace(/\/+$/, "") : new URL(request.url).origin;
         set.status = 201;
         set.headers["cache-control"] = "no-store";
@@ -52,24 +54,29 @@ export function orgsRoutes(deps: AppDeps) {
     )
     .delete(
       "/api/members/invitations/:id",
-      async ({ ctx, params }) => {
+      async ({ ctx, params, request }) => {
         await revokeInvitation(ctx, params.id);
+        await auditRequest(ctx, request, "member.invitation_revoked", { data: { invitationId: params.id } });
         return { success: true };
       },
       { org: "members:manage" },
     )
     .patch(
       "/api/members/:id",
-      ({ ctx, params, body }) => {
+      async ({ ctx, params, body, request }) => {
         const { role } = parseInput(changeRoleSchema, body);
-        return changeRole(ctx, params.id, role);
+        const member = await changeRole(ctx, params.id, role);
+        await auditRequest(ctx, request, "member.role_changed", { target: member.email, data: { role: member.role } });
+        return member;
       },
       { org: "members:manage" },
     )
     .delete(
       "/api/members/:id",
-      async ({ ctx, params }) => {
+      async ({ ctx, params, request }) => {
+        const removed = (await listMembers(ctx)).members.find((m) => m.id === params.id);
         await removeMember(ctx, params.id);
+        await auditRequest(ctx, request, "member.removed", { target: removed?.email ?? null, data: { membershipId: params.id, role: removed?.role ?? null } });
         return { success: true };
       },
       // anyone may leave; removing someone else needs members:manage (checked by the service)

@@ -17,6 +17,11 @@ const reportAddress = (label: string) =>
     .transform((v) => v.replace(/^mailto:/i, ""))
     .refine((v) => v === "" || EMAIL.test(v), `Enter the ${label} address as an email, e.g. dmarc@example.com`);
 
+/** Retention (days): aggregate records at least 30, failure reports at least 7; at most ten years. */
+export const RETENTION_LIMITS = { aggregate: { min: 30, max: 3650, default: 400 }, failure: { min: 7, max: 3650, default: 90 } } as const;
+const AGGREGATE_RETENTION_MESSAGE = `Keep aggregate reports ${RETENTION_LIMITS.aggregate.min} to ${RETENTION_LIMITS.aggregate.max} days`;
+const FAILURE_RETENTION_MESSAGE = `Keep failure reports ${RETENTION_LIMITS.failure.min} to ${RETENTION_LIMITS.failure.max} days`;
+
 const DIGEST_DAY_MESSAGE = "Choose the digest's day of the week (0 Sunday to 6 Saturday)";
 const DIGEST_HOUR_MESSAGE = "Choose the digest's hour, 0 to 23 (UTC)";
 /** Days of the week as the digest schedule stores them (0 Sunday … 6 Saturday, like Date.getUTCDay). */
@@ -42,13 +47,26 @@ export const settingsSchema = z.object({
   digestDay: z.number({ error: DIGEST_DAY_MESSAGE }).int(DIGEST_DAY_MESSAGE).min(0, DIGEST_DAY_MESSAGE).max(6, DIGEST_DAY_MESSAGE).optional(),
   digestHour: z.number({ error: DIGEST_HOUR_MESSAGE }).int(DIGEST_HOUR_MESSAGE).min(0, DIGEST_HOUR_MESSAGE).max(23, DIGEST_HOUR_MESSAGE).optional(),
   digestIncludeClients: z.boolean().optional(),
+  // retention; optional like the digest fields (absent: the stored values stay)
+  retentionAggregateDays: z
+    .number({ error: AGGREGATE_RETENTION_MESSAGE })
+    .int(AGGREGATE_RETENTION_MESSAGE)
+    .min(RETENTION_LIMITS.aggregate.min, AGGREGATE_RETENTION_MESSAGE)
+    .max(RETENTION_LIMITS.aggregate.max, AGGREGATE_RETENTION_MESSAGE)
+    .optional(),
+  retentionFailureDays: z
+    .number({ error: FAILURE_RETENTION_MESSAGE })
+    .int(FAILURE_RETENTION_MESSAGE)
+    .min(RETENTION_LIMITS.failure.min, FAILURE_RETENTION_MESSAGE)
+    .max(RETENTION_LIMITS.failure.max, FAILURE_RETENTION_MESSAGE)
+    .optional(),
 });
 
 export type SettingsInput = z.input<typeof settingsSchema>;
 export type Settings = z.output<typeof settingsSchema>;
 
 /** GET /api/settings: the settings, whether the signed-in user may change them, and when they last were. */
-export interface SettingsView extends Omit<Settings, keyof DigestSchedule>, DigestSchedule {
+export interface SettingsView extends Omit<Settings, keyof DigestSchedule | keyof Retention>, DigestSchedule, Retention {
   canEdit: boolean;
   /** the organisation manages client organisations (MSP): the digest may cover them */
   hasClients: boolean;
@@ -62,6 +80,14 @@ export interface DigestSchedule {
   digestHour: number;
   digestIncludeClients: boolean;
 }
+
+/** How long the organisation's reports are kept (days). */
+export interface Retention {
+  retentionAggregateDays: number;
+  retentionFailureDays: number;
+}
+
+export const DEFAULT_RETENTION: Retention = { retentionAggregateDays: RETENTION_LIMITS.aggregate.default, retentionFailureDays: RETENTION_LIMITS.failure.default };
 
 export const DEFAULT_DIGEST: DigestSchedule = { digestEnabled: true, digestDay: 1, digestHour: 8, digestIncludeClients: false };
 

@@ -7,15 +7,15 @@ import type { WithStore } from "../auth/sessions";
 import { syncEmailNotifications } from "../alerts/channels";
 import { firstOwnerEmail } from "../orgs/members";
 import { organizationName } from "../orgs/service";
-import { DEFAULT_DIGEST, DEFAULT_PREFERENCES, type DigestSchedule, type Settings } from "./contract";
+import { DEFAULT_DIGEST, DEFAULT_PREFERENCES, DEFAULT_RETENTION, type DigestSchedule, type Retention, type Settings } from "./contract";
 
-export type StoredSettings = Settings & DigestSchedule & { updatedAt: Date | null };
+export type StoredSettings = Settings & DigestSchedule & Retention & { updatedAt: Date | null };
 
 /** What an organisation without a saved row sees: its own name, its first owner's email, the default preferences. */
-async function defaultSettings(ctx: ServiceContext, orgId: string): Promise<Settings & DigestSchedule> {
+async function defaultSettings(ctx: ServiceContext, orgId: string): Promise<Settings & DigestSchedule & Retention> {
   const name = await organizationName(ctx, orgId);
   if (name === null) throw new NotFoundError("This organisation no longer exists.");
-  return { organizationName: name, contactEmail: (await firstOwnerEmail(ctx, orgId)) ?? "", ...DEFAULT_PREFERENCES };
+  return { organizationName: name, contactEmail: (await firstOwnerEmail(ctx, orgId)) ?? "", ...DEFAULT_PREFERENCES, ...DEFAULT_RETENTION };
 }
 
 async function settingsOf(ctx: ServiceContext, orgId: string): Promise<StoredSettings> {
@@ -38,6 +38,8 @@ async function settingsOf(ctx: ServiceContext, orgId: string): Promise<StoredSet
     digestDay: row.digestDay,
     digestHour: row.digestHour,
     digestIncludeClients: row.digestIncludeClients,
+    retentionAggregateDays: row.retentionAggregateDays,
+    retentionFailureDays: row.retentionFailureDays,
     updatedAt: row.updatedAt,
   };
 }
@@ -58,6 +60,16 @@ export async function saveSettings(ctx: OrgContext, input: Settings): Promise<St
     await syncEmailNotifications(ctx, orgId, input.emailNotifications, [input.contactEmail || owner || ""].filter(Boolean));
   });
   return settingsOf(ctx, orgId);
+}
+
+/**
+ * Every organisation's retention (days) that differs from nothing: organisations without a saved
+ * row keep the defaults, given as `defaults`; the map holds the saved ones by organisation id.
+ */
+export async function savedRetention(ctx: Pick<ServiceContext, "store">): Promise<{ defaults: Retention; byOrg: Map<string, Retention> }> {
+  const { organizationSettings: s } = ctx.store.t;
+  const rows = await ctx.store.db.select({ orgId: s.orgId, retentionAggregateDays: s.retentionAggregateDays, retentionFailureDays: s.retentionFailureDays }).from(s);
+  return { defaults: { ...DEFAULT_RETENTION }, byOrg: new Map(rows.map(({ orgId, ...r }) => [orgId, r])) };
 }
 
 /** The organisations' weekly digest schedules (defaults for those never saved), by organisation id. */
