@@ -4,7 +4,7 @@
  * one domain's figures for report alerts. Days are UTC days since 1970-01-01 (a report counts
  * on the day its period begins); sums go through Number(): PostgreSQL returns them as strings.
  */
-import { and, between, desc, eq, gte, lte, max, sql, sum } from "drizzle-orm";
+import { and, between, desc, eq, gte, inArray, lte, max, sql, sum } from "drizzle-orm";
 import type { WithStore } from "../auth/sessions";
 
 const total = (column: Parameters<typeof sum>[0]) => sum(column).mapWith(Number);
@@ -71,9 +71,12 @@ export interface DomainRollupFigures {
   lastDay: number;
   /** per-day totals of the last day and the 7 before it */
   days: { day: number; messages: number; passed: number }[];
-  /** every source of the domain since it was first seen */
+  /** the sources seen in the last RECENT_SOURCE_DAYS days, with their totals since first seen */
   sources: { sourceIp: string; firstDay: number; messages: number; passed: number }[];
 }
+
+/** How far back a source counts as seen lately: the longest "new source" window an organisation may set (30 days), and a day. */
+export const RECENT_SOURCE_DAYS = 31;
 
 /** One domain's figures for report alerts, or null when it has no roll-ups yet. */
 export async function domainRollupFigures(ctx: WithStore, orgId: string, domainId: string): Promise<DomainRollupFigures | null> {
@@ -97,7 +100,21 @@ export async function domainRollupFigures(ctx: WithStore, orgId: string, domainI
       passed: sql<number>`sum(${s.passed})`.mapWith(Number),
     })
     .from(s)
-    .where(and(eq(s.orgId, orgId), eq(s.domainId, domainId)))
+    .where(
+      and(
+        eq(s.orgId, orgId),
+        eq(s.domainId, domainId),
+        // only sources seen lately can be new: the others are never read (a domain's history of
+        // sources grows without bound, and this runs after every stored report)
+        inArray(
+          s.sourceIp,
+          store.db
+            .select({ ip: s.sourceIp })
+            .from(s)
+            .where(and(eq(s.orgId, orgId), eq(s.domainId, domainId), gte(s.day, lastDay - RECENT_SOURCE_DAYS), lte(s.day, lastDay))),
+        ),
+      ),
+    )
     .groupBy(s.sourceIp);
   return {
     lastDay,
