@@ -89,4 +89,23 @@ describe("readiness on the domain page (seeded demo)", () => {
     }
     expect(errors).toEqual([]);
   });
+
+  test("signed in, the wizard's last step says monitoring has started and opens the domain's readiness panel", async () => {
+    const { page, errors } = await newPage(ctx.browser, { width: 375, height: 800 });
+    await signInAsDemoOwner(page);
+    await page.goto(ctx.server.url + "/onboarding/professional");
+    await page.getByLabel(/Firm Name/).fill("Example Org");
+    await page.getByLabel(/Firm Domain/).fill("example.org");
+    await page.getByLabel(/Email Address/).fill("it@example.org");
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: /Next/ }).click();
+    await page.getByText("Monitoring has started; protection comes next").waitFor();
+    const link = page.getByRole("link", { name: "Open the readiness panel of example.org" });
+    await link.scrollIntoViewIfNeeded();
+    await shot(page, "wizard-step4-375");
+    expect(await noOverflow(page)).toBeLessThanOrEqual(0);
+    await link.click();
+    await page.getByRole("region", { name: "Readiness for p=reject" }).locator('[data-blocker="Mailchimp Transactional"]').waitFor();
+    expect(page.url()).toEndWith("#readiness");
+    expect(errors).toEqual([]);
+  });
 });
