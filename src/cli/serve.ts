@@ -10,6 +10,7 @@ import { describeDemoSeed } from "./seed-demo";
 import { startMailIn } from "../features/mailin/setup";
 import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
 import { startDigestScheduler } from "../features/digests/schedule";
+import { startRetentionPurge } from "../features/reports/retention";
 import { startAlertDelivery } from "../features/alerts/delivery";
 import { startReportWatch } from "../features/alerts/report-events";
 import { createStripeClient } from "../features/billing/settings";
@@ -57,6 +58,8 @@ export const serveCommand: Command = {
     const dnsChecks = wireDnsChecks(deps);
     // weekly digests, on each organisation's day and hour (needs a mail relay)
     const digests = startDigestScheduler(deps);
+    // retention: old reports deleted in small batches, once an hour, on the node holding the lease
+    const retention = startRetentionPurge(deps);
     const mailIn = await startMailIn(deps);
     const handler = createHandler(deps);
     const server = Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 });
@@ -72,6 +75,7 @@ export const serveCommand: Command = {
       await mailIn.stop();
       await dnsChecks.stop();
       await digests.stop();
+      await retention.stop();
       await reportWatch.stop();
       await alertDelivery.stop();
       deps.mailer?.close();
