@@ -1,6 +1,7 @@
 import type Stripe from "stripe";
 import type { Config } from "./config";
 import type { DnsResolver } from "./features/dns/resolver";
+import type { ProbeOptions } from "./features/dns/probes";
 import type { Store } from "./db";
 import type { RateLimiter } from "./http/rate-limit";
 import type { SpaAssets } from "./http/spa";
@@ -30,6 +31,8 @@ export interface AppDeps {
   onDomainAdded?: (domainId: string) => void;
   /** the DNS resolver (dns2 against --dns-server or the system's); tests point it at a local DNS server */
   resolver?: DnsResolver;
+  /** the network probes of the DNS checks (MTA-STS policy, BIMI logo, STARTTLS on MX hosts); absent: DNS only */
+  probes?: ProbeOptions;
   /** outgoing mail through --mail-relay (invitations, set-password links); absent when mail is off. Tests point it at a local SMTP capture server */
   mailer?: Mailer;
   /** called after alert deliveries were queued: the delivery scheduler sends them soon (set by serve) */

@@ -9,6 +9,7 @@ import { geoFromConfig } from "../features/reports/geo";
 import { describeDemoSeed } from "./seed-demo";
 import { startMailIn } from "../features/mailin/setup";
 import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
+import { probeOptionsFromConfig } from "../features/dns/probes";
 import { startDigestScheduler } from "../features/digests/schedule";
 import { startRetentionPurge } from "../features/reports/retention";
 import { startAlertDelivery } from "../features/alerts/delivery";
@@ -31,6 +32,8 @@ export const serveCommand: Command = {
     const mailer = mailerFromConfig(config, log);
     // the geolocation database: a bad --geoip-db file stops start-up the same way
     geoFromConfig(config, log);
+    // the DNS checks' probes: an unreadable --extra-ca-file stops start-up the same way
+    const probes = probeOptionsFromConfig(config);
     const store = await openDatabase(config);
     if (config.seedAdmin) {
       const outcome = await seedAdmin({ store }, config.seedAdmin.username, config.seedAdmin.password);
@@ -45,6 +48,7 @@ export const serveCommand: Command = {
       now: () => new Date(),
       stripe: createStripeClient(config),
       resolver: resolverFromConfig(config),
+      probes,
       mailer,
     };
     if (config.seedDemo) {

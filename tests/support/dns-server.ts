@@ -20,6 +20,10 @@ export interface ZoneEntry {
   MX?: { exchange: string; priority: number }[];
   PTR?: string[];
   CNAME?: string;
+  /** DNSKEY records (base64 public keys): the name is a signed zone apex */
+  DNSKEY?: string[];
+  /** answer with the AD bit when the question asks for it, as a validating resolver does for a signed zone */
+  authenticated?: boolean;
   ttl?: number;
   /** answer SERVFAIL */
   servfail?: boolean;
@@ -80,6 +84,7 @@ function answer(zone: Zone, request: any): any | null {
   }
   const ttl = entry.ttl ?? 300;
   const base = { name, class: Packet.CLASS.IN, ttl };
+  if (entry.authenticated && request.header.ad) response.header.ad = 1;
   const values = (entry as any)[qtype] as unknown[] | string | undefined;
   if (qtype === "CNAME" && entry.CNAME) response.answers.push({ ...base, type: Packet.TYPE.CNAME, domain: entry.CNAME });
   else if (Array.isArray(values) && values.length) {
@@ -93,6 +98,9 @@ function answer(zone: Zone, request: any): any | null {
           break;
         case "PTR":
           response.answers.push({ ...base, type: Packet.TYPE.PTR, domain: v });
+          break;
+        case "DNSKEY":
+          response.answers.push({ ...base, type: Packet.TYPE.DNSKEY, flags: 257, protocol: 3, algorithm: 13, key: v });
           break;
         default:
           response.answers.push({ ...base, type: Packet.TYPE[qtype], address: v });

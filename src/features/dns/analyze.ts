@@ -1,14 +1,20 @@
 /**
- * The full DNS analysis of one domain: DMARC (with inheritance and report authorisations),
- * the SPF tree, DKIM selectors and the extras, every independent query in parallel. The
- * checks themselves are the pure functions of src/lib/dns; this module only resolves.
+ * The full DNS analysis of one domain: DMARC (the DNSbis tree walk, report authorisations,
+ * misplaced records), the SPF tree, DKIM selectors and the extras (MX hosts, MTA-STS, TLS-RPT,
+ * BIMI, DNSSEC), every independent query in parallel. With probe options it also fetches the
+ * MTA-STS policy and the BIMI logo and tries STARTTLS on the MX hosts (probes.ts). The checks
+ * themselves are the pure functions of src/lib/dns; this module only resolves and fetches.
  */
 import { COMMON_DKIM_SELECTORS, evaluateDkim, type DkimKey, type DkimStatus } from "../../lib/dns/dkim";
-import { authorizationName, evaluateDmarc, externalDestinations, organizationalDomain, type DmarcStatus, type ReportUri } from "../../lib/dns/dmarc";
-import { evaluateBimi, evaluateMtaSts, evaluateMx, evaluateTlsRpt, type ExtraResult } from "../../lib/dns/extras";
+import { authorizationName, dmarcTreeWalkNames, evaluateDmarc, externalDestinations, misplacedDmarcFindings, organizationalDomain, type DmarcStatus, type ReportUri, type TreeWalkStep } from "../../lib/dns/dmarc";
+import { evaluateBimi, evaluateDnssec, evaluateMtaSts, evaluateMx, evaluateTlsRpt, type ExtraResult } from "../../lib/dns/extras";
+import { BIMI_SVG_MAX_BYTES, checkBimiSvg } from "../../lib/dns/bimi-svg";
+import { evaluateMtaStsPolicy, MTA_STS_MAX_BYTES, mtaStsPolicyUrl } from "../../lib/dns/mta-sts";
+import { certificateFindings, mxHostFindings, type MxHostCheck } from "../../lib/dns/transport";
+import { httpsGet, mapLimited, probeSmtp, type ProbeFailure, type ProbeOptions } from "./probes";
 import { overallStatus, type OverallStatus } from "../../lib/dns/overall";
 import { summarizeSpf, walkSpf, type SpfNode, type SpfStatus } from "../../lib/dns/spf-tree";
-import { type Finding, isTemporaryFailure, type TxtLookup } from "../../lib/dns/types";
+import { finding, type Finding, isTemporaryFailure, type TxtLookup } from "../../lib/dns/types";
 import type { DnsResolver } from "./resolver";
 
 /** SPEC §3's {recordValue, isValid, errorMessage}, plus the status badge word, warnings, findings and details. */
@@ -31,6 +37,14 @@ export interface DmarcDetails {
   pct: number | null;
   rua: ReportUri[];
   ruf: ReportUri[];
+  /** np=: the policy for subdomains that do not exist (DMARCbis) */
+  nonExistentPolicy: string | null;
+  /** t=y: testing mode (DMARCbis) */
+  testing: boolean;
+  /** the organisational domain found by the DMARCbis DNS tree walk */
+  organizationalDomain: string;
+  /** the tree walk's names, nearest first, and what each had */
+  treeWalk: TreeWalkStep[];
 }
 
 export interface SpfDetails {
@@ -51,7 +65,8 @@ export interface DnsAnalysis {
   dmarc: RecordCheck<DmarcStatus, DmarcDetails>;
   spf: RecordCheck<SpfStatus, SpfDetails>;
   dkim: RecordCheck<DkimStatus, DkimDetails>;
-  extras: { mx: ExtraResult; mtaSts: ExtraResult; tlsRpt: ExtraResult; bimi: ExtraResult };
+  /** mx.details.hostChecks, mtaSts.details.policy, bimi.details.svgChecked: what the probes found */
+  extras: { mx: ExtraResult; mtaSts: ExtraResult; tlsRpt: ExtraResult; bimi: ExtraResult; dnssec: ExtraResult };
   overallStatus: OverallStatus;
   /** a DNS server failed or timed out on a main lookup: statuses may be wrong, do not store them */
   incomplete: boolean;
@@ -63,7 +78,13 @@ export interface AnalyzeOptions {
   /** selectors seen in the organisation's DMARC reports */
   reportSelectors?: string[];
   now?: () => Date;
+  /** fetch the MTA-STS policy and the BIMI logo, try STARTTLS on the MX hosts; absent: DNS only */
+  probes?: ProbeOptions;
 }
+
+/** MX hosts checked (resolved, probed) at most, by priority. */
+const MX_HOSTS_CHECKED = 5;
+const SMTP_PROBES_AT_ONCE = 3;
 
 function check<S extends string, D>(status: S, isValid: boolean, recordValue: string | null, findings: Finding[], details: D): RecordCheck<S, D> {
   const firstError = findings.find((f) => f.level === "error");
@@ -85,40 +106,54 @@ export function selectorsToTry(options: AnalyzeOptions): string[] {
 }
 
 export async function analyzeDomain(resolver: DnsResolver, domain: string, options: AnalyzeOptions = {}): Promise<DnsAnalysis> {
-  const orgDomain = organizationalDomain(domain);
   const selectors = selectorsToTry(options);
-
+  const now = options.now?.() ?? new Date();
   const dmarcTask = (async () => {
-    // the organisational record is fetched alongside, so inheritance costs no extra round trip
-    const [own, org] = await Promise.all([resolver.txt(`_dmarc.${domain}`), orgDomain !== domain ? resolver.txt(`_dmarc.${orgDomain}`) : Promise.resolve(undefined)]);
-    const first = evaluateDmarc({ domain, own, organizational: org ? { domain: orgDomain, lookup: org } : undefined });
+    // the DNSbis tree walk: every name up the tree is asked at once (at most 8), so inheritance costs no extra round trip
+    const walkNames = dmarcTreeWalkNames(domain);
+    const [ownLookup, ...ancestorLookups] = await Promise.all(walkNames.map((d) => resolver.txt(`_dmarc.${d}`)));
+    const own = ownLookup!;
+    const ancestors = walkNames.slice(1).map((d, i) => ({ domain: d, lookup: ancestorLookups[i]! }));
+    const first = evaluateDmarc({ domain, own, ancestors });
     if (!first.parsed) return { result: first, own };
-    const policyDomain = first.inherited ? orgDomain : domain;
+    const policyDomain = first.source?.replace(/^_dmarc\./, "") ?? domain;
     const hosts = externalDestinations(first.parsed);
     if (!hosts.length) return { result: first, own };
     const authorizations: Record<string, TxtLookup> = {};
     await Promise.all(hosts.map(async (h) => void (authorizations[h] = await resolver.txt(authorizationName(policyDomain, h)))));
-    return { result: evaluateDmarc({ domain, own, organizational: org ? { domain: orgDomain, lookup: org } : undefined, authorizations }), own };
+    return { result: evaluateDmarc({ domain, own, ancestors, authorizations }), own };
   })();
-
+  // a DMARC record where receivers never look: the domain's own TXT (shared with the SPF walk's query) and "dmarc." without the underscore
+  const misplacedTask = Promise.all([resolver.txt(domain), resolver.txt(`dmarc.${domain}`)]).then(([apex, bare]) => misplacedDmarcFindings(domain, apex, bare));
   const spfTask = walkSpf(domain, resolver);
-
   const dkimTask = (async () => {
     const lookups = await Promise.all(selectors.map(async (s): Promise<[string, TxtLookup]> => [s, await resolver.txt(`${s}._domainkey.${domain}`)]));
     return evaluateDkim(domain, lookups);
   })();
-
-  const extrasTask = Promise.all([resolver.mx(domain), resolver.txt(`_mta-sts.${domain}`), resolver.txt(`_smtp._tls.${domain}`), resolver.txt(`default._bimi.${domain}`)]);
-
-  const [{ result: dmarc, own }, spfTree, dkim, [mx, mtaSts, tlsRpt, bimi]] = await Promise.all([dmarcTask, spfTask, dkimTask, extrasTask]);
+  const mxTask = (async () => {
+    const mx = await resolver.mx(domain);
+    const result = evaluateMx(domain, mx);
+    const hosts = mxHostNames(result);
+    const checks = await mapLimited(hosts, SMTP_PROBES_AT_ONCE, (host) => checkMxHost(resolver, host, options.probes));
+    return { result, hosts, checks };
+  })();
+  const dnssecTask = checkDnssec(resolver, domain);
+  const extrasTask = Promise.all([resolver.txt(`_mta-sts.${domain}`), resolver.txt(`_smtp._tls.${domain}`), resolver.txt(`default._bimi.${domain}`)]);
+  const [{ result: dmarc, own }, misplaced, spfTree, dkim, mxChecked, dnssec, [mtaSts, tlsRpt, bimi]] = await Promise.all([dmarcTask, misplacedTask, spfTask, dkimTask, mxTask, dnssecTask, extrasTask]);
   const spf = summarizeSpf(spfTree);
+  const dmarcFindings = [...dmarc.findings, ...misplaced];
   const dmarcValid = dmarc.status === "reject" || dmarc.status === "quarantine" || dmarc.status === "none";
   const incomplete = isTemporaryFailure(own.status) || isTemporaryFailure(spfTree.lookupStatus);
-
+  const mx = withFindings(mxChecked.result, mxHostFindings(mxChecked.checks, now), { hostChecks: mxChecked.checks });
+  const bimiResult = evaluateBimi(domain, bimi, dmarc.status === "quarantine" || dmarc.status === "reject");
+  const [mtaStsResult, bimiChecked] = await Promise.all([
+    checkMtaStsPolicy(resolver, domain, evaluateMtaSts(domain, mtaSts), mxChecked.hosts, now, options.probes),
+    checkBimiLogo(resolver, bimiResult, now, options.probes),
+  ]);
   return {
     domain,
-    checkedAt: (options.now?.() ?? new Date()).toISOString(),
-    dmarc: check(dmarc.status, dmarcValid, dmarc.recordValue, dmarc.findings, {
+    checkedAt: now.toISOString(),
+    dmarc: check(dmarc.status, dmarcValid, dmarc.recordValue, dmarcFindings, {
       source: dmarc.source,
       inherited: dmarc.inherited,
       tags: dmarc.parsed?.tags ?? {},
@@ -127,6 +162,10 @@ export async function analyzeDomain(resolver: DnsResolver, domain: string, optio
       pct: dmarc.parsed?.pct ?? null,
       rua: dmarc.parsed?.rua ?? [],
       ruf: dmarc.parsed?.ruf ?? [],
+      nonExistentPolicy: dmarc.parsed?.nonExistentPolicy ?? null,
+      testing: dmarc.parsed?.tags.t?.toLowerCase() === "y",
+      organizationalDomain: dmarc.organizationalDomain ?? organizationalDomain(domain),
+      treeWalk: dmarc.treeWalk ?? [],
     }),
     spf: check(spf.status, spf.status === "valid", spf.recordValue, spf.findings, { lookupCount: spf.lookupCount, lookupLimit: 10, voidLookups: spf.voidLookups, tree: spfTree.record ? spfTree : null }),
     dkim: check(dkim.status, dkim.status === "valid", dkim.recordValue, dkim.findings, {
@@ -134,12 +173,100 @@ export async function analyzeDomain(resolver: DnsResolver, domain: string, optio
       keys: dkim.keys.map(({ selector, record, status, keyType, bits, testing }) => ({ selector, record, status, keyType, bits, testing })),
     }),
     extras: {
-      mx: evaluateMx(domain, mx),
-      mtaSts: evaluateMtaSts(domain, mtaSts),
+      mx,
+      mtaSts: mtaStsResult,
       tlsRpt: evaluateTlsRpt(domain, tlsRpt),
-      bimi: evaluateBimi(domain, bimi, dmarc.status === "quarantine" || dmarc.status === "reject"),
+      bimi: bimiChecked,
+      dnssec,
     },
     overallStatus: overallStatus(dmarc.status, spf.status, dkim.status),
     incomplete,
   };
+}
+
+/** The result with more findings and details; an error among them makes a configured result invalid. */
+function withFindings(result: ExtraResult, more: Finding[], details: Record<string, unknown>): ExtraResult {
+  const findings = [...result.findings, ...more];
+  const status = result.status === "configured" && more.some((f) => f.level === "error") ? "invalid" : result.status;
+  return { ...result, status, findings, details: { ...result.details, ...details } };
+}
+
+function mxHostNames(mx: ExtraResult): string[] {
+  if (mx.details?.nullMx) return [];
+  const hosts = (mx.details?.hosts as { exchange: string }[] | undefined) ?? [];
+  return [...new Set(hosts.map((h) => h.exchange).filter(Boolean))].slice(0, MX_HOSTS_CHECKED);
+}
+
+async function checkMxHost(resolver: DnsResolver, host: string, probes: ProbeOptions | undefined): Promise<MxHostCheck> {
+  const [a, aaaa] = await Promise.all([resolver.a(host), resolver.aaaa(host)]);
+  const addresses = [...a.records, ...aaaa.records];
+  const resolvable = addresses.length ? "ok" : [a.status, aaaa.status].every((s) => s === "nxdomain" || s === "nodata") ? "none" : "failed";
+  const check: MxHostCheck = { host, resolvable, addresses };
+  if (resolvable !== "ok" || !probes || probes.smtpPort === 0) return check;
+  const probe = await probeSmtp(resolver, host, probes);
+  return { ...check, tls: { outcome: probe.outcome, reason: probe.reason, certificate: probe.certificate } };
+}
+
+/** DNSKEY from the domain up to its registrable domain (at most 8 names): the nearest signed zone apex. */
+async function checkDnssec(resolver: DnsResolver, domain: string): Promise<ExtraResult> {
+  const labels = domain.split(".");
+  const stop = organizationalDomain(domain).split(".").length;
+  const names = labels.map((_, i) => labels.slice(i).join(".")).filter((n) => n.split(".").length >= Math.min(stop, labels.length)).slice(0, 8);
+  const answers = await Promise.all(names.map((n) => resolver.dnskey(n)));
+  const signedAt = answers.findIndex((a) => a.keys > 0);
+  return evaluateDnssec(domain, {
+    zone: signedAt >= 0 ? names[signedAt]! : null,
+    authenticated: signedAt >= 0 && answers[signedAt]!.authenticated,
+    failed: answers.some((a) => isTemporaryFailure(a.status)),
+  });
+}
+
+/** Findings for a fetch that did not give a file: unreachable (error) or not checked (warning). */
+function fetchFailure(prefix: "mta_sts.policy" | "bimi.svg", what: string, url: string, failure: ProbeFailure, now: Date): Finding[] {
+  switch (failure.stage) {
+    case "address":
+    case "timeout":
+      return [finding("warning", `${prefix}_not_checked`, `The ${what} at ${url} could not be checked: ${failure.message}.`, "Check again later; if it persists, make sure the address answers over HTTPS from the internet.")];
+    case "tls":
+      return [
+        finding("error", `${prefix}_certificate`, `The ${what} at ${url} is served with a certificate that does not verify: ${failure.message}.`, `Serve ${new URL(url).hostname} with a certificate from a public authority that names it (for example Let's Encrypt).`),
+        ...(failure.certificate ? certificateFindings(prefix.split(".")[0]!, new URL(url).hostname, failure.certificate, now).filter((f) => f.code.endsWith("expired") || f.code.endsWith("expiring")) : []),
+      ];
+    case "size":
+      return [finding("error", `${prefix}_too_large`, `The ${what} at ${url} is too large: ${failure.message}.`, "Make the file smaller.")];
+    default:
+      return [finding("error", `${prefix}_unreachable`, `The ${what} at ${url} could not be fetched: ${failure.message}.`, `Publish the file at ${url}, served over HTTPS with a valid certificate.`)];
+  }
+}
+
+/** With probes: the MTA-STS policy file fetched and checked against the MX hosts. */
+async function checkMtaStsPolicy(resolver: DnsResolver, domain: string, result: ExtraResult, mxHosts: string[], now: Date, probes: ProbeOptions | undefined): Promise<ExtraResult> {
+  if (!probes || result.status === "missing") return result;
+  const url = mtaStsPolicyUrl(domain);
+  const fetched = await httpsGet(resolver, url, MTA_STS_MAX_BYTES, probes);
+  if (!fetched.ok) return withFindings(result, fetchFailure("mta_sts.policy", "MTA-STS policy file", url, fetched, now), { policyUrl: url, policy: null });
+  const extra: Finding[] = [];
+  if (fetched.status >= 300 && fetched.status < 400) {
+    extra.push(finding("error", "mta_sts.policy_redirect", `${url} answers with a redirect (HTTP ${fetched.status}); senders do not follow redirects for the policy file.`, `Serve the file directly at ${url} with HTTP 200.`));
+  } else if (fetched.status !== 200) {
+    extra.push(finding("error", "mta_sts.policy_http_status", `${url} answers HTTP ${fetched.status} instead of the policy file.`, `Publish the policy file at ${url} (HTTP 200, text/plain).`));
+  }
+  if (extra.length) return withFindings(result, extra, { policyUrl: url, policy: null });
+  if (!/^text\/plain\b/i.test(fetched.headers["content-type"] ?? "")) {
+    extra.push(finding("warning", "mta_sts.policy_content_type", `The policy file is served as "${fetched.headers["content-type"] ?? "no content type"}" instead of text/plain; some senders ignore it.`, "Serve mta-sts.txt with Content-Type: text/plain."));
+  }
+  if (fetched.certificate) extra.push(...certificateFindings("mta_sts", `mta-sts.${domain}`, fetched.certificate, now));
+  const evaluated = evaluateMtaStsPolicy(domain, fetched.body.toString("utf8"), mxHosts);
+  extra.push(...evaluated.findings);
+  return withFindings(result, extra, { policyUrl: url, policy: evaluated.policy });
+}
+
+/** With probes: the BIMI logo fetched and checked against the SVG Tiny PS essentials. */
+async function checkBimiLogo(resolver: DnsResolver, result: ExtraResult, now: Date, probes: ProbeOptions | undefined): Promise<ExtraResult> {
+  const logo = typeof result.details?.logo === "string" ? result.details.logo : "";
+  if (!probes || result.status !== "configured" || !logo) return result;
+  const fetched = await httpsGet(resolver, logo, BIMI_SVG_MAX_BYTES, probes);
+  if (!fetched.ok) return withFindings(result, fetchFailure("bimi.svg", "BIMI logo", logo, fetched, now), { svgChecked: false });
+  if (fetched.status !== 200) return withFindings(result, [finding("error", "bimi.svg_unreachable", `${logo} answers HTTP ${fetched.status} instead of the logo.`, `Publish the SVG logo at ${logo} (HTTP 200).`)], { svgChecked: false });
+  return withFindings(result, checkBimiSvg(logo, fetched.body), { svgChecked: true, svgBytes: fetched.body.length });
 }

@@ -1,7 +1,11 @@
 /** The analysis as readable text, for `dmarcwarden check`. */
 import type { Finding } from "../../lib/dns/types";
 import type { SpfNode } from "../../lib/dns/spf-tree";
+import type { MtaStsPolicy } from "../../lib/dns/mta-sts";
+import type { MxHostCheck } from "../../lib/dns/transport";
 import type { DnsAnalysis } from "./analyze";
+
+const TLS_WORDS: Record<NonNullable<MxHostCheck["tls"]>["outcome"], string> = { starttls: "STARTTLS", no_starttls: "no STARTTLS", failed: "STARTTLS failed", unchecked: "STARTTLS not checked" };
 
 const MARK: Record<Finding["level"], string> = { error: "✗", warning: "!", info: "·" };
 
@@ -19,6 +23,8 @@ export function formatAnalysis(a: DnsAnalysis): string {
   const out: string[] = [`${a.domain}: ${a.overallStatus.toUpperCase()}${a.incomplete ? " (some DNS lookups failed; try again)" : ""}`, ""];
   out.push(`${"DMARC".padEnd(9)}${a.dmarc.status}${a.dmarc.details.inherited ? ` (inherited from ${a.dmarc.details.source})` : ""}`);
   if (a.dmarc.recordValue) out.push(`    ${a.dmarc.recordValue}`);
+  // older stored analyses have no tree walk
+  if (a.dmarc.details.organizationalDomain) out.push(`    organisational domain: ${a.dmarc.details.organizationalDomain} (DNS tree walk)`);
   out.push(...findingLines(a.dmarc.findings), "");
   out.push(`${"SPF".padEnd(9)}${a.spf.status}  (${a.spf.details.lookupCount}/${a.spf.details.lookupLimit} DNS lookups, ${a.spf.details.voidLookups} void)`);
   if (a.spf.recordValue) out.push(`    ${a.spf.recordValue}`);
@@ -32,10 +38,15 @@ export function formatAnalysis(a: DnsAnalysis): string {
     ["MTA-STS", a.extras.mtaSts],
     ["TLS-RPT", a.extras.tlsRpt],
     ["BIMI", a.extras.bimi],
+    ["DNSSEC", a.extras.dnssec],
   ];
   for (const [name, e] of extras) {
+    if (!e) continue;
     out.push(`${name.padEnd(9)}${e.status}${e.recordValue ? `  ${e.recordValue}` : ""}`);
-    out.push(...findingLines(e.findings.filter((f) => f.level !== "info" || e.status === "missing")));
+    if (name === "MX") for (const h of (e.details?.hostChecks as MxHostCheck[] | undefined) ?? []) out.push(`    ${h.host}: ${h.addresses.join(", ") || "no address"}${h.tls ? `, ${TLS_WORDS[h.tls.outcome]}` : ""}`);
+    const policy = e.details?.policy as MtaStsPolicy | null | undefined;
+    if (name === "MTA-STS" && policy) out.push(`    policy: mode ${policy.mode ?? "?"}, max_age ${policy.maxAge ?? "?"}, mx ${policy.mx.join(" ") || "none"}`);
+    out.push(...findingLines(e.findings));
   }
   return out.join("\n");
 }

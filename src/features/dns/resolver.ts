@@ -6,8 +6,9 @@
  * Not node:dns: Bun's resolveTxt keeps only the first 255-byte string of a TXT record (every
  * 2048-bit DKIM key is split into several) and reports NODATA as ENOTFOUND.
  */
+import dgram from "node:dgram";
 import { readFileSync } from "node:fs";
-import { isIP } from "node:net";
+import net, { isIP } from "node:net";
 import DNS from "dns2";
 import type { LookupResult, LookupStatus, MxAnswer, TxtRecord } from "../../lib/dns/types";
 
@@ -16,6 +17,14 @@ export type RecordType = "A" | "AAAA" | "MX" | "TXT" | "PTR" | "CNAME";
 export interface DnsServer {
   host: string;
   port: number;
+}
+
+/** A DNSKEY answer: how many keys, and whether the resolver marked it authenticated (AD bit). */
+export interface DnskeyLookup {
+  status: LookupStatus;
+  keys: number;
+  authenticated: boolean;
+  error?: string;
 }
 
 /** Cache policy; per organisation later (Settings: DNS caching toggle and cache TTL). */
@@ -34,6 +43,11 @@ export interface DnsResolver {
   aaaa(name: string): Promise<LookupResult<string>>;
   /** PTR names for an IPv4 or IPv6 address ([] when none or on failure) */
   reverse(ip: string): Promise<string[]>;
+  /**
+   * DNSKEY records at `name`, asked with the AD bit and DNSSEC OK set (RFC 6840 §5.7), so a
+   * validating resolver says whether it validated the answer. Not cached.
+   */
+  dnskey(name: string): Promise<DnskeyLookup>;
   /** the same resolver and cache with another cache policy */
   withPolicy(policy: CachePolicy): DnsResolver;
   /** how many queries went to the network (for the benchmark and tests) */
@@ -140,6 +154,31 @@ class ResolverCore {
       return await Promise.race([client(name, type), deadline]);
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** DNSKEY with AD and DO set; dns2's clients cannot set them, so the exchange is done here (UDP, then TCP when truncated). */
+  async dnskey(name: string): Promise<DnskeyLookup> {
+    const server = this.servers[0]!;
+    this.queries++;
+    const query: any = new DNS.Packet();
+    query.header.id = Math.floor(Math.random() * 0x10000);
+    query.header.rd = 1;
+    (query.header as any).ad = 1;
+    query.questions.push({ name, class: DNS.Packet.CLASS.IN, type: DNS.Packet.TYPE.DNSKEY });
+    query.additionals.push((DNS.Packet.Resource as any).EDNS([], { doFlag: true, udpPayloadSize: 4096 }));
+    const message: Buffer = query.toBuffer();
+    try {
+      let packet: any = await exchangeUdp(server, message, this.timeoutMs);
+      if (packet.header.id !== query.header.id) throw new Error("mismatched answer id");
+      if (packet.header.tc) packet = await exchangeTcp(server, message, this.timeoutMs);
+      const rcode: number = packet.header.rcode ?? 0;
+      if (rcode !== 0) return { status: RCODE_STATUS[rcode] ?? "error", keys: 0, authenticated: false };
+      const keys = (packet.answers ?? []).filter((a: any) => a.type === DNS.Packet.TYPE.DNSKEY).length;
+      return { status: keys ? "ok" : "nodata", keys, authenticated: packet.header.ad === 1 };
+    } catch (error) {
+      const code = (error as { code?: string })?.code;
+      return { status: code === "ETIMEDOUT" ? "timeout" : "error", keys: 0, authenticated: false, error: (error as Error)?.message };
     }
   }
 
@@ -262,12 +301,77 @@ class PolicyResolver implements DnsResolver {
   aaaa(name: string) {
     return this.lookup<string>(name, "AAAA");
   }
+  dnskey(name: string): Promise<DnskeyLookup> {
+    const clean = name.toLowerCase().replace(/\.$/, "");
+    if (!validName(clean)) return Promise.resolve({ status: "error", keys: 0, authenticated: false, error: "not a valid DNS name" });
+    return this.core.dnskey(clean);
+  }
   async reverse(ip: string): Promise<string[]> {
     const name = reverseName(ip);
     if (!name) return [];
     const result = await this.lookup<string>(name, "PTR");
     return result.status === "ok" ? result.records : [];
   }
+}
+
+function timeoutError(ms: number): Error {
+  return Object.assign(new Error(`no answer within ${ms} ms`), { code: "ETIMEDOUT" });
+}
+
+function exchangeUdp(server: DnsServer, message: Buffer, timeoutMs: number): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket(isIP(server.host) === 6 ? "udp6" : "udp4");
+    const timer = setTimeout(() => done(timeoutError(timeoutMs)), timeoutMs);
+    const done = (error: Error | null, packet?: any) => {
+      clearTimeout(timer);
+      try {
+        socket.close();
+      } catch {}
+      if (error) reject(error);
+      else resolve(packet);
+    };
+    socket.on("message", (data, rinfo) => {
+      if (rinfo.port !== server.port) return;
+      try {
+        done(null, DNS.Packet.parse(data));
+      } catch (error) {
+        done(error as Error);
+      }
+    });
+    socket.on("error", (error) => done(error));
+    socket.send(message, server.port, server.host);
+  });
+}
+
+function exchangeTcp(server: DnsServer, message: Buffer, timeoutMs: number): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: server.host, port: server.port });
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => done(timeoutError(timeoutMs)), timeoutMs);
+    const done = (error: Error | null, packet?: any) => {
+      clearTimeout(timer);
+      socket.destroy();
+      if (error) reject(error);
+      else resolve(packet);
+    };
+    socket.on("connect", () => {
+      const length = Buffer.alloc(2);
+      length.writeUInt16BE(message.length);
+      socket.write(Buffer.concat([length, message]));
+    });
+    socket.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      const all = Buffer.concat(chunks);
+      if (all.length >= 2 && all.length >= 2 + all.readUInt16BE(0)) {
+        try {
+          done(null, DNS.Packet.parse(all.subarray(2, 2 + all.readUInt16BE(0))));
+        } catch (error) {
+          done(error as Error);
+        }
+      }
+    });
+    socket.on("error", (error) => done(error));
+  });
 }
 
 export function createResolver(options: ResolverOptions = {}): DnsResolver {

@@ -25,11 +25,12 @@ export function dnsRoutes(deps: AppDeps) {
       await deps.limiter.hit("dns-lookup", clientAddress(deps, request), DNS_LOOKUP_LIMIT.perWindow, DNS_LOOKUP_LIMIT.windowSeconds, `Too many DNS lookups. Please wait a minute and try again.`);
       if (!deps.resolver) throw new ServiceError(503, "dns_unavailable", "DNS lookups are not available on this server.");
       const actor = await ctx.actor();
-      if (!actor) return analyzeDomain(deps.resolver, domain.domain, { selectors: input.selectors, now: deps.now });
+      if (!actor) return analyzeDomain(deps.resolver, domain.domain, { selectors: input.selectors, now: deps.now, probes: deps.probes });
       return analyzeDomain(deps.resolver.withPolicy(await dnsCachePolicy(ctx, actor.orgId)), domain.domain, {
         selectors: input.selectors,
         reportSelectors: await selectorsSeen(ctx, actor.orgId, domain.domain, { now: deps.now() }),
         now: deps.now,
+        probes: deps.probes,
       });
     },
     { public: true },

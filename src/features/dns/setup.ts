@@ -20,6 +20,7 @@ export function domainCheckDeps(deps: AppDeps): StatusDeps | null {
   return {
     store: deps.store,
     resolver,
+    probes: deps.probes,
     now: deps.now,
     log: deps.log,
     reportSelectors: (orgId, domain) => selectorsSeen(deps, orgId, domain, { now: deps.now() }),

@@ -78,7 +78,7 @@ export async function domainOverview(ctx: OrgContext, id: string): Promise<Domai
   if (!ctx.resolver) return { domain: view(row), analysis: null, analysisError: "DNS lookups are not available on this server.", selectorsSeen: seen };
   try {
     const resolver = ctx.resolver.withPolicy(await dnsCachePolicy(ctx, row.orgId));
-    const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: seen, now: ctx.now });
+    const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: seen, now: ctx.now, probes: ctx.probes });
     return { domain: view(row), analysis, analysisError: analysis.incomplete ? "Some DNS lookups failed; the records shown may be incomplete. Try again in a minute." : null, selectorsSeen: seen };
   } catch (error) {
     ctx.log.warn("domain_overview_dns_failed", { domain: row.name, error: error instanceof Error ? error.message : String(error) });

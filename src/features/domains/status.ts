@@ -11,12 +11,15 @@ import type { Logger } from "../../log";
 import { recordDnsCheck } from "../alerts/dns";
 import type { RecordedEvent } from "../alerts/events";
 import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
+import type { ProbeOptions } from "../dns/probes";
 import type { CachePolicy, DnsResolver } from "../dns/resolver";
 
 /** What the checks run with (schedulers call these without an HTTP caller: every domain, any organisation). */
 export interface StatusDeps {
   store: StoreCore;
   resolver: DnsResolver;
+  /** the DNS checks' network probes (MTA-STS policy, BIMI logo, STARTTLS); absent: DNS only */
+  probes?: ProbeOptions;
   now: () => Date;
   log?: Logger;
   /** DKIM selectors seen in the organisation's reports for this domain (filled once reports exist) */
@@ -95,7 +98,7 @@ export async function runDomainCheck(deps: StatusDeps, domainId: string): Promis
   const row = await domainById(deps.store, domainId);
   if (!row) return { outcome: "gone" };
   const resolver = deps.cachePolicy ? deps.resolver.withPolicy(await deps.cachePolicy(row.orgId)) : deps.resolver;
-  const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: await deps.reportSelectors?.(row.orgId, row.name), now: deps.now });
+  const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: await deps.reportSelectors?.(row.orgId, row.name), now: deps.now, probes: deps.probes });
   if (analysis.incomplete) {
     deps.log?.warn("dns_check_incomplete", { domain: row.name });
     return { outcome: "incomplete", analysis };

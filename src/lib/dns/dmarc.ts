@@ -1,7 +1,7 @@
 /**
- * DMARC (RFC 7489 and DMARCbis): choose the record at _dmarc.<domain>, parse and validate
- * every tag, fall back to the organisational domain's record, and check that external report
- * destinations have agreed to receive reports.
+ * DMARC (RFC 7489 and DMARCbis, RFC 9989): choose the record at _dmarc.<domain>, parse and
+ * validate every tag, find the policy and the organisational domain by the DNS tree walk, and
+ * check that external report destinations have agreed to receive reports.
  */
 import { getDomain } from "tldts";
 import { finding, type Finding, type TxtLookup, isTemporaryFailure, parseTagList } from "./types";
@@ -35,9 +35,19 @@ export interface ParsedDmarc {
 
 const POLICIES = ["none", "quarantine", "reject"] as const;
 const KNOWN_TAGS = new Set(["v", "p", "sp", "np", "pct", "adkim", "aspf", "fo", "rf", "ri", "rua", "ruf", "psd", "t"]);
+/** Tags DMARCbis removed, with what to do instead. */
+const REMOVED_TAGS: [string, string][] = [
+  ["pct", "Remove pct=. To apply a policy to part of your mail while you test it, use t=y (testing mode) with p=quarantine or p=reject, then remove t=y."],
+  ["ri", "Remove ri=: receivers send aggregate reports once a day whatever it says."],
+  ["rf", "Remove rf=: failure reports always use the one standard format."],
+];
 const EMAIL = /^[^\s@,;!]+@([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+)$/i;
 
-/** The organisational domain (Public Suffix List), or the name itself when it has none. */
+/**
+ * The organisational domain by the Public Suffix List, or the name itself when it has none.
+ * DMARC policy discovery uses the DNS tree walk (dmarcTreeWalk); this stays for report
+ * destinations and alignment, where a DNS walk per host would cost a query per label.
+ */
 export function organizationalDomain(domain: string): string {
   return getDomain(domain, { allowPrivateDomains: false }) ?? domain;
 }
@@ -107,6 +117,9 @@ export function parseDmarcRecord(record: string, policyDomain: string): ParsedDm
   out.subdomainPolicy = policyTag("sp", "The subdomain policy");
   out.nonExistentPolicy = policyTag("np", "The policy for non-existent subdomains");
 
+  for (const [name, replacement] of REMOVED_TAGS) {
+    if (tags[name] !== undefined) findings.push(finding("warning", "dmarc.removed_tag", `"${name}=${tags[name]}" was removed from DMARC (RFC 9989); receivers that follow the current standard ignore it.`, replacement));
+  }
   if (tags.pct !== undefined) {
     if (!/^\d{1,3}$/.test(tags.pct) || Number(tags.pct) > 100) {
       findings.push(finding("error", "dmarc.bad_pct", `pct=${tags.pct} is not a whole number from 0 to 100.`, "Use pct=100 (or remove pct; 100 is the default)."));
@@ -153,12 +166,88 @@ export function authorizationName(policyDomain: string, host: string): string {
   return `${policyDomain}._report._dmarc.${host}`;
 }
 
+/** At most this many names are queried by the DMARCbis DNS tree walk (the domain and up to 7 ancestors). */
+export const TREE_WALK_MAX_LABELS = 8;
+
+/**
+ * The names whose _dmarc record the DNS tree walk (RFC 9989 §4.10) may query, nearest first:
+ * the domain itself, then — a domain of more than 8 labels shortened to its last 7 — each
+ * ancestor down to the top-level domain. At most 8 names.
+ */
+export function dmarcTreeWalkNames(domain: string): string[] {
+  const labels = domain.toLowerCase().replace(/\.$/, "").split(".").filter(Boolean);
+  const names = [labels.join(".")];
+  let start = labels.length > TREE_WALK_MAX_LABELS ? labels.length - (TREE_WALK_MAX_LABELS - 1) : 1;
+  for (; start < labels.length; start++) names.push(labels.slice(start).join("."));
+  return names;
+}
+
+export interface TreeWalkStep {
+  /** the domain whose _dmarc name was queried */
+  domain: string;
+  /** a single valid-looking DMARC record was found there */
+  record: boolean;
+  /** its psd= value (y, n, u) when it has one */
+  psd?: string;
+}
+
+export interface TreeWalk {
+  steps: TreeWalkStep[];
+  /** the nearest domain with a DMARC record (the policy that applies), or null */
+  policyDomain: string | null;
+  /**
+   * RFC 9989 §4.10.2: the first record with psd=n names itself; the first with psd=y names the
+   * domain one label below it; otherwise the record with the fewest labels; without any record,
+   * the domain itself.
+   */
+  organizationalDomain: string;
+}
+
+/** The DNS tree walk over the answers for dmarcTreeWalkNames(domain), nearest first. */
+export function dmarcTreeWalk(domain: string, lookups: { domain: string; lookup: TxtLookup }[]): TreeWalk {
+  const steps: TreeWalkStep[] = lookups.map(({ domain: d, lookup }) => {
+    const chosen = pick(lookup, `_dmarc.${d}`);
+    if (!chosen.record || chosen.status) return { domain: d, record: false };
+    const psd = parseTagList(chosen.record).byName.get("psd")?.toLowerCase();
+    return psd ? { domain: d, record: true, psd } : { domain: d, record: true };
+  });
+  const withRecord = steps.filter((s) => s.record);
+  const policyDomain = withRecord[0]?.domain ?? null;
+  let organizational: string | null = null;
+  for (let i = 0; i < steps.length && !organizational; i++) {
+    const step = steps[i]!;
+    if (!step.record) continue;
+    if (step.psd === "n") organizational = step.domain;
+    else if (step.psd === "y") organizational = i === 0 ? step.domain : oneLabelBelow(domain, step.domain);
+  }
+  organizational ??= withRecord.at(-1)?.domain ?? domain.toLowerCase();
+  return { steps, policyDomain, organizationalDomain: organizational };
+}
+
+/** The ancestor of `domain` that has one label more than `suffix`. */
+function oneLabelBelow(domain: string, suffix: string): string {
+  const labels = domain.toLowerCase().split(".");
+  const count = suffix.split(".").length + 1;
+  return labels.slice(Math.max(0, labels.length - count)).join(".");
+}
+
+/** A DMARC record published where receivers never look (the domain's own TXT, or "dmarc." without the underscore). */
+export function misplacedDmarcFindings(domain: string, apex: TxtLookup | undefined, withoutUnderscore: TxtLookup | undefined): Finding[] {
+  const out: Finding[] = [];
+  const isDmarc = (lookup?: TxtLookup) => !!lookup?.records.some((r) => /^\s*v\s*=\s*DMARC1/i.test(r.text));
+  if (isDmarc(apex)) out.push(finding("warning", "dmarc.wrong_name", `A DMARC record is published at ${domain} itself; receivers only read it at _dmarc.${domain}, so this one is ignored.`, `Move the record to a TXT record named _dmarc (the full name _dmarc.${domain}) and delete it from ${domain}.`));
+  if (isDmarc(withoutUnderscore)) out.push(finding("warning", "dmarc.wrong_name", `A DMARC record is published at dmarc.${domain} (without the underscore); receivers only read _dmarc.${domain}, so this one is ignored.`, `Rename the record to _dmarc.${domain} — with the leading underscore.`));
+  return out;
+}
+
 export interface DmarcInput {
   domain: string;
   /** TXT at _dmarc.<domain> */
   own: TxtLookup;
   /** TXT at _dmarc.<organisational domain>, when the domain is a subdomain without its own record */
   organizational?: { domain: string; lookup: TxtLookup };
+  /** the DNS tree walk's answers for the ancestors (dmarcTreeWalkNames without the domain itself), nearest first; replaces `organizational` */
+  ancestors?: { domain: string; lookup: TxtLookup }[];
   /** TXT at <policy domain>._report._dmarc.<host>, by host */
   authorizations?: Record<string, TxtLookup>;
 }
@@ -169,6 +258,10 @@ export interface DmarcResult {
   /** where the record was found, e.g. "_dmarc.example.com" */
   source: string | null;
   inherited: boolean;
+  /** the organisational domain (the DNS tree walk when ancestors were given, else the Public Suffix List) */
+  organizationalDomain?: string;
+  /** the tree walk's steps, nearest first (when ancestors were given) */
+  treeWalk?: TreeWalkStep[];
   /** the policy that applies to this domain (sp of the organisational record when inherited) */
   effectivePolicy?: DmarcPolicy;
   parsed?: ParsedDmarc;
@@ -200,7 +293,16 @@ export function evaluateDmarc(input: DmarcInput): DmarcResult {
   let source = ownName;
   let policyDomain = input.domain;
   let inherited = false;
-  if (chosen.status === "missing" && input.organizational && input.organizational.domain !== input.domain) {
+  const walk = input.ancestors ? dmarcTreeWalk(input.domain, [{ domain: input.domain, lookup: input.own }, ...input.ancestors]) : null;
+  const orgDomain = walk?.organizationalDomain ?? organizationalDomain(input.domain);
+  const walkInfo = walk ? { organizationalDomain: orgDomain, treeWalk: walk.steps } : { organizationalDomain: orgDomain };
+  if (chosen.status === "missing" && walk?.policyDomain && walk.policyDomain !== input.domain) {
+    const ancestor = input.ancestors!.find((a) => a.domain === walk.policyDomain)!;
+    chosen = pick(ancestor.lookup, `_dmarc.${ancestor.domain}`);
+    source = `_dmarc.${ancestor.domain}`;
+    policyDomain = ancestor.domain;
+    inherited = true;
+  } else if (!walk && chosen.status === "missing" && input.organizational && input.organizational.domain !== input.domain) {
     const orgName = `_dmarc.${input.organizational.domain}`;
     const fromOrg = pick(input.organizational.lookup, orgName);
     if (fromOrg.status !== "missing") {
@@ -216,13 +318,15 @@ export function evaluateDmarc(input: DmarcInput): DmarcResult {
       recordValue: null,
       source: null,
       inherited: false,
+      ...walkInfo,
       findings: [finding("error", "dmarc.missing", `No DMARC record found at ${ownName}. Without one, anyone can send mail that claims to be from ${input.domain}.`, `Add a TXT record named _dmarc with the value "v=DMARC1; p=none; rua=mailto:dmarc@${input.domain}" to start monitoring.`)],
     };
   }
   const findings = [...chosen.findings];
   if (inherited) findings.push(finding("info", "dmarc.inherited", `${input.domain} has no DMARC record of its own; the record of ${policyDomain} applies to it.`, `To give ${input.domain} its own policy, add a TXT record at ${ownName}.`));
+  if (walk && orgDomain !== input.domain) findings.push(finding("info", "dmarc.organizational_domain", `The organisational domain of ${input.domain} is ${orgDomain} (found by the DMARC DNS tree walk): mail signed or sent by any name under ${orgDomain} aligns in relaxed mode.`));
   if (chosen.status === "invalid" || !chosen.record) {
-    return { status: "invalid", recordValue: chosen.record ?? null, source, inherited, findings };
+    return { status: "invalid", recordValue: chosen.record ?? null, source, inherited, ...walkInfo, findings };
   }
   const parsed = parseDmarcRecord(chosen.record, policyDomain);
   findings.push(...parsed.findings);
@@ -242,6 +346,6 @@ export function evaluateDmarc(input: DmarcInput): DmarcResult {
   }
   const hasErrors = findings.some((f) => f.level === "error");
   const effective = inherited ? (parsed.subdomainPolicy ?? parsed.policy) : parsed.policy;
-  if (hasErrors || !effective) return { status: "invalid", recordValue: chosen.record, source, inherited, parsed, findings };
-  return { status: effective, recordValue: chosen.record, source, inherited, effectivePolicy: effective, parsed, findings };
+  if (hasErrors || !effective) return { status: "invalid", recordValue: chosen.record, source, inherited, ...walkInfo, parsed, findings };
+  return { status: effective, recordValue: chosen.record, source, inherited, ...walkInfo, effectivePolicy: effective, parsed, findings };
 }

@@ -68,6 +68,34 @@ export function evaluateBimi(domain: string, lookup: TxtLookup, dmarcEnforced: b
   if (logo && !/^https:\/\/\S+\.svg$/i.test(logo)) findings.push(finding("error", "bimi.bad_logo", `The BIMI logo "${logo}" must be an https:// address of an SVG file.`, "Host the logo as SVG Tiny PS over HTTPS and put its address in l=."));
   if (!logo && !authority) findings.push(finding("warning", "bimi.declined", "The BIMI record declines to show a logo (l= and a= are empty).", "Add l= with your logo's https address if you want it shown."));
   if (authority && !/^https:\/\/\S+$/i.test(authority)) findings.push(finding("error", "bimi.bad_authority", `The BIMI certificate address "${authority}" must be an https:// address.`, "Put the https address of your VMC/CMC certificate in a=, or leave a= empty."));
+  if (logo && !authority) findings.push(finding("info", "bimi.no_certificate", "The BIMI record names no VMC or CMC certificate (a= is empty): Gmail and Apple Mail show logos only with one; some other inboxes show the logo without it.", "To show the logo in Gmail and Apple Mail, get a Verified Mark Certificate (VMC) or Common Mark Certificate (CMC) and put its https address in a=."));
   if (!dmarcEnforced) findings.push(finding("warning", "bimi.needs_dmarc", "BIMI logos are only shown when DMARC is at quarantine or reject.", "Move your DMARC policy to quarantine or reject."));
   return { status: findings.some((f) => f.level === "error") ? "invalid" : "configured", recordValue: record, findings, details: { logo, authority } };
+}
+
+/** What the DNSKEY queries found: the zone apex that has keys (nearest first), and whether the resolver validated. */
+export interface DnssecInput {
+  /** the name whose DNSKEY answered, or null when none of the names had keys */
+  zone: string | null;
+  /** the resolver set the AD bit on that answer */
+  authenticated: boolean;
+  /** a lookup failed, so "unsigned" cannot be concluded */
+  failed: boolean;
+}
+
+/** DNSSEC is shown, never required: every finding is info. "configured" = the zone is signed. */
+export function evaluateDnssec(domain: string, input: DnssecInput): ExtraResult {
+  if (input.zone) {
+    const validated = input.authenticated
+      ? finding("info", "dnssec.validated", `The zone ${input.zone} is signed with DNSSEC, and the resolver validated the answers.`)
+      : finding("info", "dnssec.signed", `The zone ${input.zone} is signed with DNSSEC (DNSKEY published); the resolver used for this check does not validate, so the signatures were not verified here.`, "Nothing to do. To see the validation, check from a validating resolver (for example --dns-server 1.1.1.1).");
+    return { status: "configured", recordValue: `DNSKEY at ${input.zone}`, findings: [validated], details: { zone: input.zone, authenticated: input.authenticated } };
+  }
+  if (input.failed) return { status: "missing", recordValue: null, findings: [finding("info", "dnssec.lookup_failed", `Whether ${domain} is signed with DNSSEC could not be checked (the DNSKEY lookup failed).`)], details: { zone: null, authenticated: false } };
+  return {
+    status: "missing",
+    recordValue: null,
+    findings: [finding("info", "dnssec.unsigned", `${domain} is not signed with DNSSEC. It is optional: it protects the answers (including your SPF, DKIM and DMARC records) from being forged on the way.`, "If your DNS provider offers DNSSEC, turn it on and publish the DS record at your registrar.")],
+    details: { zone: null, authenticated: false },
+  };
 }
