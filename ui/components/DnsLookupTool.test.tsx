@@ -91,6 +91,28 @@ describe("DnsLookupTool", () => {
     expect(within(card("SPF")).getByText("include:n1.toomany.test")).toBeTruthy();
   });
 
+  test("the other records list DNSSEC (Not signed, a note), each MX host and a fetched MTA-STS policy", async () => {
+    const good = analyses["good.test"]!;
+    analyses["deep.example"] = {
+      ...good,
+      domain: "deep.example",
+      extras: {
+        ...good.extras,
+        mx: { ...good.extras.mx, details: { ...good.extras.mx.details, hostChecks: [{ host: "mx1.good.test", resolvable: "ok", addresses: ["192.0.2.25"], tls: { outcome: "no_starttls" } }] } },
+        mtaSts: { ...good.extras.mtaSts, details: { policy: { version: "STSv1", mode: "testing", maxAge: 86400, mx: ["*.good.test"] } } },
+      },
+    };
+    serve();
+    renderWithProviders(<DnsLookupTool />);
+    await userEvent.type(input(), "deep.example{Enter}");
+    const other = await screen.findByRole("region", { name: "Other records" });
+    expect(within(other).getByText("DNSSEC")).toBeTruthy();
+    expect(within(other).getByText("Not signed")).toBeTruthy();
+    expect(within(other).getByText(/is not signed with DNSSEC/)).toBeTruthy();
+    expect(within(other).getByText("no STARTTLS")).toBeTruthy();
+    expect(within(other).getByText(/Policy file: mode/)).toBeTruthy();
+  });
+
   test("a weak DKIM key shows Invalid with the Weak key badge", async () => {
     serve();
     renderWithProviders(<DnsLookupTool />);
