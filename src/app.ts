@@ -17,6 +17,8 @@ import { orgsRoutes } from "./features/orgs/routes";
 import { reportsRoutes } from "./features/reports/routes";
 import { exportRoutes } from "./features/reports/export-routes";
 import { settingsRoutes } from "./features/settings/routes";
+import { twoFactorPolicyRoutes } from "./features/settings/two-factor-routes";
+import { tokenRoutes } from "./features/tokens/routes";
 import { trendsRoutes } from "./features/trends/routes";
 import { mailinRoutes } from "./features/mailin/routes";
 import { alertsRoutes } from "./features/alerts/routes";
@@ -48,6 +50,8 @@ export function createApp(deps: AppDeps) {
       .use(dashboardRoutes(deps))
       .use(trendsRoutes(deps))
       .use(settingsRoutes(deps))
+      .use(twoFactorPolicyRoutes(deps))
+      .use(tokenRoutes(deps))
       .use(mailinRoutes(deps))
       .use(alertsRoutes(deps))
       .use(auditRoutes(deps))

@@ -6,11 +6,17 @@
  * Each route names exactly one kind of access; its macro verifies the caller and resolves
  * `ctx`, the only way a handler reaches the store and the actor:
  *
- *   public: true        anyone; `ctx.actor()` gives the signed-in caller, if any (never throws)
- *   signedIn: true      a signed-in user, with or without a current organisation (401 otherwise)
- *   org: <permission>   a member of the current organisation whose role allows the permission
- *                       (401 / 403; 402 while the organisation is read-only, except for reads)
- *   admin: true         a valid X-Admin-Session of the Master Administrator (401)
+ *   public: true        anyone; `ctx.actor()` gives the signed-in caller, or an API token's actor, if any (never throws)
+ *   signedIn: true      a signed-in user (session cookie), with or without a current organisation (401 otherwise);
+ *                       never an API token: these routes are the user's own (me, two-factor set-up, …)
+ *   org: <permission>   a member of the current organisation whose role allows the permission, or an
+ *                       `Authorization: Bearer` API token of the organisation whose role allows it (then
+ *                       the cookie is not looked at; `ctx.actor.token` names the token)
+ *                       (401 / 403; 402 while the organisation is read-only, except for reads; 403
+ *                       two_factor_required for a member without two-factor sign-in where the owner requires it)
+ *   admin: true         a valid X-Admin-Session of the Master Administrator (401); never a session or a token
+ *
+ * The three credentials are separate doors: tests/server/three-doors.test.ts walks every route.
  *
  * The organisation id comes only from the verified session: services take it from
  * `ctx.actor.orgId`, never from the request. `access.test.ts` walks every route of the app and

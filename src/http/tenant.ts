@@ -4,16 +4,55 @@ import { effectiveRole } from "../features/orgs/directory";
 import { roleAllows, type Permission } from "../lib/permissions";
 import { assertWritable } from "../features/billing/limits";
 import type { ServiceContext } from "./access";
-import { ForbiddenError, UnauthorizedError } from "./errors";
+import { ForbiddenError, ServiceError, UnauthorizedError } from "./errors";
+import { resolveApiToken } from "../features/tokens/service";
+import { twoFactorRequiredIn } from "../features/settings/two-factor-policy";
 
 /** Permissions that still work while an organisation is read-only (see features/billing/limits). */
 const READ_ONLY_ALLOWED = new Set<Permission>(["read", "dns:lookup", "billing:manage"]);
 
-/** Who is acting and in which organisation: always derived from the verified session. */
+/**
+ * Who is acting and in which organisation: always derived from the verified session, or from
+ * an API token (then `token` is set and `user` is the token's creator, named as the token).
+ */
 export interface Actor {
   user: SessionUser;
   orgId: string;
   role: Role;
+  token?: { id: string; name: string } | null;
+}
+
+/** 403 for a member of an organisation that requires two-factor sign-in, before they turned it on. */
+export class TwoFactorRequiredError extends ServiceError {
+  constructor() {
+    super(403, "two_factor_required", "This organisation requires two-factor sign-in. Turn it on for your account first (Settings → Two-factor sign-in).");
+  }
+}
+
+/** The token of an `Authorization: Bearer …` header, or null when the request carries none. */
+export function bearerToken(request: Request): string | null {
+  const header = request.headers.get("authorization");
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+const TOKEN_REFUSED = "This API token is not valid: it was revoked, has expired, or its creator no longer belongs to the organisation.";
+
+/** The API token's actor: its organisation, its role (capped by its creator's), named as the token. */
+async function tokenActor(ctx: Pick<ServiceContext, "store" | "now">, token: string): Promise<Actor | null> {
+  const holder = await resolveApiToken(ctx, token);
+  if (!holder) return null;
+  const user: SessionUser = {
+    sessionId: "",
+    userId: holder.creator.id,
+    name: `API token "${holder.tokenName}"`,
+    email: holder.creator.email,
+    hasPassword: false,
+    twoFactorEnabled: false,
+    currentOrgId: holder.orgId,
+  };
+  return { user, orgId: holder.orgId, role: holder.role, token: { id: holder.tokenId, name: holder.tokenName } };
 }
 
 export function readCookie(request: Request, name: string): string | null {
@@ -37,10 +76,13 @@ export function currentUser(ctx: Pick<ServiceContext, "store" | "now">, request:
  * signed-in caller (never throws).
  */
 export async function optionalActor(ctx: Pick<ServiceContext, "store" | "now">, request: Request): Promise<Actor | null> {
+  const bearer = bearerToken(request);
+  if (bearer !== null) return tokenActor(ctx, bearer);
   const user = await currentUser(ctx, request);
   if (!user?.currentOrgId) return null;
   const role = await effectiveRole(ctx, user.userId, user.currentOrgId);
-  return role ? { user, orgId: user.currentOrgId, role } : null;
+  if (!role || (!user.twoFactorEnabled && (await twoFactorRequiredIn(ctx, user.currentOrgId)))) return null;
+  return { user, orgId: user.currentOrgId, role };
 }
 
 /**
@@ -49,11 +91,22 @@ export async function optionalActor(ctx: Pick<ServiceContext, "store" | "now">, 
  * their role does not allow the action.
  */
 export async function requireActor(ctx: ServiceContext, request: Request, permission: Permission = "read"): Promise<Actor> {
+  // the token door: a request that carries a token is judged by the token alone (its cookie is not looked at)
+  const bearer = bearerToken(request);
+  if (bearer !== null) {
+    const actor = await tokenActor(ctx, bearer);
+    if (!actor) throw new UnauthorizedError(TOKEN_REFUSED);
+    if (!roleAllows(actor.role, permission)) throw new ForbiddenError(`This API token's role (${actor.role}) does not allow this.`);
+    if (!READ_ONLY_ALLOWED.has(permission)) await assertWritable(ctx, actor.orgId);
+    return actor;
+  }
   const user = await currentUser(ctx, request);
   if (!user) throw new UnauthorizedError();
   if (!user.currentOrgId) throw new UnauthorizedError("Choose an organisation first.");
   const role = await effectiveRole(ctx, user.userId, user.currentOrgId);
   if (!role) throw new UnauthorizedError("You are no longer a member of this organisation. Choose another one.");
+  // an organisation that requires two-factor sign-in: members without it enrol before anything else
+  if (!user.twoFactorEnabled && (await twoFactorRequiredIn(ctx, user.currentOrgId))) throw new TwoFactorRequiredError();
   if (!roleAllows(role, permission)) throw new ForbiddenError();
   // A canceled or unpaid-trial organisation is read-only (402); billing itself stays reachable.
   if (!READ_ONLY_ALLOWED.has(permission)) await assertWritable(ctx, user.currentOrgId);

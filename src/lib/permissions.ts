@@ -16,9 +16,11 @@ export const PERMISSIONS = {
   "senders:mark": "admin",
   "members:manage": "admin",
   "clients:manage": "admin",
+  "tokens:manage": "admin",
   "audit:read": "admin",
   "billing:manage": "owner",
   "org:delete": "owner",
+  "security:manage": "owner",
 } as const satisfies Record<string, Role>;
 
 export type Permission = keyof typeof PERMISSIONS;

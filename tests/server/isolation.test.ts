@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { alertChannels, alertDeliveries, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, type Role } from "../../src/db/schema";
+import { alertChannels, alertDeliveries, apiTokens, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, type Role } from "../../src/db/schema";
 import { hashToken } from "../../src/lib/tokens";
 import { recordAudit } from "../../src/features/audit/service";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -16,8 +16,8 @@ const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
 
 interface World {
   t: TestApp;
-  home: { orgId: string; domainId: string; memberIds: Record<Role, string>; invitationId: string; cookies: Record<Role, string> };
-  foreign: { orgId: string; cookies: Record<Role, string> };
+  home: { orgId: string; domainId: string; memberIds: Record<Role, string>; invitationId: string; cookies: Record<Role, string>; tokens: Record<Role, string> };
+  foreign: { orgId: string; cookies: Record<Role, string>; tokens: Record<Role, string> };
   /** strings that must never appear in an answer to a foreign actor */
   secrets: string[];
 }
@@ -30,13 +30,19 @@ async function orgWithEveryRole(t: TestApp, name: string, emailPrefix: string) {
   const orgId = await createOrg(t.deps.store, name);
   const cookies = {} as Record<Role, string>;
   const memberIds = {} as Record<Role, string>;
+  const tokens = {} as Record<Role, string>;
+  let ownerId = "";
   for (const role of ROLES) {
     const userId = await createUser(t.deps.store, `${emailPrefix}-${role}@example.test`, `${emailPrefix} ${role}`);
     await addMember(t.deps.store, orgId, userId, role);
     memberIds[role] = (await db.select().from(memberships).where(eq(memberships.userId, userId)))[0]!.id;
     cookies[role] = await signIn(t.deps.store, userId, orgId);
+    if (role === "owner") ownerId = userId;
+    // an API token of this role, made by the organisation's owner
+    tokens[role] = `Bearer dwt_${emailPrefix}-${role}-${crypto.randomUUID()}`;
+    await db.insert(apiTokens).values({ orgId, name: `${emailPrefix} ${role} token`, role, tokenHash: hashToken(tokens[role].slice(7)), createdBy: ownerId });
   }
-  return { orgId, cookies, memberIds };
+  return { orgId, cookies, memberIds, tokens };
 }
 
 async function build(): Promise<World> {
@@ -69,6 +75,9 @@ interface Case {
   home: Record<Role, number>;
   /** status by role when acting from the foreign organisation */
   foreign: Record<Role, number>;
+  /** with an API token of each role instead of a session (default: as home / foreign): signed-in user routes refuse tokens */
+  homeToken?: Record<Role, number>;
+  foreignToken?: Record<Role, number>;
   /** after a foreign attempt: the home organisation's rows are untouched */
   unchanged?(w: World): void | Promise<void>;
 }
@@ -81,6 +90,13 @@ const homeMembersUnchanged = async (w: World) => {
   const rows = (await w.t.deps.store.db.select().from(memberships).where(eq(memberships.orgId, w.home.orgId)));
   expect(rows.map((r) => r.role).sort()).toEqual([...ROLES].sort());
 };
+
+/** The id of the home organisation's owner-role API token (its id is a secret to foreigners). */
+async function homeToken(w: World): Promise<string> {
+  const [row] = await w.t.deps.store.db.select().from(apiTokens).where(eq(apiTokens.name, "homer owner token"));
+  if (!w.secrets.includes(row!.id)) w.secrets.push(row!.id, "homer owner token");
+  return row!.id;
+}
 
 /** The home organisation's alert channel and event, created once per world. */
 const alertRows = new WeakMap<World, { channelId: string; eventId: string }>();
@@ -148,6 +164,8 @@ const CASES: Case[] = [
     // a member may remove themselves; viewers may not remove others
     home: { owner: 200, admin: 200, member: 200, viewer: 403 },
     foreign: all(404),
+    // a member's token is not the member (the tokens were made by the owner)
+    homeToken: { owner: 200, admin: 200, member: 403, viewer: 403 },
     unchanged: homeMembersUnchanged,
   },
   {
@@ -155,6 +173,8 @@ const CASES: Case[] = [
     run: (w, c) => w.t.json("POST", `/api/orgs/${w.home.orgId}/switch`, { cookie: c }),
     home: all(200),
     foreign: all(404),
+    homeToken: all(401),
+    foreignToken: all(401),
     unchanged: async (w) => {
       const current = (await w.t.deps.store.db.select().from(sessions)).filter((s) => s.currentOrgId === w.home.orgId);
       expect(current).toHaveLength(ROLES.length);
@@ -195,8 +215,42 @@ const CASES: Case[] = [
     home: adminsOnly(200),
     foreign: adminsOnly(200),
   },
-  { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200) },
-  { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200) },
+  // a signed-in user's own routes: an API token is not a user
+  { name: "GET /api/auth/me", run: (w, c) => w.t.json("GET", "/api/auth/me", { cookie: c }), home: all(200), foreign: all(200), homeToken: all(401), foreignToken: all(401) },
+  { name: "GET /api/orgs", run: (w, c) => w.t.json("GET", "/api/orgs", { cookie: c }), home: all(200), foreign: all(200), homeToken: all(401), foreignToken: all(401) },
+  { name: "POST /api/auth/2fa/setup", run: (w, c) => w.t.json("POST", "/api/auth/2fa/setup", { cookie: c }), home: all(200), foreign: all(200), homeToken: all(401), foreignToken: all(401) },
+  { name: "POST /api/auth/2fa/enable", run: (w, c) => w.t.json("POST", "/api/auth/2fa/enable", { cookie: c, body: { code: "123456" } }), home: all(409), foreign: all(409), homeToken: all(401), foreignToken: all(401) },
+  { name: "POST /api/auth/2fa/disable", run: (w, c) => w.t.json("POST", "/api/auth/2fa/disable", { cookie: c, body: { code: "123456" } }), home: all(409), foreign: all(409), homeToken: all(401), foreignToken: all(401) },
+  // API tokens: admins and owners, signed in; a token never manages tokens
+  { name: "GET /api/tokens", run: async (w, c) => (await homeToken(w), w.t.json("GET", "/api/tokens", { cookie: c })), home: adminsOnly(200), foreign: adminsOnly(200), homeToken: all(403), foreignToken: all(403) },
+  {
+    name: "POST /api/tokens",
+    run: (w, c) => w.t.json("POST", "/api/tokens", { cookie: c, body: { name: "New token", role: "viewer" } }),
+    home: adminsOnly(201),
+    foreign: adminsOnly(201),
+    homeToken: all(403),
+    foreignToken: all(403),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(apiTokens).where(eq(apiTokens.orgId, w.home.orgId))).map((r) => r.name).sort()).toEqual(ROLES.map((r) => `homer ${r} token`).sort()),
+  },
+  {
+    name: "DELETE /api/tokens/:id",
+    run: async (w, c) => w.t.json("DELETE", `/api/tokens/${await homeToken(w)}`, { cookie: c }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    homeToken: all(403),
+    foreignToken: all(403),
+    unchanged: async (w) => expect(await w.t.deps.store.db.select().from(apiTokens).where(eq(apiTokens.id, await homeToken(w)))).toHaveLength(1),
+  },
+  // the owner's two-factor rule
+  { name: "GET /api/settings/two-factor", run: (w, c) => w.t.json("GET", "/api/settings/two-factor", { cookie: c }), home: all(200), foreign: all(200) },
+  {
+    name: "PUT /api/settings/two-factor (off)",
+    run: (w, c) => w.t.json("PUT", "/api/settings/two-factor", { cookie: c, body: { required: false } }),
+    home: { owner: 200, admin: 403, member: 403, viewer: 403 },
+    foreign: { owner: 200, admin: 403, member: 403, viewer: 403 },
+    homeToken: all(403),
+    foreignToken: all(403),
+  },
   // alerts: the home organisation's channel and event (created on first use, see homeAlerts)
   { name: "GET /api/alerts/channels", run: async (w, c) => (await homeAlerts(w), w.t.json("GET", "/api/alerts/channels", { cookie: c })), home: all(200), foreign: all(200) },
   {
@@ -261,6 +315,12 @@ const CASES: Case[] = [
   },
 ];
 
+/** The world whose requests carry the "cookie" a case passes as an Authorization header (an API token) instead. */
+function withTokens(w: World): World {
+  const move = <O extends { cookie?: string; headers?: Record<string, string> }>(o: O = {} as O): O => (o.cookie ? { ...o, cookie: undefined, headers: { ...o.headers, authorization: o.cookie } } : o);
+  return { ...w, t: { ...w.t, request: (m, p, o) => w.t.request(m, p, move(o)), json: (m, p, o) => w.t.json(m, p, move(o)) } };
+}
+
 describe("tenant isolation", () => {
   for (const c of CASES) {
     describe(c.name, () => {
@@ -286,6 +346,23 @@ describe("tenant isolation", () => {
           const res = await c.run(w, w.home.cookies[role]);
           expect(res.status).toBe(c.home[role]);
           if (res.status === 403) expect(res.body.error.code).toBe("forbidden");
+        });
+
+        const foreignToken = (c.foreignToken ?? c.foreign)[role];
+        test(`with a ${role} API token of another organisation → ${foreignToken}, never the home organisation's data`, async () => {
+          const w = await build();
+          const res = await c.run(withTokens(w), w.foreign.tokens[role]);
+          expect(res.status).toBe(foreignToken);
+          const text = JSON.stringify(res.body);
+          for (const secret of w.secrets) expect(text).not.toContain(secret);
+          await c.unchanged?.(w);
+        });
+
+        const homeToken = (c.homeToken ?? c.home)[role];
+        test(`with a ${role} API token of the organisation → ${homeToken}`, async () => {
+          const w = await build();
+          const res = await c.run(withTokens(w), w.home.tokens[role]);
+          expect(res.status).toBe(homeToken);
         });
       }
     });

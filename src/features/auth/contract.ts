@@ -56,6 +56,8 @@ export interface MeResponse {
   user: { id: string; name: string; email: string };
   organizations: OrgSummary[];
   currentOrg: OrgSummary | null;
+  /** two-factor sign-in: on for this account; required by the current organisation (enrol before anything else) */
+  twoFactor?: { enabled: boolean; required: boolean };
 }
 
 /** "Forgot password?" on /login. */
@@ -79,3 +81,18 @@ export type NewPasswordFormInput = z.input<typeof newPasswordFormSchema>;
 
 /** What POST /api/auth/password-link answers, whether or not the address has an account. */
 export const PASSWORD_LINK_SENT_MESSAGE = "If an account exists for this address, we have sent it a link to set a new password. The link works once, for 24 hours.";
+
+/** A code after the password (POST /api/auth/login/2fa), or for enabling / disabling two-factor sign-in: 6 digits from the app, or a recovery code. */
+export const twoFactorCodeSchema = z.object({
+  code: z
+    .string({ error: "Enter the 6-digit code from your authenticator app" })
+    .trim()
+    .min(6, "Enter the 6-digit code from your authenticator app")
+    .max(40, "That code is too long: enter the 6-digit code, or a recovery code such as abcde-fghjk"),
+});
+export type TwoFactorCodeInput = z.input<typeof twoFactorCodeSchema>;
+
+/** What the login call answers when the password was right and a second-factor code must follow. */
+export interface TwoFactorChallenge {
+  twoFactorRequired: true;
+}

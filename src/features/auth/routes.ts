@@ -5,9 +5,12 @@ import { access } from "../../http/access";
 import { clientAddress } from "../../http/client";
 import { ForbiddenError, parseInput, UnauthorizedError } from "../../http/errors";
 import { readCookie } from "../../http/tenant";
-import { loginSchema, PASSWORD_LINK_SENT_MESSAGE, passwordLinkSchema, passwordTokenSchema, resetPasswordSchema, signupSchema } from "./contract";
+import { loginSchema, PASSWORD_LINK_SENT_MESSAGE, type TwoFactorChallenge, passwordLinkSchema, passwordTokenSchema, resetPasswordSchema, signupSchema } from "./contract";
 import { clearedSessionCookie, sessionCookie } from "./cookie";
-import { LOGIN_FAILED_MESSAGE, login, me, meOf, signup } from "./service";
+import { LOGIN_FAILED_MESSAGE, login, me, meOf, openSession, signup } from "./service";
+import { pendingLoginCookie, startPendingLogin } from "./pending-login";
+import { twoFactorRoutes } from "./two-factor-routes";
+import { auditSecurityEvent, auditSignInFailure } from "./security-audit";
 import { describePasswordLink, requestPasswordLink, resetPassword } from "./password-links";
 import { deleteSession, SESSION_COOKIE } from "./sessions";
 import { awaitingVerification, signupWithVerification, VERIFICATION_SENT_MESSAGE, verifyEmail } from "./email-verification";
@@ -18,6 +21,7 @@ import { admitLoginAttempt, admitPasswordLinkRequest, recordLoginFailure, record
 export function authRoutes(deps: AppDeps) {
   return new Elysia({ name: "auth" })
     .use(access(deps))
+    .use(twoFactorRoutes(deps))
     .post(
       "/api/auth/signup",
       async ({ ctx, body, request, set }) => {
@@ -45,18 +49,25 @@ export function authRoutes(deps: AppDeps) {
         const input = parseInput(loginSchema, body);
         const keys = { scope: "login", address: clientAddress(ctx, request), account: input.email };
         await admitLoginAttempt(ctx, keys);
-        const result = await login(ctx, input);
-        if (!result) {
+        const checked = await login(ctx, input);
+        if (!checked) {
           if (await recordLoginFailure(ctx, keys)) await notifyOwnerOfFailures(ctx, input.email);
+          await auditSignInFailure(ctx, input.email, keys.address, "password");
           throw new UnauthorizedError(LOGIN_FAILED_MESSAGE);
         }
-        if (await awaitingVerification(ctx, result.userId)) {
-          await deleteSession(ctx, result.token);
+        if (await awaitingVerification(ctx, checked.userId)) {
           throw new ForbiddenError("Confirm your email address first: open the link we sent you. Signing up again with the same details sends a new one.");
         }
         await recordLoginSuccess(ctx, keys);
-        set.headers["set-cookie"] = sessionCookie(ctx.config, result.token);
         set.headers["cache-control"] = "no-store";
+        if (checked.twoFactor) {
+          // no session yet: a short-lived, single-use pending login until POST /api/auth/login/2fa gets a good code
+          set.headers["set-cookie"] = pendingLoginCookie(ctx.config, await startPendingLogin(ctx, checked.userId));
+          return { twoFactorRequired: true } satisfies TwoFactorChallenge;
+        }
+        const result = await openSession(ctx, checked.userId);
+        await auditSecurityEvent(ctx, { orgId: result.orgId, actor: { kind: "user", id: result.userId, label: input.email }, action: "auth.sign_in", address: keys.address });
+        set.headers["set-cookie"] = sessionCookie(ctx.config, result.token);
         return me(ctx, result.userId, result.orgId);
       },
       { public: true },

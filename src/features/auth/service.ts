@@ -4,6 +4,7 @@ import type { ServiceContext } from "../../http/access";
 import { ConflictError, UnauthorizedError } from "../../http/errors";
 import { organizationsOf, orgSummary } from "../orgs/directory";
 import { createOwnedOrganization } from "../orgs/service";
+import { twoFactorRequiredIn } from "../settings/two-factor-policy";
 import type { LoginInput, MeResponse, SignupInput } from "./contract";
 import { createSession, type SessionUser, type WithStore } from "./sessions";
 import { verifyPassword } from "./throttle";
@@ -103,13 +104,22 @@ export async function signup(ctx: ServiceContext, input: Required<SignupInput>):
   }
 }
 
-/** Checks the password; on success opens a session in the user's first organisation. */
-export async function login(ctx: ServiceContext, input: Required<LoginInput>): Promise<SignedIn | null> {
+/**
+ * Checks the password; on success the user, the organisation a session would start in (their
+ * first) and whether a second-factor code must come before any session is opened.
+ */
+export async function login(ctx: ServiceContext, input: Required<LoginInput>): Promise<{ userId: string; orgId: string | null; twoFactor: boolean } | null> {
   const user = await userByEmail(ctx, input.email);
   const ok = await verifyPassword(input.password, user?.passwordHash);
   if (!user || !ok) return null;
   const first = (await organizationsOf(ctx, user.id))[0] ?? null;
-  return { userId: user.id, orgId: first?.id ?? null, token: await createSession(ctx, user.id, first?.id ?? null, ctx.now()) };
+  return { userId: user.id, orgId: first?.id ?? null, twoFactor: user.totpEnabledAt !== null };
+}
+
+/** Opens a session for a user in their first organisation (after the password and, when on, the second factor). */
+export async function openSession(ctx: ServiceContext, userId: string): Promise<SignedIn> {
+  const first = (await organizationsOf(ctx, userId))[0] ?? null;
+  return { userId, orgId: first?.id ?? null, token: await createSession(ctx, userId, first?.id ?? null, ctx.now()) };
 }
 
 /** The signed-in user, the organisations they may act in and the current one. */
@@ -118,7 +128,10 @@ export async function me(ctx: WithStore, userId: string, currentOrgId: string | 
   if (!user) throw new UnauthorizedError();
   const organizations = await organizationsOf(ctx, userId);
   const currentOrg = await orgSummary(ctx, userId, currentOrgId);
-  return { user, organizations, currentOrg };
+  const { users } = ctx.store.t;
+  const [totp] = await ctx.store.db.select({ enabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId));
+  const twoFactor = { enabled: totp?.enabledAt != null, required: currentOrg ? await twoFactorRequiredIn(ctx, currentOrg.id) : false };
+  return { user, organizations, currentOrg, twoFactor };
 }
 
 export function meOf(ctx: WithStore, session: SessionUser): Promise<MeResponse> {

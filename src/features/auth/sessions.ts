@@ -15,6 +15,8 @@ export interface SessionUser {
   name: string;
   email: string;
   hasPassword: boolean;
+  /** two-factor sign-in is on for this account */
+  twoFactorEnabled?: boolean;
   currentOrgId: string | null;
 }
 
@@ -55,6 +57,7 @@ export async function resolveSession({ store }: WithStore, token: string | undef
     name: row.user.name,
     email: row.user.email,
     hasPassword: row.user.passwordHash !== null,
+    twoFactorEnabled: row.user.totpEnabledAt !== null,
     currentOrgId: row.session.currentOrgId,
   };
 }
