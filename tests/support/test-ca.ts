@@ -30,7 +30,7 @@ function openssl(args: string[], cwd: string) {
 
 export function createTestCa(): TestCa {
   const dir = mkdtempSync(join(tmpdir(), "dw-test-ca-"));
-  openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/CN=dmarcwarden test CA"], dir);
+  openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "30", "-subj", "/CN=dmarcwarden test CA"], dir);
   writeFileSync(join(dir, "index.txt"), "");
   writeFileSync(join(dir, "serial"), "1000\n");
   writeFileSync(
@@ -44,7 +44,7 @@ export function createTestCa(): TestCa {
     leaf(names, validity = { days: 30 }) {
       const n = ++counter;
       const san = names.map((name) => `DNS:${name}`).join(",");
-      openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", `leaf${n}.key`, "-out", `leaf${n}.csr`, "-subj", `/CN=${names[0]}`, "-addext", `subjectAltName=${san}`], dir);
+      openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", `leaf${n}.key`, "-out", `leaf${n}.csr`, "-subj", `/CN=${names[0]}`, "-addext", `subjectAltName=${san}`], dir);
       const dates = "days" in validity ? ["-days", String(validity.days)] : ["-startdate", validity.start, "-enddate", validity.end];
       openssl(["ca", "-batch", "-config", "ca.cnf", "-in", `leaf${n}.csr`, "-out", `leaf${n}.pem`, "-notext", ...dates], dir);
       return { cert: readFileSync(join(dir, `leaf${n}.pem`), "utf8"), key: readFileSync(join(dir, `leaf${n}.key`), "utf8") };

@@ -179,7 +179,8 @@ beforeAll(async () => {
   });
   smtpPort = await startSmtp();
   probes = { extraCa: [ca.caPem], allowPrivate: true, smtpPort, httpsPort: https.port!, timeoutMs: 3000 };
-});
+  // openssl makes a CA and ten certificates: allow for a busy machine
+}, 60_000);
 
 afterAll(async () => {
   https?.stop(true);
