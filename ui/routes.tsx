@@ -24,6 +24,7 @@ const Threats = page(() => import("./pages/threats"));
 const Sender = page(() => import("./pages/senders"));
 const Dns = page(() => import("./pages/dns"));
 const Settings = page(() => import("./pages/settings"));
+const TwoFactorEnrol = page(() => import("./pages/two-factor"));
 const Login = page(() => import("./pages/login"));
 const Signup = page(() => import("./pages/signup"));
 const Invite = page(() => import("./pages/invite"));
@@ -50,6 +51,7 @@ export const ROUTES: { path: string; element: ComponentType }[] = [
   { path: "/app/senders/:key", element: Sender },
   { path: "/app/dns", element: Dns },
   { path: "/app/settings", element: Settings },
+  { path: "/app/two-factor", element: TwoFactorEnrol },
   { path: "/login", element: Login },
   { path: "/signup", element: Signup },
   { path: "/invite", element: Invite },

@@ -9,6 +9,8 @@ import { AccountBanners } from "./AccountBanners";
 import { OrgSwitcher } from "./OrgSwitcher";
 import { Sidebar, type SidebarUser } from "./Sidebar";
 
+const TWO_FACTOR_ENROL_PATH = "/app/two-factor";
+
 /**
  * The app shell: sidebar on large screens, a drawer on phones. It knows who is signed in
  * (GET /api/auth/me): the sidebar shows them, their role and the organisation switcher, and
@@ -34,6 +36,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
   }
 
   const signedIn = isSignedIn(me.data) ? me.data : null;
+  // an organisation that requires two-factor sign-in: enrol before anything else (the server refuses its routes until then)
+  if (guarded && signedIn?.twoFactor?.required && !signedIn.twoFactor.enabled && pathname !== TWO_FACTOR_ENROL_PATH) return <Navigate to={TWO_FACTOR_ENROL_PATH} replace />;
   const user: SidebarUser | undefined = signedIn
     ? {
         name: signedIn.user.name,

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { MeResponse, OrgSummary } from "../../src/features/auth/contract";
+import type { MeResponse, OrgSummary, TwoFactorChallenge } from "../../src/features/auth/contract";
 import { apiRequest } from "./api";
 import { getQueryFn } from "./queryClient";
 
@@ -33,10 +33,22 @@ function useReplaceSession() {
   };
 }
 
+/** The password step: signs in, or answers { twoFactorRequired } when a code from the user's app must follow. */
 export function useSignIn() {
   const replace = useReplaceSession();
   return useMutation({
-    mutationFn: async (input: { email: string; password: string }) => (await (await apiRequest("POST", "/api/auth/login", input)).json()) as MeResponse,
+    mutationFn: async (input: { email: string; password: string }) => (await (await apiRequest("POST", "/api/auth/login", input)).json()) as MeResponse | TwoFactorChallenge,
+    onSuccess: (answer) => {
+      if (isSignedIn(answer)) replace(answer);
+    },
+  });
+}
+
+/** The code step after the password: a 6-digit code from the app, or a recovery code. */
+export function useSignInCode() {
+  const replace = useReplaceSession();
+  return useMutation({
+    mutationFn: async (code: string) => (await (await apiRequest("POST", "/api/auth/login/2fa", { code })).json()) as MeResponse,
     onSuccess: replace,
   });
 }

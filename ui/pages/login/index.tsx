@@ -1,11 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { loginSchema, type LoginInput } from "../../../src/features/auth/contract";
 import { AuthCard, Field } from "./AuthCard";
 import { ForgotPassword } from "./ForgotPassword";
+import { CodeStep } from "./CodeStep";
 import { errorMessage } from "../../lib/api";
-import { safeNext, useSignIn } from "../../lib/auth";
+import { isSignedIn, safeNext, useSignIn } from "../../lib/auth";
 
 /** /login: email + password; afterwards to ?next= (same-site paths only) or the dashboard. ?forgot=1: ask for a set-password link. */
 export default function LoginPage() {
@@ -14,7 +16,10 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const signIn = useSignIn();
   const { register, handleSubmit, formState, getValues } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: params.get("email") ?? "", password: "" } });
-  const submit = handleSubmit((values) => signIn.mutate({ email: values.email, password: values.password }, { onSuccess: () => navigate(next, { replace: true }) }));
+  const [codeStep, setCodeStep] = useState(false);
+  const submit = handleSubmit((values) =>
+    signIn.mutate({ email: values.email, password: values.password }, { onSuccess: (answer) => (isSignedIn(answer) ? navigate(next, { replace: true }) : setCodeStep(true)) }),
+  );
   const signupHref = params.get("next") ? `/signup?next=${encodeURIComponent(next)}` : "/signup";
   const setForgot = (on: boolean, email = "") =>
     setParams((p) => {
@@ -26,6 +31,7 @@ export default function LoginPage() {
       return q;
     });
 
+  if (codeStep) return <CodeStep onSignedIn={() => navigate(next, { replace: true })} onBack={() => (signIn.reset(), setCodeStep(false))} />;
   if (params.get("forgot") === "1") return <ForgotPassword email={params.get("email") ?? ""} onBack={() => setForgot(false)} />;
 
   return (

@@ -1,8 +1,10 @@
 import { PagePlaceholder } from "../../components/PagePlaceholder";
 import { AlertChannelsSection } from "./AlertChannelsSection";
+import { ApiTokensSection } from "./ApiTokensSection";
 import { MembersSection } from "./MembersSection";
 import { ReportMailboxSection } from "./ReportMailboxSection";
 import { SettingsForm } from "./SettingsForm";
+import { TwoFactorSection } from "./TwoFactorSection";
 
 export default function SettingsPage() {
   return (
@@ -12,6 +14,8 @@ export default function SettingsPage() {
         <AlertChannelsSection />
         <ReportMailboxSection />
         <MembersSection />
+        <TwoFactorSection />
+        <ApiTokensSection />
       </div>
     </PagePlaceholder>
   );
