@@ -1,8 +1,9 @@
 /**
  * `npm test`: the whole suite in runs — server tests (real SQLite, app.handle), the same
- * server tests again on PostgreSQL (a throw-away cluster, when PostgreSQL is installed), UI
- * component tests (happy-dom, loaded only there), end-to-end tests (the built executable in
- * Chromium) — then one closing line "tests: N passed, N failed".
+ * server tests again on PostgreSQL (a throw-away cluster; skipped, saying why, only when
+ * PostgreSQL is not installed), UI component tests (happy-dom, loaded only there), end-to-end
+ * tests (the built executable in Chromium) — then one closing line "tests: N passed, N failed"
+ * that counts every layer, with each layer's own figures after it.
  * Pass a layer name (server, postgres, ui, e2e) to run only that layer.
  */
 import { SQL } from "bun";
@@ -24,6 +25,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
+/** each layer's figures, for the closing line */
+const figures: string[] = [];
 
 // The type check runs with the full suite: a type error is a defect even when no test trips on it.
 if (!only.length || only.includes("types")) {
@@ -40,18 +43,13 @@ if (!only.length || only.includes("types")) {
 for (const [name, args] of Object.entries(LAYERS)) {
   if (only.length && !only.includes(name)) continue;
   if (name === "postgres") {
-    // opt-in while the features move onto the async store
-    if (!only.length && process.env.DW_TEST_POSTGRES !== "1") {
-      console.log("\n=== server tests (postgres) ===\nnot run: set DW_TEST_POSTGRES=1 (or run `bun scripts/test.ts postgres`)");
-      continue;
-    }
     await onPostgres(args);
     continue;
   }
   console.log(`\n=== ${name} tests ===`);
-  await runLayer(args, {});
+  await runLayer(name, args, {});
 }
-console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${figures.length ? ` (${figures.join("; ")})` : ""}`);
 process.exit(failed > 0 || broken ? 1 : 0);
 
 /** The server tests on a throw-away PostgreSQL cluster with a migrated template database. */
@@ -59,6 +57,7 @@ async function onPostgres(args: string[]): Promise<void> {
   console.log("\n=== server tests (postgres) ===");
   if (postgresMissing) {
     console.log(`not run: ${postgresMissing}`);
+    figures.push(`postgres: not run, ${postgresMissing}`);
     return;
   }
   const cluster = await startPostgres();
@@ -69,7 +68,7 @@ async function onPostgres(args: string[]): Promise<void> {
     } finally {
       await client.close();
     }
-    await runLayer(args, { DW_TEST_DATABASE_URL: cluster.url(), DW_TEST_PG_TEMPLATE: PG_TEMPLATE });
+    await runLayer("postgres", args, { DW_TEST_DATABASE_URL: cluster.url(), DW_TEST_PG_TEMPLATE: PG_TEMPLATE });
   } catch (error) {
     console.log(`PostgreSQL test cluster: ${error instanceof Error ? error.message : String(error)}\n${cluster.log().slice(-2000)}`);
     broken = true;
@@ -78,7 +77,8 @@ async function onPostgres(args: string[]): Promise<void> {
   }
 }
 
-async function runLayer(args: string[], env: Record<string, string>): Promise<void> {
+async function runLayer(name: string, args: string[], env: Record<string, string>): Promise<void> {
+  const started = performance.now();
   const proc = Bun.spawn([process.execPath, ...args], { stdout: "inherit", stderr: "pipe", env: { ...process.env, ...env, FORCE_COLOR: "0" } });
   let err = "";
   const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
@@ -93,7 +93,12 @@ async function runLayer(args: string[], env: Record<string, string>): Promise<vo
   passed += count("pass");
   failed += count("fail");
   skipped += count("skip");
-  if (code !== 0 && count("fail") === 0) broken = true;
+  const minutes = ((performance.now() - started) / 60_000).toFixed(1);
+  figures.push(`${name}: ${count("pass")} passed, ${count("fail")} failed${count("skip") ? `, ${count("skip")} skipped` : ""}, ${minutes} min`);
+  if (code !== 0 && count("fail") === 0) {
+    broken = true;
+    figures.push(`${name}: exited ${code} without a failing test`);
+  }
 }
 
 export {};
