@@ -23,6 +23,8 @@ import { trendsRoutes } from "./features/trends/routes";
 import { mailinRoutes } from "./features/mailin/routes";
 import { alertsRoutes } from "./features/alerts/routes";
 import { auditRoutes } from "./features/audit/routes";
+import { metricsRoutes, routeOf, routeRecorder } from "./features/metrics/routes";
+import { httpDuration, httpRequests } from "./features/metrics/registry";
 
 /** Largest request body any route accepts; upload routes check their own, smaller bounds. */
 export const MAX_BODY_BYTES = 50 * 1024 * 1024;
@@ -36,6 +38,7 @@ export function createApp(deps: AppDeps) {
         if (length > MAX_BODY_BYTES) return jsonError(413, "payload_too_large", `The request is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB.`);
       })
       .use(errorPlugin(deps.log))
+      .use(routeRecorder())
       .use(securityPlugin({ publicUrl: deps.config.publicUrl }))
       .use(healthRoutes(deps))
       .use(contactRoutes(deps))
@@ -55,6 +58,7 @@ export function createApp(deps: AppDeps) {
       .use(mailinRoutes(deps))
       .use(alertsRoutes(deps))
       .use(auditRoutes(deps))
+      .use(metricsRoutes(deps))
       .use(billingRoutes(deps))
       .use(access(deps))
       .all("/api/*", () => jsonError(404, "not_found", "No such endpoint."), { public: true })
@@ -89,6 +93,10 @@ export function createHandler(deps: AppDeps, app: App = createApp(deps)) {
       return response;
     } finally {
       const path = new URL(request.url).pathname;
+      // metrics by route pattern (never the raw path: ids would make a series each)
+      const route = routeOf(request);
+      httpRequests.inc({ method: request.method, route, status: String(status) });
+      httpDuration.observe({ method: request.method, route }, (performance.now() - t0) / 1000);
       deps.log.info("request", { method: request.method, path, status, ms: Math.round((performance.now() - t0) * 10) / 10 });
     }
   };

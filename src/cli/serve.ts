@@ -12,6 +12,7 @@ import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
 import { probeOptionsFromConfig } from "../features/dns/probes";
 import { startDigestScheduler } from "../features/digests/schedule";
 import { startRetentionPurge } from "../features/reports/retention";
+import { startSchedulerLagProbe } from "../features/metrics/registry";
 import { startAlertDelivery } from "../features/alerts/delivery";
 import { startReportWatch } from "../features/alerts/report-events";
 import { createStripeClient } from "../features/billing/settings";
@@ -64,6 +65,8 @@ export const serveCommand: Command = {
     const digests = startDigestScheduler(deps);
     // retention: old reports deleted in small batches, once an hour, on the node holding the lease
     const retention = startRetentionPurge(deps);
+    // GET /metrics: how late this node's timers fire
+    const lagProbe = config.metrics || config.metricsToken ? startSchedulerLagProbe() : null;
     const mailIn = await startMailIn(deps);
     const handler = createHandler(deps);
     const server = Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 });
@@ -80,6 +83,7 @@ export const serveCommand: Command = {
       await dnsChecks.stop();
       await digests.stop();
       await retention.stop();
+      lagProbe?.stop();
       await reportWatch.stop();
       await alertDelivery.stop();
       deps.mailer?.close();

@@ -5,6 +5,7 @@
  * both send it); a node that dies mid-send lets the lease lapse and the row is sent again —
  * with the same event id (payload `id`, `Idempotency-Key`), so receivers can drop the repeat.
  */
+import { alertsSent } from "../metrics/registry";
 import { and, eq, inArray, lte, or } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
 import { slackMessage, teamsMessage } from "../../lib/alerts/chat";
@@ -184,6 +185,7 @@ export async function deliverOne(deps: DeliveryDeps, id: string): Promise<Attemp
   if (!item) return null;
   const result: AttemptResult = item.channel.enabled || item.event.type === "test" ? await sendToChannel(deps, item) : { ok: false, statusCode: null, error: "the channel is switched off", retry: false };
   await settle(deps, item, result, deps.now());
+  alertsSent.inc({ channel: item.channel.type, outcome: result.ok ? "ok" : "error" });
   deps.log.info("alert_delivery", { deliveryId: id, channelId: item.channel.id, type: item.channel.type, event: item.event.type, ok: result.ok, status: result.statusCode ?? "", attempt: item.delivery.attempts + 1 });
   return result;
 }

@@ -3,6 +3,7 @@
  * domain's dmarcPolicy, spfStatus, dkimStatus and overallStatus (rule in src/lib/dns/overall.ts)
  * are computed and stored, with a history row whenever a record or status changes.
  */
+import { dnsCheckDuration, dnsChecks } from "../metrics/registry";
 import { desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { domains } from "../../db/schema";
 import type { StoreCore } from "../../db/store";
@@ -95,6 +96,19 @@ export type DomainCheck = { outcome: "checked"; analysis: DnsAnalysis; events: R
  * their deliveries) are stored in one write; an incomplete check (DNS failed) stores and raises nothing.
  */
 export async function runDomainCheck(deps: StatusDeps, domainId: string): Promise<DomainCheck> {
+  const done = dnsCheckDuration.startTimer();
+  try {
+    const check = await runDomainCheckOnce(deps, domainId);
+    dnsChecks.inc({ outcome: check.outcome });
+    if (check.outcome !== "gone") done();
+    return check;
+  } catch (error) {
+    dnsChecks.inc({ outcome: "error" });
+    throw error;
+  }
+}
+
+async function runDomainCheckOnce(deps: StatusDeps, domainId: string): Promise<DomainCheck> {
   const row = await domainById(deps.store, domainId);
   if (!row) return { outcome: "gone" };
   const resolver = deps.cachePolicy ? deps.resolver.withPolicy(await deps.cachePolicy(row.orgId)) : deps.resolver;

@@ -2,6 +2,7 @@
  * The organisation's report mailbox: settings (password sealed with the server key), the
  * connection test, and polling every configured mailbox into ingestion.
  */
+import { mailboxPolls } from "../metrics/registry";
 import { claimLease } from "../../db/leases";
 import { eq, sql } from "drizzle-orm";
 import type { ReportMailbox } from "../../db/schema";
@@ -153,7 +154,12 @@ const polling = new Map<string, Promise<PollResult>>();
 export function pollMailbox(deps: ServiceContext, orgId: string, ingest: IngestFn): Promise<PollResult> {
   const running = polling.get(orgId);
   if (running) return running;
-  const poll = pollOnce(deps, orgId, ingest).finally(() => polling.delete(orgId));
+  const poll = pollOnce(deps, orgId, ingest)
+    .then((result) => {
+      mailboxPolls.inc({ outcome: result.ok ? "ok" : "error" });
+      return result;
+    })
+    .finally(() => polling.delete(orgId));
   polling.set(orgId, poll);
   return poll;
 }

@@ -6,6 +6,7 @@
  * write the whole file in one transaction → start reverse-DNS enrichment in the background.
  * A refused file leaves the database exactly as it was.
  */
+import { ingestFailures, recordsIngested, reportsIngested } from "../metrics/registry";
 import type { ServiceContext } from "../../http/access";
 import { DEFAULT_LIMITS, ReportRefusedError, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
 import { parseReportFile } from "../../lib/reports/parse";
@@ -84,6 +85,7 @@ function reportedAt(report: ParsedReport, now: Date): Date {
 export async function ingestFile(deps: ServiceContext, input: IngestInput): Promise<IngestResult> {
   const rejected = (error: string, code: IngestResult["code"], kind: ReportKind | null = null): IngestResult => {
     deps.log.info("reports.rejected", { fileName: input.fileName, source: input.source, code, reason: error });
+    ingestFailures.inc({ reason: code ?? "invalid", source: input.source });
     return { fileName: input.fileName, status: "rejected", kind, reports: [], error, code };
   };
 
@@ -168,6 +170,11 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
 
   const status: IngestStatus = stored.some((s) => !s.row.duplicate) ? "ingested" : "duplicate";
   deps.log.info("reports.ingested", { fileName: input.fileName, source: input.source, status, kind, reports: stored.length });
+  for (const { row } of stored) {
+    if (row.duplicate) continue;
+    reportsIngested.inc({ kind, source: input.source });
+    if (kind === "aggregate") recordsIngested.inc({ source: input.source }, row.recordCount);
+  }
   return {
     fileName: input.fileName,
     status,

@@ -15,6 +15,7 @@ import type { ServiceContext } from "../../http/access";
 import { claimLease } from "../../db/leases";
 import { savedRetention } from "../settings/service";
 import { recordAudit, SYSTEM_ACTOR } from "../audit/service";
+import { retentionDeleted } from "../metrics/registry";
 
 /** Rows deleted per write: small enough that no write holds the database for long. */
 export const PURGE_BATCH = 5000;
@@ -108,6 +109,9 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
       total.aggregateReports += done.aggregateReports;
       total.aggregateRecords += done.aggregateRecords;
       total.failureReports += done.failureReports;
+      retentionDeleted.inc({ table: "aggregate_records" }, done.aggregateRecords);
+      retentionDeleted.inc({ table: "aggregate_reports" }, done.aggregateReports);
+      retentionDeleted.inc({ table: "failure_reports" }, done.failureReports);
       await recordAudit(ctx, { orgId, actor: SYSTEM_ACTOR, action: "retention.purged", data: { ...done, aggregateDays: retention.retentionAggregateDays, failureDays: retention.retentionFailureDays } });
     }
   }
