@@ -24,6 +24,8 @@ import { mailinRoutes } from "./features/mailin/routes";
 import { alertsRoutes } from "./features/alerts/routes";
 import { auditRoutes } from "./features/audit/routes";
 import { metricsRoutes, routeOf, routeRecorder } from "./features/metrics/routes";
+import { openapiRoutes } from "./features/openapi/routes";
+import type { RouteInfo } from "./features/openapi/document";
 import { httpDuration, httpRequests } from "./features/metrics/registry";
 
 /** Largest request body any route accepts; upload routes check their own, smaller bounds. */
@@ -31,7 +33,9 @@ export const MAX_BODY_BYTES = 50 * 1024 * 1024;
 
 /** The one place features are mounted. */
 export function createApp(deps: AppDeps) {
-  return (
+  // the OpenAPI document walks the finished app's routes
+  let routes: () => readonly RouteInfo[] = () => [];
+  const app = (
     new Elysia({ name: "dmarcwarden" })
       .onRequest(({ request }) => {
         const length = Number(request.headers.get("content-length") ?? 0);
@@ -59,6 +63,7 @@ export function createApp(deps: AppDeps) {
       .use(alertsRoutes(deps))
       .use(auditRoutes(deps))
       .use(metricsRoutes(deps))
+      .use(openapiRoutes(deps, () => routes()))
       .use(billingRoutes(deps))
       .use(access(deps))
       .all("/api/*", () => jsonError(404, "not_found", "No such endpoint."), { public: true })
@@ -73,6 +78,8 @@ export function createApp(deps: AppDeps) {
         { public: true },
       )
   );
+  routes = () => app.routes;
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

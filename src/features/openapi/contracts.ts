@@ -1,0 +1,82 @@
+/**
+ * The Zod contracts of the routes, by "METHOD /path" as the routes declare them: what each
+ * route's handler validates its body or query with (`parseInput`), and its answer where a schema
+ * of it exists. The OpenAPI document is generated from these and the route walk.
+ */
+import { z, type ZodType } from "zod";
+import { adminLoginSchema, adminLogoutSchema } from "../admin/contract";
+import { createChannelSchema, readEventsSchema, updateChannelSchema } from "../alerts/contract";
+import { alertThresholdsSchema } from "../../lib/alerts/report-thresholds";
+import { auditPageSchema, auditQuerySchema } from "../audit/contract";
+import { loginSchema, passwordLinkSchema, passwordTokenSchema, resetPasswordSchema, signupSchema, twoFactorCodeSchema } from "../auth/contract";
+import { setPasswordSchema, trialSetupSchema } from "../billing/contract";
+import { contactMessageSchema } from "../contact/contract";
+import { threatCountriesQuerySchema } from "../dashboard/contract";
+import { dnsLookupRequest } from "../dns/contract";
+import { domainHistoryQuerySchema } from "../domains/page-routes";
+import { addDomainSchema } from "../domains/contract";
+import { mailboxInputSchema } from "../mailin/contract";
+import { changeRoleSchema, createClientSchema, invitationTokenSchema, inviteSchema } from "../orgs/contract";
+import { listFailureTlsQuerySchema, listReportsQuerySchema, markSenderSchema, senderDetailQuerySchema, sendersQuerySchema } from "../reports/contract";
+import { settingsSchema } from "../settings/contract";
+import { createTokenSchema } from "../tokens/contract";
+import { topSourcesQuerySchema, trendsQuerySchema } from "../trends/contract";
+
+export interface RouteContract {
+  summary?: string;
+  body?: ZodType;
+  query?: ZodType;
+  response?: ZodType;
+  /** the answer's media type when it is not JSON */
+  produces?: string;
+}
+
+const tokenBody = z.object({ token: passwordTokenSchema });
+
+export const CONTRACTS: Record<string, RouteContract> = {
+  "POST /api/admin/login": { summary: "Sign in to the operator console", body: adminLoginSchema },
+  "POST /api/admin/logout": { summary: "Sign out of the operator console", body: adminLogoutSchema },
+  "POST /api/alerts/channels": { summary: "Add an alert channel", body: createChannelSchema },
+  "PATCH /api/alerts/channels/:id": { summary: "Change an alert channel", body: updateChannelSchema },
+  "PUT /api/alerts/thresholds": { summary: "Change the report alert thresholds", body: alertThresholdsSchema },
+  "POST /api/events/read": { summary: "Mark events read", body: readEventsSchema },
+  "GET /api/audit": { summary: "The organisation's audit log, newest first", query: auditQuerySchema, response: auditPageSchema },
+  "POST /api/auth/signup": { summary: "Create an account", body: signupSchema },
+  "POST /api/auth/login": { summary: "Sign in with email and password", body: loginSchema },
+  "POST /api/auth/login/2fa": { summary: "Finish signing in with a two-factor code", body: twoFactorCodeSchema },
+  "POST /api/auth/2fa/enable": { summary: "Turn on two-factor sign-in", body: twoFactorCodeSchema },
+  "POST /api/auth/2fa/disable": { summary: "Turn off two-factor sign-in", body: twoFactorCodeSchema },
+  "POST /api/auth/password-link": { summary: "Mail a set-password link", body: passwordLinkSchema },
+  "POST /api/auth/password-link/lookup": { summary: "Describe a set-password link", body: tokenBody },
+  "POST /api/auth/reset-password": { summary: "Set a new password with a link", body: resetPasswordSchema },
+  "POST /api/auth/verify-email": { summary: "Confirm an email address", body: tokenBody },
+  "POST /api/auth/set-password": { summary: "Set the first password", body: setPasswordSchema },
+  "POST /api/create-trial-setup": { summary: "Start a trial", body: trialSetupSchema },
+  "POST /api/contact": { summary: "Send the contact form", body: contactMessageSchema },
+  "GET /api/threats/countries": { summary: "Countries sending failing mail", query: threatCountriesQuerySchema },
+  "POST /api/dns-lookup": { summary: "Look up a domain's DMARC, SPF and DKIM records", body: dnsLookupRequest },
+  "GET /api/domains/:id/history": { summary: "A domain's DNS change history", query: domainHistoryQuerySchema },
+  "POST /api/domains": { summary: "Add a domain", body: addDomainSchema },
+  "PUT /api/settings/mailbox": { summary: "Set the IMAP report mailbox", body: mailboxInputSchema },
+  "POST /api/settings/mailbox/test": { summary: "Test the IMAP report mailbox", body: mailboxInputSchema.partial() },
+  "PATCH /api/members/:id": { summary: "Change a member's role", body: changeRoleSchema },
+  "POST /api/orgs/clients": { summary: "Create a client organisation", body: createClientSchema },
+  "POST /api/invitations/lookup": { summary: "Describe an invitation", body: invitationTokenSchema },
+  "POST /api/invitations/accept": { summary: "Accept an invitation", body: invitationTokenSchema },
+  "POST /api/members/invitations": { summary: "Invite someone", body: inviteSchema },
+  "GET /api/dmarc-reports": { summary: "Aggregate reports", query: listReportsQuerySchema },
+  "GET /api/failure-reports": { summary: "Failure reports", query: listFailureTlsQuerySchema },
+  "GET /api/tls-reports": { summary: "TLS reports", query: listFailureTlsQuerySchema },
+  "GET /api/senders": { summary: "Sending sources with their verdicts", query: sendersQuerySchema },
+  "GET /api/senders/:key": { summary: "One sender", query: senderDetailQuerySchema },
+  "PUT /api/senders/:key/mark": { summary: "Mark a sender approved or not ours", body: markSenderSchema },
+  "PUT /api/settings": { summary: "Change the organisation's settings", body: settingsSchema },
+  "POST /api/tokens": { summary: "Create an API token (shown once)", body: createTokenSchema },
+  "GET /api/trends": { summary: "Daily messages and pass rate", query: trendsQuerySchema },
+  "GET /api/trends/sources": { summary: "Top sources of a period", query: topSourcesQuerySchema },
+  "GET /api/records.csv": { summary: "Aggregate records as CSV", query: z.object({ days: trendsQuerySchema.shape.days, domain: trendsQuerySchema.shape.domain }), produces: "text/csv" },
+  "GET /metrics": { summary: "Prometheus metrics of this node", produces: "text/plain; version=0.0.4" },
+  "GET /healthz": { summary: "Liveness and database check" },
+  "GET /api/openapi.json": { summary: "This document" },
+  "GET /api/docs": { summary: "Browsable API documentation", produces: "text/html" },
+};
