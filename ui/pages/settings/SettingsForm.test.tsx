@@ -19,6 +19,8 @@ const saved = {
   digestDay: 1,
   digestHour: 8,
   digestIncludeClients: false,
+  retentionAggregateDays: 400,
+  retentionFailureDays: 90,
   hasClients: false,
   canEdit: true,
   updatedAt: null,

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RotateCcw, Save, SlidersHorizontal } from "lucide-react";
 import { useEffect, useId } from "react";
 import { useForm, type Path, type UseFormRegister } from "react-hook-form";
-import { DEFAULT_PREFERENCES, MAX_CACHE_TTL_SECONDS, MIN_CACHE_TTL_SECONDS, settingsSchema, WEEKDAYS, type Settings, type SettingsInput, type SettingsView } from "../../../src/features/settings/contract";
+import { DEFAULT_PREFERENCES, DEFAULT_RETENTION, MAX_CACHE_TTL_SECONDS, MIN_CACHE_TTL_SECONDS, RETENTION_LIMITS, settingsSchema, WEEKDAYS, type Settings, type SettingsInput, type SettingsView } from "../../../src/features/settings/contract";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { toast } from "../../lib/toast";
 
@@ -65,7 +65,7 @@ export function SettingsForm() {
     },
     onError: (error) => {
       const fields = error instanceof ApiError ? error.fields : undefined;
-      for (const [name, message] of Object.entries(fields ?? {})) if (name in DEFAULT_PREFERENCES || name === "organizationName" || name === "contactEmail") setError(name as Path<SettingsInput>, { message });
+      for (const [name, message] of Object.entries(fields ?? {})) if (name in DEFAULT_PREFERENCES || name in DEFAULT_RETENTION || name === "organizationName" || name === "contactEmail") setError(name as Path<SettingsInput>, { message });
       toast({ title: "Failed to Save Settings", description: errorMessage(error), variant: "destructive" });
     },
   });
@@ -79,7 +79,7 @@ export function SettingsForm() {
   const caching = watch("dnsCaching");
   const digestOn = watch("digestEnabled");
   const errors = formState.errors;
-  const ids = { name: `${uid}-name`, email: `${uid}-email`, rua: `${uid}-rua`, ruf: `${uid}-ruf`, ttl: `${uid}-ttl`, digestDay: `${uid}-digest-day`, digestHour: `${uid}-digest-hour` };
+  const ids = { name: `${uid}-name`, email: `${uid}-email`, rua: `${uid}-rua`, ruf: `${uid}-ruf`, ttl: `${uid}-ttl`, digestDay: `${uid}-digest-day`, digestHour: `${uid}-digest-hour`, keepAggregate: `${uid}-keep-aggregate`, keepFailure: `${uid}-keep-failure` };
 
   return (
     <section className="card border border-base-300 bg-base-100" aria-labelledby={`${uid}-heading`}>
@@ -188,6 +188,50 @@ export function SettingsForm() {
                 {query.data?.hasClients && (
                   <Toggle name="digestIncludeClients" label="Include client organisations" hint="One digest that also covers every client organisation you manage, with a row per client." register={register} />
                 )}
+              </div>
+
+              <div className="grid gap-2 border-t border-base-300 pt-4">
+                <h3 className="text-sm font-semibold">Data retention</h3>
+                <p className="text-xs opacity-60">
+                  Older reports are deleted automatically, a little at a time, once an hour. The daily totals behind the charts and trends are kept, so long-term trends survive. The audit log is kept
+                  separately, for at least a year.
+                </p>
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <Field
+                    id={ids.keepAggregate}
+                    label="Keep aggregate reports (days)"
+                    hint={`${RETENTION_LIMITS.aggregate.min} to ${RETENTION_LIMITS.aggregate.max} days; default ${RETENTION_LIMITS.aggregate.default}.`}
+                    error={errors.retentionAggregateDays?.message}
+                  >
+                    <input
+                      id={ids.keepAggregate}
+                      type="number"
+                      inputMode="numeric"
+                      min={RETENTION_LIMITS.aggregate.min}
+                      max={RETENTION_LIMITS.aggregate.max}
+                      className={`input input-bordered w-full ${errors.retentionAggregateDays ? "input-error" : ""}`}
+                      aria-invalid={!!errors.retentionAggregateDays}
+                      {...register("retentionAggregateDays", { valueAsNumber: true })}
+                    />
+                  </Field>
+                  <Field
+                    id={ids.keepFailure}
+                    label="Keep failure reports (days)"
+                    hint={`They hold personal data (addresses, subjects). ${RETENTION_LIMITS.failure.min} to ${RETENTION_LIMITS.failure.max} days; default ${RETENTION_LIMITS.failure.default}.`}
+                    error={errors.retentionFailureDays?.message}
+                  >
+                    <input
+                      id={ids.keepFailure}
+                      type="number"
+                      inputMode="numeric"
+                      min={RETENTION_LIMITS.failure.min}
+                      max={RETENTION_LIMITS.failure.max}
+                      className={`input input-bordered w-full ${errors.retentionFailureDays ? "input-error" : ""}`}
+                      aria-invalid={!!errors.retentionFailureDays}
+                      {...register("retentionFailureDays", { valueAsNumber: true })}
+                    />
+                  </Field>
+                </div>
               </div>
 
               <div className="flex flex-col-reverse gap-2 border-t border-base-300 pt-4 sm:flex-row sm:items-center sm:justify-end">

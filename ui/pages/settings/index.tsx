@@ -1,6 +1,7 @@
 import { PagePlaceholder } from "../../components/PagePlaceholder";
 import { AlertChannelsSection } from "./AlertChannelsSection";
 import { ApiTokensSection } from "./ApiTokensSection";
+import { AuditLogSection } from "./AuditLogSection";
 import { MembersSection } from "./MembersSection";
 import { ReportMailboxSection } from "./ReportMailboxSection";
 import { SettingsForm } from "./SettingsForm";
@@ -16,6 +17,7 @@ export default function SettingsPage() {
         <MembersSection />
         <TwoFactorSection />
         <ApiTokensSection />
+        <AuditLogSection />
       </div>
     </PagePlaceholder>
   );
