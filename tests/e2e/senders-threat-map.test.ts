@@ -87,7 +87,8 @@ describe("threat map and sender drill-down (seeded demo)", () => {
     await shot(page, "sender-approved-1280");
 
     await page.getByRole("link", { name: "Senders" }).click();
-    const row = page.locator(`tr[data-sender="${key}"]`);
+    // the list may show its cached rows for a moment while it refetches after the mark
+    const row = page.locator(`tr[data-sender="${key}"][data-verdict="setup"]`);
     await row.waitFor();
     expect(await row.getAttribute("data-verdict")).toBe("setup");
     await row.getByText("Approved", { exact: true }).waitFor();
