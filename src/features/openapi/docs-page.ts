@@ -32,7 +32,7 @@ details{background:#fff;border:1px solid #e2e8f0;border-radius:10px;margin:6px 0
 .p{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:600;word-break:break-all}.s{color:#475569}
 .body{padding:0 12px 12px;border-top:1px solid #f1f5f9}.body h3{font-size:14px;margin:12px 0 4px}
 pre{background:#0f172a;color:#e2e8f0;padding:10px;border-radius:8px;overflow:auto;font-size:12px;max-height:420px}
-table{border-collapse:collapse;width:100%;font-size:13px}td,th{border-bottom:1px solid #e2e8f0;padding:4px 6px;text-align:left;vertical-align:top}code{font-family:ui-monospace,Menlo,Consolas,monospace}
+table{border-collapse:collapse;width:100%;font-size:13px;table-layout:fixed}th:nth-child(1){width:20%}th:nth-child(2){width:13%}th:nth-child(3){width:19%}td code{word-break:break-all;overflow-wrap:anywhere}td,th{border-bottom:1px solid #e2e8f0;padding:4px 6px;text-align:left;vertical-align:top}code{font-family:ui-monospace,Menlo,Consolas,monospace}
 `;
 
 export const DOCS_JS = `(function () {

@@ -42,7 +42,7 @@ describe("Settings › Audit log", () => {
     const list = () => within(screen.getByRole("list", { name: "Audit records" }));
     await screen.findByRole("list", { name: "Audit records" });
     expect(list().getByText("Retention changed")).toBeTruthy();
-    expect(screen.getByText(/retentionAggregateDays: 400 → 200/)).toBeTruthy();
+    expect(screen.getByText(/Aggregate reports kept \(days\): 400 → 200/)).toBeTruthy();
     expect(screen.getByText(/new@example\.test/)).toBeTruthy();
     expect(screen.getAllByText("from 203.0.113.9")).toHaveLength(2);
 

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { ScrollText } from "lucide-react";
+import { RefreshCw, ScrollText } from "lucide-react";
 import { useId, useState } from "react";
 import { AUDIT_ACTIONS } from "../../../src/features/audit/actions";
 import type { AuditPage } from "../../../src/features/audit/contract";
@@ -12,13 +12,40 @@ type Entry = AuditPage["entries"][number];
 const actionLabel = (action: string) => (AUDIT_ACTIONS as Record<string, string>)[action] ?? action;
 const KIND_LABEL: Record<Entry["actorKind"], string> = { user: "User", token: "API token", system: "System" };
 
+/** Names of the fields records mention, as the screens call them. */
+const FIELD_LABELS: Record<string, string> = {
+  retentionAggregateDays: "Aggregate reports kept (days)",
+  retentionFailureDays: "Failure reports kept (days)",
+  aggregateDays: "Aggregate reports kept (days)",
+  failureDays: "Failure reports kept (days)",
+  aggregateReports: "Aggregate reports deleted",
+  aggregateRecords: "Records deleted",
+  failureReports: "Failure reports deleted",
+  organizationName: "Organization name",
+  contactEmail: "Contact email",
+  emailNotifications: "Email notifications",
+  dmarcRua: "Aggregate report address",
+  dmarcRuf: "Failure report address",
+  autoProcessReports: "Auto-process reports",
+  dnsCaching: "DNS caching",
+  cacheTtlSeconds: "Cache TTL (seconds)",
+  realtimeThreatMonitoring: "Real-time threat monitoring",
+  complianceAlerts: "Compliance alerts",
+  digestEnabled: "Weekly digest",
+  digestDay: "Digest day",
+  digestHour: "Digest hour",
+  digestIncludeClients: "Digest includes clients",
+  role: "Role",
+};
+
 /** What a record's data says, in a line (field names and values; never secrets — the server keeps them out). */
 function details(entry: Entry): string {
   if (!entry.data) return "";
   return Object.entries(entry.data)
     .map(([k, v]) => {
-      if (v && typeof v === "object" && "from" in (v as object) && "to" in (v as object)) return `${k}: ${String((v as { from: unknown }).from)} → ${String((v as { to: unknown }).to)}`;
-      return `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`;
+      const name = FIELD_LABELS[k] ?? k;
+      if (v && typeof v === "object" && "from" in (v as object) && "to" in (v as object)) return `${name}: ${String((v as { from: unknown }).from)} → ${String((v as { to: unknown }).to)}`;
+      return `${name}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`;
     })
     .join(", ");
 }
@@ -51,12 +78,17 @@ export function AuditLogSection() {
   return (
     <section className="card border border-base-300 bg-base-100 shadow-sm" aria-labelledby={`${uid}-heading`}>
       <div className="card-body gap-4 p-4 sm:p-6">
-        <div>
-          <h2 id={`${uid}-heading`} className="card-title text-lg">
-            <ScrollText className="h-5 w-5 text-primary" aria-hidden />
-            Audit log
-          </h2>
-          <p className="text-sm opacity-70">Who did what in this organisation, when and from which address. Kept for at least a year; nobody can change it.</p>
+        <div className="flex items-start justify-between gap-2">
+          <div className="min-w-0 flex-1">
+            <h2 id={`${uid}-heading`} className="card-title text-lg">
+              <ScrollText className="h-5 w-5 text-primary" aria-hidden />
+              Audit log
+            </h2>
+            <p className="text-sm opacity-70">Who did what in this organisation, when and from which address. Kept for at least a year; nobody can change it.</p>
+          </div>
+          <button type="button" className="btn btn-ghost btn-sm shrink-0" onClick={() => log.refetch()} disabled={log.isFetching}>
+            <RefreshCw className={`h-4 w-4 ${log.isFetching ? "animate-spin" : ""}`} aria-hidden /> Refresh
+          </button>
         </div>
         <div className="grid gap-3 sm:grid-cols-2">
           <label className="grid gap-1 text-sm font-medium" htmlFor={`${uid}-action`}>

@@ -61,6 +61,8 @@ export function SettingsForm() {
     mutationFn: async (values: Settings) => (await (await apiRequest("PUT", "/api/settings", values)).json()) as SettingsView,
     onSuccess: (view) => {
       client.setQueryData(SETTINGS_KEY, view);
+      // the change is in the audit log now
+      void client.invalidateQueries({ queryKey: ["/api/audit"] });
       toast({ title: "Settings Saved", description: "Your organization settings have been updated.", variant: "success" });
     },
     onError: (error) => {
