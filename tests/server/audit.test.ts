@@ -144,3 +144,17 @@ test("members and viewers may not read the log", async () => {
   const res = await t.json("GET", "/api/audit", { cookie: await signIn(t.deps.store, viewerId, owner.orgId) });
   expect(res.status).toBe(403);
 });
+
+test("an action done with an API token names the token as its actor; the token itself is not in the log", async () => {
+  const owner = await setup();
+  const created = await t.json("POST", "/api/tokens", { cookie: owner.cookie, body: { name: "CI deploy", role: "admin" } });
+  expect(created.status).toBe(201);
+  const bearer = { authorization: `Bearer ${created.body.token}`, ...FROM };
+  expect((await t.json("POST", "/api/domains", { headers: bearer, body: { name: "by-token.example" } })).status).toBe(201);
+  // a token may read the log when its role allows
+  const log = await t.json("GET", "/api/audit?action=domain.added", { headers: bearer });
+  expect(log.status).toBe(200);
+  expect(log.body.entries[0]).toMatchObject({ actorKind: "token", actorId: created.body.id, actorLabel: "CI deploy", target: "by-token.example", address: "203.0.113.45" });
+  const all = JSON.stringify((await t.json("GET", "/api/audit", { cookie: owner.cookie })).body);
+  expect(all).not.toContain(created.body.token);
+});
