@@ -36,6 +36,17 @@ type PurgeContext = Pick<ServiceContext, "store" | "now" | "log">;
 /** Gives the event loop back between batches (other requests and writes run there). */
 const breathe = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** Runs `deleteBatch` (one write each, answering how many rows it deleted) until it deletes none; the total. */
+async function inBatches(ctx: PurgeContext, deleteBatch: (tx: PurgeContext["store"]["db"]) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await ctx.store.write(deleteBatch);
+    if (!n) return total;
+    total += n;
+    await breathe();
+  }
+}
+
 /**
  * Deletes every organisation's rows older than its retention. `batch` rows (records with their
  * auth results, reports, failure reports) go per write.
@@ -56,53 +67,32 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
     const done = { aggregateReports: 0, aggregateRecords: 0, failureReports: 0 };
 
     // records first (with their auth results), a batch per write, so no cascade deletes a million rows at once
-    for (;;) {
-      const n = await store.write(async (tx) => {
-        const ids = (
-          await tx
-            .select({ id: records.id })
-            .from(records)
-            .where(and(eq(records.orgId, orgId), lt(records.dateBegin, aggregateCutoff)))
-            .orderBy(asc(records.id))
-            .limit(Math.max(1, Math.floor(batch / 2)))
-        ).map((r) => Number(r.id));
-        if (!ids.length) return 0;
+    done.aggregateRecords = await inBatches(ctx, async (tx) => {
+      const ids = (
+        await tx
+          .select({ id: records.id })
+          .from(records)
+          .where(and(eq(records.orgId, orgId), lt(records.dateBegin, aggregateCutoff)))
+          .orderBy(asc(records.id))
+          .limit(Math.max(1, Math.floor(batch / 2)))
+      ).map((r) => Number(r.id));
+      if (ids.length) {
         await tx.delete(authResults).where(and(eq(authResults.orgId, orgId), inArray(authResults.recordId, ids)));
         await tx.delete(records).where(and(eq(records.orgId, orgId), inArray(records.id, ids)));
-        return ids.length;
-      });
-      done.aggregateRecords += n;
-      if (!n) break;
-      await breathe();
-    }
-    for (;;) {
-      const n = await store.write(async (tx) => {
-        const ids = (await tx.select({ id: reports.id }).from(reports).where(and(eq(reports.orgId, orgId), lt(reports.dateBegin, aggregateCutoff))).limit(batch)).map((r) => r.id);
-        if (!ids.length) return 0;
-        await tx.delete(reports).where(and(eq(reports.orgId, orgId), inArray(reports.id, ids)));
-        return ids.length;
-      });
-      done.aggregateReports += n;
-      if (!n) break;
-      await breathe();
-    }
-    for (;;) {
-      const n = await store.write(async (tx) => {
-        const ids = (
-          await tx
-            .select({ id: failures.id })
-            .from(failures)
-            .where(and(eq(failures.orgId, orgId), sql`COALESCE(${failures.arrivalDate}, ${failures.processedAt}) < ${failureCutoff}`))
-            .limit(batch)
-        ).map((r) => r.id);
-        if (!ids.length) return 0;
-        await tx.delete(failures).where(and(eq(failures.orgId, orgId), inArray(failures.id, ids)));
-        return ids.length;
-      });
-      done.failureReports += n;
-      if (!n) break;
-      await breathe();
-    }
+      }
+      return ids.length;
+    });
+    done.aggregateReports = await inBatches(ctx, async (tx) => {
+      const ids = (await tx.select({ id: reports.id }).from(reports).where(and(eq(reports.orgId, orgId), lt(reports.dateBegin, aggregateCutoff))).limit(batch)).map((r) => r.id);
+      if (ids.length) await tx.delete(reports).where(and(eq(reports.orgId, orgId), inArray(reports.id, ids)));
+      return ids.length;
+    });
+    done.failureReports = await inBatches(ctx, async (tx) => {
+      const older = sql`COALESCE(${failures.arrivalDate}, ${failures.processedAt}) < ${failureCutoff}`;
+      const ids = (await tx.select({ id: failures.id }).from(failures).where(and(eq(failures.orgId, orgId), older)).limit(batch)).map((r) => r.id);
+      if (ids.length) await tx.delete(failures).where(and(eq(failures.orgId, orgId), inArray(failures.id, ids)));
+      return ids.length;
+    });
 
     if (done.aggregateRecords || done.aggregateReports || done.failureReports) {
       total.organizations++;

@@ -22,6 +22,9 @@ export const RETENTION_LIMITS = { aggregate: { min: 30, max: 3650, default: 400 
 const AGGREGATE_RETENTION_MESSAGE = `Keep aggregate reports ${RETENTION_LIMITS.aggregate.min} to ${RETENTION_LIMITS.aggregate.max} days`;
 const FAILURE_RETENTION_MESSAGE = `Keep failure reports ${RETENTION_LIMITS.failure.min} to ${RETENTION_LIMITS.failure.max} days`;
 
+/** An optional whole number of days within `limits`, `message` when it is not. */
+const retentionDays = (limits: { min: number; max: number }, message: string) => z.number({ error: message }).int(message).min(limits.min, message).max(limits.max, message).optional();
+
 const DIGEST_DAY_MESSAGE = "Choose the digest's day of the week (0 Sunday to 6 Saturday)";
 const DIGEST_HOUR_MESSAGE = "Choose the digest's hour, 0 to 23 (UTC)";
 /** Days of the week as the digest schedule stores them (0 Sunday … 6 Saturday, like Date.getUTCDay). */
@@ -48,18 +51,8 @@ export const settingsSchema = z.object({
   digestHour: z.number({ error: DIGEST_HOUR_MESSAGE }).int(DIGEST_HOUR_MESSAGE).min(0, DIGEST_HOUR_MESSAGE).max(23, DIGEST_HOUR_MESSAGE).optional(),
   digestIncludeClients: z.boolean().optional(),
   // retention; optional like the digest fields (absent: the stored values stay)
-  retentionAggregateDays: z
-    .number({ error: AGGREGATE_RETENTION_MESSAGE })
-    .int(AGGREGATE_RETENTION_MESSAGE)
-    .min(RETENTION_LIMITS.aggregate.min, AGGREGATE_RETENTION_MESSAGE)
-    .max(RETENTION_LIMITS.aggregate.max, AGGREGATE_RETENTION_MESSAGE)
-    .optional(),
-  retentionFailureDays: z
-    .number({ error: FAILURE_RETENTION_MESSAGE })
-    .int(FAILURE_RETENTION_MESSAGE)
-    .min(RETENTION_LIMITS.failure.min, FAILURE_RETENTION_MESSAGE)
-    .max(RETENTION_LIMITS.failure.max, FAILURE_RETENTION_MESSAGE)
-    .optional(),
+  retentionAggregateDays: retentionDays(RETENTION_LIMITS.aggregate, AGGREGATE_RETENTION_MESSAGE),
+  retentionFailureDays: retentionDays(RETENTION_LIMITS.failure, FAILURE_RETENTION_MESSAGE),
 });
 
 export type SettingsInput = z.input<typeof settingsSchema>;

@@ -45,6 +45,33 @@ function Field({ label, hint, error, children, id }: { label: string; hint?: str
   );
 }
 
+/** Days a kind of report is kept: a number field with its limits as the hint. */
+function RetentionField(props: {
+  id: string;
+  name: "retentionAggregateDays" | "retentionFailureDays";
+  label: string;
+  note?: string;
+  limits: { min: number; max: number; default: number };
+  error?: string;
+  register: UseFormRegister<SettingsInput>;
+}) {
+  const { id, name, label, note = "", limits, error, register } = props;
+  return (
+    <Field id={id} label={label} hint={`${note}${limits.min} to ${limits.max} days; default ${limits.default}.`} error={error}>
+      <input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={limits.min}
+        max={limits.max}
+        className={`input input-bordered w-full ${error ? "input-error" : ""}`}
+        aria-invalid={!!error}
+        {...register(name, { valueAsNumber: true })}
+      />
+    </Field>
+  );
+}
+
 /** SPEC §2 Settings page fields, saved per organisation (admins and owners; others read). */
 export function SettingsForm() {
   const uid = useId();
@@ -199,40 +226,23 @@ export function SettingsForm() {
                   separately, for at least a year.
                 </p>
                 <div className="grid gap-4 sm:grid-cols-2">
-                  <Field
+                  <RetentionField
                     id={ids.keepAggregate}
+                    name="retentionAggregateDays"
                     label="Keep aggregate reports (days)"
-                    hint={`${RETENTION_LIMITS.aggregate.min} to ${RETENTION_LIMITS.aggregate.max} days; default ${RETENTION_LIMITS.aggregate.default}.`}
+                    limits={RETENTION_LIMITS.aggregate}
                     error={errors.retentionAggregateDays?.message}
-                  >
-                    <input
-                      id={ids.keepAggregate}
-                      type="number"
-                      inputMode="numeric"
-                      min={RETENTION_LIMITS.aggregate.min}
-                      max={RETENTION_LIMITS.aggregate.max}
-                      className={`input input-bordered w-full ${errors.retentionAggregateDays ? "input-error" : ""}`}
-                      aria-invalid={!!errors.retentionAggregateDays}
-                      {...register("retentionAggregateDays", { valueAsNumber: true })}
-                    />
-                  </Field>
-                  <Field
+                    register={register}
+                  />
+                  <RetentionField
                     id={ids.keepFailure}
+                    name="retentionFailureDays"
                     label="Keep failure reports (days)"
-                    hint={`They hold personal data (addresses, subjects). ${RETENTION_LIMITS.failure.min} to ${RETENTION_LIMITS.failure.max} days; default ${RETENTION_LIMITS.failure.default}.`}
+                    note="They hold personal data (addresses, subjects). "
+                    limits={RETENTION_LIMITS.failure}
                     error={errors.retentionFailureDays?.message}
-                  >
-                    <input
-                      id={ids.keepFailure}
-                      type="number"
-                      inputMode="numeric"
-                      min={RETENTION_LIMITS.failure.min}
-                      max={RETENTION_LIMITS.failure.max}
-                      className={`input input-bordered w-full ${errors.retentionFailureDays ? "input-error" : ""}`}
-                      aria-invalid={!!errors.retentionFailureDays}
-                      {...register("retentionFailureDays", { valueAsNumber: true })}
-                    />
-                  </Field>
+                    register={register}
+                  />
                 </div>
               </div>
 
