@@ -5,6 +5,7 @@
  */
 import { afterEach, expect, test } from "bun:test";
 import { recordAudit, scrubAuditData } from "../../src/features/audit/service";
+import { hashToken } from "../../src/lib/tokens";
 import { makeTestApp, type TestApp } from "../support/app";
 import { addMember, createUser, signedInMember, signIn } from "../support/fixtures";
 
@@ -157,4 +158,18 @@ test("an action done with an API token names the token as its actor; the token i
   expect(log.body.entries[0]).toMatchObject({ actorKind: "token", actorId: created.body.id, actorLabel: "CI deploy", target: "by-token.example", address: "203.0.113.45" });
   const all = JSON.stringify((await t.json("GET", "/api/audit", { cookie: owner.cookie })).body);
   expect(all).not.toContain(created.body.token);
+});
+
+test("accepting an invitation records the member joining, in the organisation joined", async () => {
+  const owner = await setup();
+  const { store } = t.deps;
+  await store.write((tx) =>
+    tx.insert(store.t.invitations).values({ orgId: owner.orgId, email: "joiner@example.test", role: "viewer", tokenHash: hashToken("join-token-123456"), expiresAt: new Date(Date.now() + 86_400_000) }),
+  );
+  const joinerId = await createUser(store, "joiner@example.test", "Joiner");
+  const cookie = await signIn(store, joinerId, null);
+  expect((await t.json("POST", "/api/invitations/accept", { cookie, headers: FROM, body: { token: "join-token-123456" } })).status).toBe(200);
+  const log = await t.json("GET", "/api/audit?action=member.joined", { cookie: owner.cookie });
+  expect(log.body.entries).toHaveLength(1);
+  expect(log.body.entries[0]).toMatchObject({ actorKind: "user", actorId: joinerId, target: "joiner@example.test", address: "203.0.113.45" });
 });

@@ -9,7 +9,7 @@ import { organizationsOf } from "./directory";
 import { deliverInvitation } from "./invitation-mail";
 import { acceptInvitation, changeRole, describeInvitation, invite, listMembers, removeMember, revokeInvitation } from "./members";
 import { createClient, switchOrganization } from "./service";
-import { auditRequest } from "../audit/service";
+import { auditRequest, recordAudit } from "../audit/service";
 
 /** Organisations (switch, MSP clients), members and invitations. */
 export function orgsRoutes(deps: AppDeps) {
@@ -97,6 +97,7 @@ export function orgsRoutes(deps: AppDeps) {
         await ctx.limiter.hit("invitation-accept", clientAddress(ctx, request), 30, 600);
         const { token } = parseInput(invitationTokenSchema, body);
         const orgId = await acceptInvitation(ctx, token);
+        await recordAudit(ctx, { orgId, actor: { kind: "user", id: ctx.user.userId, label: ctx.user.email }, action: "member.joined", target: ctx.user.email, address: clientAddress(ctx, request) });
         return meOf(ctx, { ...ctx.user, currentOrgId: orgId });
       },
       { signedIn: true },
