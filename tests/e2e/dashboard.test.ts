@@ -4,13 +4,11 @@
  * settings in Chromium. Set SHOTS_DIR to keep screenshots at 1280 and 375 px.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { aggregateXml } from "../../src/lib/reports/generate";
 import { newPage } from "../support/browser";
 import { fixtureZone, startDnsServer, type TestDnsServer } from "../support/dns-server";
-import { signUpViaApi, useServerAndBrowser } from "../support/e2e";
+import { signUpViaApi, useServerAndBrowser, shot } from "../support/e2e";
 
 let dns: TestDnsServer;
 beforeAll(async () => {
@@ -20,12 +18,6 @@ afterAll(() => dns?.close());
 const ctx = useServerAndBrowser({ args: () => ["--dns-server", dns.address] });
 const SHOTS = process.env.SHOTS_DIR;
 const HOUR = 3_600_000;
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
 
 async function signUpWithData(page: Page, email: string) {
   await signUpViaApi(page, ctx.server.url, { name: "Dana Ops", email, password: "dashboard password 1", organization: "Northwind Clinic" });

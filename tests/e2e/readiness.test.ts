@@ -6,12 +6,10 @@
  * 1280 and 375 px. Set SHOTS_DIR to keep the screenshots.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { newPage } from "../support/browser";
 import { fixtureZone, startDnsServer, type TestDnsServer } from "../support/dns-server";
-import { useServerAndBrowser } from "../support/e2e";
+import { useServerAndBrowser, shot, signInAsDemoOwner, noOverflow } from "../support/e2e";
 
 let dns: TestDnsServer;
 beforeAll(async () => {
@@ -28,25 +26,10 @@ afterAll(() => dns?.close());
 const ctx = useServerAndBrowser({ args: () => ["--seed-demo", "--dns-server", dns.address] });
 const SHOTS = process.env.SHOTS_DIR;
 
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function signInAsDemoOwner(page: Page) {
-  const login = /Sign in as (\S+) with password (\S+)/.exec(ctx.server.output());
-  expect(login).not.toBeNull();
-  const res = await page.request.post(ctx.server.url + "/api/auth/login", { data: { email: login![1], password: login![2] }, headers: { origin: ctx.server.url } });
-  expect(res.status()).toBe(200);
-}
-
-const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-
 describe("readiness on the domain page (seeded demo)", () => {
   test("the panel shows the stage, the blocker with its fix, the projection, the explained sources and the SPF terms used, at 1280 and 375 px", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 1280, height: 900 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     const list = await (await page.request.get(ctx.server.url + "/api/domains")).json();
     const domain = (list.domains ?? list).find((d: { name: string }) => d.name === "example.org");
     expect(domain).toBeTruthy();
@@ -92,7 +75,7 @@ describe("readiness on the domain page (seeded demo)", () => {
 
   test("signed in, the wizard's last step says monitoring has started and opens the domain's readiness panel", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 375, height: 800 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     await page.goto(ctx.server.url + "/onboarding/professional");
     await page.getByLabel(/Firm Name/).fill("Example Org");
     await page.getByLabel(/Firm Domain/).fill("example.org");

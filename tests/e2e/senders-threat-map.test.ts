@@ -5,34 +5,16 @@
  * screenshots at 1280 and 375 px.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { newPage } from "../support/browser";
-import { useServerAndBrowser } from "../support/e2e";
+import { useServerAndBrowser, shot, signInAsDemoOwner, noOverflow } from "../support/e2e";
 
 const ctx = useServerAndBrowser({ args: ["--seed-demo"] });
 const SHOTS = process.env.SHOTS_DIR;
 
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function signInAsDemoOwner(page: Page) {
-  const login = /Sign in as (\S+) with password (\S+)/.exec(ctx.server.output());
-  expect(login).not.toBeNull();
-  const res = await page.request.post(ctx.server.url + "/api/auth/login", { data: { email: login![1], password: login![2] }, headers: { origin: ctx.server.url } });
-  expect(res.status()).toBe(200);
-}
-
-const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-
 describe("threat map and sender drill-down (seeded demo)", () => {
   test("the map shades exactly the countries with failing mail, for each range", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 1280, height: 900 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     await page.goto(ctx.server.url + "/app/threats");
     await page.getByRole("heading", { name: "Threat Map", level: 1 }).waitFor();
     await page.getByRole("button", { name: "Last 24h" }).waitFor();
@@ -66,7 +48,7 @@ describe("threat map and sender drill-down (seeded demo)", () => {
 
   test("a failing sender opens its page and can be approved: its verdict changes on the page and in the Senders view", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 1280, height: 900 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     await page.goto(ctx.server.url + "/app/reports?tab=senders");
     const failing = page.locator('tr[data-verdict="failing"][data-sender^="service:"]').first();
     await failing.waitFor();
@@ -101,7 +83,7 @@ describe("threat map and sender drill-down (seeded demo)", () => {
 
   test("on a phone (375 px) the map and the sender page fit the screen", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 375, height: 812 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     await page.goto(ctx.server.url + "/app/threats");
     await page.getByRole("button", { name: "30 days" }).click();
     await page.locator("path[data-count]").first().waitFor();

@@ -5,12 +5,10 @@
  * rows. Set SHOTS_DIR to keep screenshots at 1280 and 375 px.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Page } from "playwright-core";
+import { readFileSync } from "node:fs";
 import { newPage } from "../support/browser";
 import { fixtureZone, startDnsServer, type TestDnsServer } from "../support/dns-server";
-import { useServerAndBrowser } from "../support/e2e";
+import { useServerAndBrowser, shot, signInAsDemoOwner, noOverflow } from "../support/e2e";
 
 let dns: TestDnsServer;
 beforeAll(async () => {
@@ -19,21 +17,6 @@ beforeAll(async () => {
 afterAll(() => dns?.close());
 const ctx = useServerAndBrowser({ args: () => ["--seed-demo", "--dns-server", dns.address] });
 const SHOTS = process.env.SHOTS_DIR;
-
-async function shot(page: Page, name: string) {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-}
-
-async function signInAsDemoOwner(page: Page) {
-  const login = /Sign in as (\S+) with password (\S+)/.exec(ctx.server.output());
-  expect(login).not.toBeNull();
-  const res = await page.request.post(ctx.server.url + "/api/auth/login", { data: { email: login![1], password: login![2] }, headers: { origin: ctx.server.url } });
-  expect(res.status()).toBe(200);
-}
-
-const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 /** CSV text → rows (RFC 4180: quoted fields, doubled quotes, CRLF). */
 function parseCsv(text: string): string[][] {
@@ -58,7 +41,7 @@ function parseCsv(text: string): string[][] {
 describe("trends, the domain page and the CSV export (seeded demo)", () => {
   test("the dashboard chart shows the demo's 28 days with the numbers of /api/trends, at 1280 and 375 px", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 1280, height: 900 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     const api = await (await page.request.get(ctx.server.url + "/api/trends?days=30")).json();
     expect(api.days).toHaveLength(30);
     expect(api.days.filter((d: { messages: number }) => d.messages > 0)).toHaveLength(28);
@@ -94,7 +77,7 @@ describe("trends, the domain page and the CSV export (seeded demo)", () => {
 
   test("a domain row opens its page; a DNS change made in the DNS server shows in its history after Check now", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 1280, height: 900 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     // the organisation asks DNS afresh on every check (Settings → DNS caching off), so a change shows at once
     const settings = await (await page.request.get(ctx.server.url + "/api/settings")).json();
     const fields = ["organizationName", "contactEmail", "emailNotifications", "dmarcRua", "dmarcRuf", "autoProcessReports", "cacheTtlSeconds", "realtimeThreatMonitoring", "complianceAlerts"];
@@ -134,7 +117,7 @@ describe("trends, the domain page and the CSV export (seeded demo)", () => {
 
   test("the dashboard's domain row opens the domain page with its trend and top sources; its CSV download has the right rows", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 1280, height: 900 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     await page.goto(ctx.server.url + "/app/dashboard");
     await page.locator('[data-domain-link="example.com"]:visible').click();
     await page.getByRole("heading", { name: "example.com", level: 1 }).waitFor();
@@ -165,7 +148,7 @@ describe("trends, the domain page and the CSV export (seeded demo)", () => {
 
   test("DMARC Reports pages through every report with Load more and narrows by filters; its CSV button downloads the records", async () => {
     const { page, errors } = await newPage(ctx.browser, { width: 1280, height: 900 });
-    await signInAsDemoOwner(page);
+    await signInAsDemoOwner(page, ctx.server);
     await page.goto(ctx.server.url + "/app/reports");
     const region = page.getByRole("region", { name: "Reports" });
     await region.getByText(/Showing 25 reports \(more to load\)/).waitFor();

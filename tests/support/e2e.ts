@@ -3,6 +3,8 @@
  * before its tests and stopped after them, plus signing up through the API.
  */
 import { afterAll, beforeAll, expect } from "bun:test";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./browser";
 import { linkIn, type MailCapture } from "./mail-capture";
@@ -64,3 +66,22 @@ export async function signUpViaApi(page: Page, base: string, fields: Partial<Sig
   expect(confirmed.status()).toBe(200);
   return account;
 }
+
+/** A full-page screenshot into $SHOTS_DIR when set (for looking at screens by hand); nothing otherwise. */
+export async function shot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+}
+
+/** Signs the page in as the demo owner whose password `serve --seed-demo` printed. */
+export async function signInAsDemoOwner(page: Page, server: RunningServer): Promise<void> {
+  const login = /Sign in as (\S+) with password (\S+)/.exec(server.output());
+  expect(login).not.toBeNull();
+  const res = await page.request.post(server.url + "/api/auth/login", { data: { email: login![1], password: login![2] }, headers: { origin: server.url } });
+  expect(res.status()).toBe(200);
+}
+
+/** How far the page is wider than the window (0: no sideways scroll). */
+export const noOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
