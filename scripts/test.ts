@@ -4,7 +4,8 @@
  * PostgreSQL is not installed), UI component tests (happy-dom, loaded only there), end-to-end
  * tests (the built executable in Chromium) — then one closing line "tests: N passed, N failed"
  * that counts every layer, with each layer's own figures after it.
- * Pass a layer name (server, postgres, ui, e2e) to run only that layer.
+ * Pass a layer name (server, postgres, ui, e2e) to run only that layer, and paths after it to
+ * run only those test files in it: `bun scripts/test.ts postgres tests/server/audit.test.ts`.
  */
 import { SQL } from "bun";
 import { applyPgMigrations } from "../src/db/migrate-pg";
@@ -20,7 +21,16 @@ const LAYERS: Record<string, string[]> = {
 /** The migrated database every PostgreSQL test database is copied from. */
 const PG_TEMPLATE = "dw_template";
 
-const only = process.argv.slice(2);
+const argv = process.argv.slice(2);
+/** layer names asked for; any other argument is a test file or folder to run instead of the layer's own */
+const only = argv.filter((arg) => arg === "types" || arg in LAYERS);
+const paths = argv.filter((arg) => !only.includes(arg));
+if (paths.length) {
+  for (const args of Object.values(LAYERS)) {
+    const first = args.findIndex((arg) => arg.startsWith("./") && !arg.endsWith(".ts"));
+    args.splice(first, args.length - first, ...paths);
+  }
+}
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -29,7 +39,7 @@ let broken = false;
 const figures: string[] = [];
 
 // The type check runs with the full suite: a type error is a defect even when no test trips on it.
-if (!only.length || only.includes("types")) {
+if ((!only.length && !paths.length) || only.includes("types")) {
   console.log("\n=== type check (tsc --noEmit) ===");
   const tsc = Bun.spawnSync([process.execPath, "node_modules/typescript/bin/tsc", "--noEmit", "-p", "."], { stdout: "inherit", stderr: "inherit" });
   if (tsc.exitCode === 0) {
