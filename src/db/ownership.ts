@@ -13,7 +13,7 @@
 import type * as schema from "./schema";
 
 /** The features that own tables, and `db` for shared infrastructure. */
-export type Owner = "admin" | "alerts" | "auth" | "billing" | "contact" | "domains" | "mailin" | "orgs" | "reports" | "settings" | "tokens" | "audit" | "db";
+export type Owner = "admin" | "alerts" | "auth" | "billing" | "contact" | "domains" | "mailin" | "orgs" | "reports" | "settings" | "tokens" | "audit" | "sso" | "db";
 
 type TableNames = { [K in keyof typeof schema as (typeof schema)[K] extends { $inferSelect: unknown } ? K : never]: true };
 
@@ -42,6 +42,8 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   tlsReports: "reports",
   dailyDomainStats: "reports",
   dailySourceStats: "reports",
+  dailySenderStats: "reports",
+  sourceNames: "reports",
   senderMarks: "reports",
   // settings: one row of preferences per organisation (alert thresholds included)
   organizationSettings: "settings",
@@ -54,6 +56,8 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   apiTokens: "tokens",
   // audit: the organisations' audit log (append-only)
   auditLog: "audit",
+  // sso: the organisations' OpenID Connect identity providers
+  ssoConnections: "sso",
   // contact: the contact form's submissions
   contactSubmissions: "contact",
   // admin: the operator console's own accounts and sessions

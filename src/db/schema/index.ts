@@ -17,3 +17,4 @@ export * from "./alerts";
 export * from "./two-factor";
 export * from "./api-tokens";
 export * from "./audit";
+export * from "./sso";
