@@ -44,4 +44,20 @@ ALTER TABLE "daily_sender_stats" ADD CONSTRAINT "daily_sender_stats_org_id_organ
 ALTER TABLE "daily_sender_stats" ADD CONSTRAINT "daily_sender_stats_domain_fk" FOREIGN KEY ("org_id","domain_id") REFERENCES "public"."domains"("org_id","id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "source_names" ADD CONSTRAINT "source_names_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sso_connections" ADD CONSTRAINT "sso_connections_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "sso_connections" ADD CONSTRAINT "sso_connections_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+ALTER TABLE "sso_connections" ADD CONSTRAINT "sso_connections_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+INSERT INTO "daily_sender_stats" (org_id, day, source_ip, policy_domain, domain_id, country, city, messages, passed, spf_aligned, dkim_aligned, failed_delivered, first_failed_at, last_failed_at, last_begin)
+SELECT a.org_id, a.date_begin / 86400, r.source_ip, a.policy_domain, MAX(a.domain_id), MAX(r.country), MAX(r.city),
+  SUM(r.message_count),
+  SUM(CASE WHEN r.dmarc_pass THEN r.message_count ELSE 0 END),
+  SUM(CASE WHEN r.spf_aligned = 'pass' THEN r.message_count ELSE 0 END),
+  SUM(CASE WHEN r.dkim_aligned = 'pass' THEN r.message_count ELSE 0 END),
+  SUM(CASE WHEN NOT r.dmarc_pass AND r.disposition = 'none' THEN r.message_count ELSE 0 END),
+  MIN(CASE WHEN NOT r.dmarc_pass THEN a.date_begin END),
+  MAX(CASE WHEN NOT r.dmarc_pass THEN LEAST(a.date_end, a.processed_at) END),
+  MAX(a.date_begin)
+FROM aggregate_records r JOIN aggregate_reports a ON a.org_id = r.org_id AND a.id = r.report_id
+GROUP BY a.org_id, a.date_begin / 86400, r.source_ip, a.policy_domain;
+--> statement-breakpoint
+INSERT INTO "source_names" (org_id, source_ip, ptr, base_domain, service, service_type)
+SELECT org_id, source_ip, MAX(ptr), MAX(base_domain), MAX(service), MAX(service_type)
+FROM aggregate_records WHERE ptr IS NOT NULL GROUP BY org_id, source_ip;

@@ -58,6 +58,46 @@ export const dailySourceStats = pgTable(
   ],
 );
 
+/** The same per sending IP and reported policy domain (see the SQLite schema). */
+export const dailySenderStats = pgTable(
+  "daily_sender_stats",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    sourceIp: text("source_ip").notNull(),
+    policyDomain: text("policy_domain").notNull(),
+    domainId: text("domain_id").notNull(),
+    country: text("country"),
+    city: text("city"),
+    messages: bigint("messages", { mode: "number" }).notNull().default(0),
+    passed: bigint("passed", { mode: "number" }).notNull().default(0),
+    spfAligned: bigint("spf_aligned", { mode: "number" }).notNull().default(0),
+    dkimAligned: bigint("dkim_aligned", { mode: "number" }).notNull().default(0),
+    failedDelivered: bigint("failed_delivered", { mode: "number" }).notNull().default(0),
+    firstFailedAt: bigint("first_failed_at", { mode: "number" }),
+    lastFailedAt: bigint("last_failed_at", { mode: "number" }),
+    lastBegin: bigint("last_begin", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] }),
+    foreignKey({ name: "daily_sender_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
+  ],
+);
+
+/** Per organisation and sending IP, its reverse DNS name and the sending service it names. */
+export const sourceNames = pgTable(
+  "source_names",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    sourceIp: text("source_ip").notNull(),
+    ptr: text("ptr").notNull(),
+    baseDomain: text("base_domain"),
+    service: text("service"),
+    serviceType: text("service_type"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.sourceIp] })],
+);
+
 /** A user's verdict on a sender (a sending service, a base domain or one IP) of the organisation. */
 
 export const senderMarks = pgTable(

@@ -50,6 +50,53 @@ export const dailySourceStats = sqliteTable(
   ],
 );
 
+/**
+ * The same per sending IP and reported policy domain, with what the Senders view, the threats
+ * list and the tasks read besides the counts: failing mail that was delivered, when failing mail
+ * was first and last reported, the newest report period's start and the IP's city. Times are
+ * epoch seconds. The day rule is the other roll-ups'.
+ */
+export const dailySenderStats = sqliteTable(
+  "daily_sender_stats",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    sourceIp: text("source_ip").notNull(),
+    /** the report's policy domain as the reporter wrote it */
+    policyDomain: text("policy_domain").notNull(),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    country: text("country"),
+    city: text("city"),
+    messages: integer("messages").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+    spfAligned: integer("spf_aligned").notNull().default(0),
+    dkimAligned: integer("dkim_aligned").notNull().default(0),
+    /** messages that failed DMARC and were delivered (disposition none) */
+    failedDelivered: integer("failed_delivered").notNull().default(0),
+    /** the earliest period start of a report with failing mail from the IP, null without failures */
+    firstFailedAt: integer("first_failed_at"),
+    /** the latest "mail seen" (period end, or arrival if earlier) of a report with failing mail from the IP */
+    lastFailedAt: integer("last_failed_at"),
+    /** the latest period start of a report with mail from the IP */
+    lastBegin: integer("last_begin").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] })],
+);
+
+/** Per organisation and sending IP, its reverse DNS name and the sending service it names (written by the PTR enrichment). */
+export const sourceNames = sqliteTable(
+  "source_names",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    sourceIp: text("source_ip").notNull(),
+    ptr: text("ptr").notNull(),
+    baseDomain: text("base_domain"),
+    service: text("service"),
+    serviceType: text("service_type"),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.sourceIp] })],
+);
+
 /** A user's verdict on a sender (a sending service, a base domain or one IP) of the organisation. */
 export const SENDER_VERDICTS = ["approved", "not_ours"] as const;
 export type SenderVerdict = (typeof SENDER_VERDICTS)[number];
