@@ -22,5 +22,6 @@ export const organizationSettings = pgTable("organization_settings", {
   requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   retentionAggregateDays: integer("retention_aggregate_days").notNull().default(400),
   retentionFailureDays: integer("retention_failure_days").notNull().default(90),
+  onboardingDismissedAt: epoch("onboarding_dismissed_at"),
   updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
 });

@@ -28,5 +28,7 @@ export const organizationSettings = sqliteTable("organization_settings", {
   retentionAggregateDays: integer("retention_aggregate_days").notNull().default(400),
   /** retention: failure (forensic) reports older than this many days are deleted (they hold personal data) */
   retentionFailureDays: integer("retention_failure_days").notNull().default(90),
+  /** when the dashboard's getting-started checklist was put away (once every step was done); null: shown */
+  onboardingDismissedAt: integer("onboarding_dismissed_at", { mode: "timestamp" }),
   updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),
 });

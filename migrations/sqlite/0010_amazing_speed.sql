@@ -1,0 +1,1 @@
+ALTER TABLE `organization_settings` ADD `onboarding_dismissed_at` integer;
