@@ -29,7 +29,7 @@ let seq = 0;
 beforeEach(async () => {
   t = await makeTestApp({ deps: { now: () => NOW, resolver: { reverse } as never } });
   owner = await signedInMember(t.deps.store, "owner", "Acme Dental");
-  await t.deps.store.db.insert(domains).values({ orgId: owner.orgId, name: "shop.example", dmarcPolicy: "none", spfStatus: "valid", dkimStatus: "valid", overallStatus: "partial" });
+  await t.deps.store.db.insert(domains).values({ orgId: owner.orgId, name: "shop.example", dmarcPolicy: "none", spfStatus: "valid", dkimStatus: "valid", overallStatus: "partial", createdAt: ago(30 * DAY) });
 });
 afterEach(() => t.close());
 

@@ -49,10 +49,13 @@ export interface IpThreat {
   domains: string[];
 }
 
-/** The window of the threat list. */
-export const THREAT_WINDOW_HOURS = 24;
-/** Reports arrive up to a day after their period: a report received in the window counts if it covers this many hours back. */
-export const THREAT_LATE_REPORT_HOURS = 72;
+/**
+ * The window of the threat list ("last 24 hours"), in daily roll-up days: reports whose period
+ * began today (UTC) or on the two days before. Daily reports arrive up to a day after the
+ * period they cover, so yesterday's period is the freshest most receivers have reported, and
+ * the day before holds the late ones (docs/rollups.md).
+ */
+export const THREAT_DAYS = 3;
 export const MAX_THREATS = 500;
 /** Stats compare this many days with the same number before. */
 export const STATS_PERIOD_DAYS = 30;

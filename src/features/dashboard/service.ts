@@ -11,13 +11,14 @@ import { threatLevel } from "../../lib/threat-level";
 import { addDays, parseUtcDate, utcDate } from "../../lib/trends";
 import { listDomains, statusHistoryOf } from "../domains/service";
 import { failingByCountry } from "../reports/failing-countries";
+import { utcDay } from "../reports/rollups";
 import { senderMarks } from "../reports/sender-marks";
 import { failingMailByService, failingSources, lastReportByDomain, messagesProcessedBetween, reportsProcessedBetween, trafficByDomain } from "../reports/stats";
 import { getSettings } from "../settings/service";
-import { MAX_THREATS, STATS_PERIOD_DAYS, THREAT_LATE_REPORT_HOURS, THREAT_MAP_DAYS, THREAT_WINDOW_HOURS, type DashboardStats, type IpThreat, type ThreatCountries, type ThreatMapRange } from "./contract";
+import { reportDestination } from "../mailin/destination";
+import { MAX_THREATS, STATS_PERIOD_DAYS, THREAT_DAYS, THREAT_MAP_DAYS, type DashboardStats, type IpThreat, type ThreatCountries, type ThreatMapRange } from "./contract";
 
 const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 const ago = (at: Date, ms: number) => new Date(at.getTime() - ms);
 const dateOrNull = (iso: string | null) => (iso ? new Date(iso) : null);
 
@@ -72,16 +73,17 @@ async function ruaAddress(ctx: OrgContext, fallback: string | null): Promise<str
 export async function tasksAt(ctx: OrgContext, at: Date, current = true, fallbackRua: string | null = null): Promise<Task[]> {
   const orgId = ctx.actor.orgId;
   const windowStart = ago(at, REPORT_WINDOW_DAYS * DAY_MS);
-  const [domains, failing, traffic, rua, marks] = await Promise.all([
+  const [domains, failing, traffic, rua, marks, destination] = await Promise.all([
     domainStatesAt(ctx, at, current),
     failingMailByService(ctx, orgId, windowStart, at),
     trafficByDomain(ctx, orgId, windowStart, at),
     ruaAddress(ctx, fallbackRua),
     senderMarks(ctx),
+    reportDestination(ctx),
   ]);
   // the user's marks as they stand now decide which failing senders are theirs
   const marked = failing.map((f) => ({ ...f, mark: f.senderKey ? (marks.get(f.senderKey) ?? null) : null }));
-  return deriveTasks({ now: at, domains, failing: marked, traffic, ruaAddress: rua });
+  return deriveTasks({ now: at, domains, failing: marked, traffic, ruaAddress: rua, destination });
 }
 
 export function listTasks(ctx: OrgContext, fallbackRua: string | null = null): Promise<Task[]> {
@@ -138,19 +140,14 @@ function countryName(code: string | null): string {
 }
 
 /**
- * Source IPs whose mail failed DMARC in the last 24 hours. A failing record counts when its
- * report's period reaches into the last 24 hours, or when the report arrived in the last 24
- * hours about the last 72 (daily reports arrive up to a day after their period ends).
+ * Source IPs whose mail failed DMARC in the last 24 hours, read from the daily roll-ups as the
+ * reports whose period began today (UTC) or on the THREAT_DAYS − 1 days before (daily reports
+ * arrive about a day after their period, late ones a day later).
  */
 export async function listThreats(ctx: OrgContext): Promise<IpThreat[]> {
-  const now = ctx.now();
+  const today = utcDay(ctx.now());
   const [found, marks] = await Promise.all([
-    failingSources(ctx, ctx.actor.orgId, {
-      now,
-      windowStart: ago(now, THREAT_WINDOW_HOURS * HOUR_MS),
-      lateSince: ago(now, THREAT_LATE_REPORT_HOURS * HOUR_MS),
-      limit: MAX_THREATS,
-    }),
+    failingSources(ctx, ctx.actor.orgId, { fromDay: today - (THREAT_DAYS - 1), toDay: today, limit: MAX_THREATS }),
     senderMarks(ctx),
   ]);
   // a source of a sender the user approved is not a threat: its failures are a set-up task

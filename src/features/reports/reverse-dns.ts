@@ -5,6 +5,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
+import { nameSourceIp } from "./rollups";
 import { sendingServiceOf } from "./senders";
 
 interface ReverseResolver {
@@ -94,6 +95,7 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
               .update(aggregateRecords)
               .set({ ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null })
               .where(and(eq(aggregateRecords.reportId, target.reportRowId), eq(aggregateRecords.sourceIp, ip)));
+            await nameSourceIp(deps.store, target.reportRowId, ip, { ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
           } else await tx.update(failureReports).set({ ptr }).where(and(eq(failureReports.id, target.reportRowId), eq(failureReports.sourceIp, ip)));
         }
       }

@@ -8,6 +8,8 @@
  * `rejected` count the disposition applied; `spfAligned`/`dkimAligned` the aligned verdict "pass";
  * the source row's country is the one located for its IP at ingest.
  */
+import { sql, type AnyColumn } from "drizzle-orm";
+import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateReport } from "../../lib/reports/model";
 
@@ -23,6 +25,12 @@ export interface RollupCounts {
 export interface SourceRollup extends RollupCounts {
   sourceIp: string;
   country: string | null;
+  /** for daily_sender_stats: the IP's city, failing mail delivered, and the epoch-second times */
+  city: string | null;
+  failedDelivered: number;
+  firstFailedAt: number | null;
+  lastFailedAt: number | null;
+  lastBegin: number;
 }
 
 export interface ReportRollup {
@@ -42,15 +50,34 @@ export function utcDay(date: Date): number {
 
 const zero = (): RollupCounts => ({ messages: 0, passed: 0, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: 0 });
 
-/** The report's day totals, whole and per source IP (`countryOf` locates an IP). */
-export function rollupReport(report: AggregateReport, countryOf: (ip: string) => string | null): ReportRollup {
+/**
+ * The report's day totals, whole and per source IP (`locate` gives an IP's country, or its
+ * country and city). `processedAt` is when the report is stored: failing mail counts as seen at
+ * the report period's end, or at its arrival when that is earlier.
+ */
+export function rollupReport(
+  report: AggregateReport,
+  locate: (ip: string) => string | null | { country: string | null; city: string | null },
+  processedAt: Date = new Date(),
+): ReportRollup {
   const day = utcDay(report.dateBegin);
   if (!report.records.length) return { day, domain: null, sources: [] };
+  const begin = Math.floor(report.dateBegin.getTime() / 1000);
+  const seen = Math.floor(Math.min(report.dateEnd.getTime(), processedAt.getTime()) / 1000);
   const domain = zero();
   const sources = new Map<string, SourceRollup>();
   for (const r of report.records) {
     let source = sources.get(r.sourceIp);
-    if (!source) sources.set(r.sourceIp, (source = { sourceIp: r.sourceIp, country: countryOf(r.sourceIp), ...zero() }));
+    if (!source) {
+      const where = locate(r.sourceIp);
+      const place = where !== null && typeof where === "object" ? where : { country: where, city: null };
+      sources.set(r.sourceIp, (source = { sourceIp: r.sourceIp, country: place.country, city: place.city, ...zero(), failedDelivered: 0, firstFailedAt: null, lastFailedAt: null, lastBegin: begin }));
+    }
+    if (!recordPassesDmarc(r)) {
+      source.firstFailedAt = begin;
+      source.lastFailedAt = seen;
+      if (r.disposition === "none") source.failedDelivered += r.count;
+    }
     for (const counts of [domain, source]) {
       counts.messages += r.count;
       if (recordPassesDmarc(r)) counts.passed += r.count;
@@ -61,4 +88,53 @@ export function rollupReport(report: AggregateReport, countryOf: (ip: string) =>
     }
   }
   return { day, domain, sources: [...sources.values()] };
+}
+
+/** The SQLite upsert of one daily_sender_stats row (values in the order of senderDayValues). */
+export const SENDER_DAY_UPSERT = `INSERT INTO daily_sender_stats (org_id, day, source_ip, policy_domain, domain_id, country, city, messages, passed, spf_aligned, dkim_aligned, failed_delivered, first_failed_at, last_failed_at, last_begin)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(country, excluded.country), city = COALESCE(city, excluded.city),
+    messages = messages + excluded.messages, passed = passed + excluded.passed, spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned,
+    failed_delivered = failed_delivered + excluded.failed_delivered,
+    first_failed_at = MIN(COALESCE(first_failed_at, excluded.first_failed_at), COALESCE(excluded.first_failed_at, first_failed_at)),
+    last_failed_at = MAX(COALESCE(last_failed_at, excluded.last_failed_at), COALESCE(excluded.last_failed_at, last_failed_at)),
+    last_begin = MAX(last_begin, excluded.last_begin)`;
+
+export function senderDayValues(ctx: { orgId: string; domainId: string }, day: number, policyDomain: string, x: SourceRollup) {
+  return [ctx.orgId, day, x.sourceIp, policyDomain, ctx.domainId, x.country, x.city, x.messages, x.passed, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin] as const;
+}
+
+/** The PostgreSQL upsert of a report's daily_sender_stats rows (inside the caller's store.write). */
+export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup, policyDomain: string): Promise<void> {
+  const s = store.t.dailySenderStats;
+  const add = (column: AnyColumn & { name: string }) => sql`${column} + excluded.${sql.identifier(column.name)}`;
+  for (let start = 0; start < rollup.sources.length; start += 1000) {
+    const rows = rollup.sources.slice(start, start + 1000).map((x) => ({
+      orgId: ctx.orgId, day: rollup.day, sourceIp: x.sourceIp, policyDomain, domainId: ctx.domainId, country: x.country, city: x.city, messages: x.messages, passed: x.passed,
+      spfAligned: x.spfAligned, dkimAligned: x.dkimAligned, failedDelivered: x.failedDelivered, firstFailedAt: x.firstFailedAt, lastFailedAt: x.lastFailedAt, lastBegin: x.lastBegin,
+    }));
+    await store.db
+      .insert(s)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: [s.orgId, s.day, s.sourceIp, s.policyDomain],
+        set: {
+          country: sql`COALESCE(${s.country}, excluded.country)`, city: sql`COALESCE(${s.city}, excluded.city)`, messages: add(s.messages), passed: add(s.passed),
+          spfAligned: add(s.spfAligned), dkimAligned: add(s.dkimAligned), failedDelivered: add(s.failedDelivered),
+          firstFailedAt: sql`LEAST(${s.firstFailedAt}, excluded.first_failed_at)`, lastFailedAt: sql`GREATEST(${s.lastFailedAt}, excluded.last_failed_at)`, lastBegin: sql`GREATEST(${s.lastBegin}, excluded.last_begin)`,
+        },
+      });
+  }
+}
+
+/**
+ * Records an IP's reverse DNS name and sending service for the organisation of the aggregate
+ * report `reportRowId` (source_names, read by the Senders view, threats and tasks instead of the
+ * records). Runs inside the caller's store.write.
+ */
+export async function nameSourceIp(store: StoreCore, reportRowId: string, ip: string, name: { ptr: string; baseDomain: string | null; service: string | null; serviceType: string | null }): Promise<void> {
+  await store.rows(sql`
+    INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)
+    SELECT org_id, ${ip}, ${name.ptr}, ${name.baseDomain}, ${name.service}, ${name.serviceType} FROM aggregate_reports WHERE id = ${reportRowId}
+    ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`);
 }

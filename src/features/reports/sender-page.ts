@@ -2,10 +2,9 @@
  * GET /api/senders/:key — one sender of the organisation over the last N UTC days: its IPs
  * (country, PTR, messages, alignment), its daily trend, a few recent records and its verdict.
  *
- * Reads: the sender's records of the period on the (org_id, date_begin) index — for an IP
- * sender the (org_id, source_ip) index — summed per IP in the database; the trend from the
- * daily source roll-ups of its IPs on (org_id, source_ip, day); the samples are the newest
- * few of the same records.
+ * Reads: the daily sender roll-ups of the period summed per IP and named from source_names
+ * (the sender's IPs); the trend from the daily source roll-ups of its IPs on (org_id,
+ * source_ip, day); the samples are the newest few records of those IPs.
  */
 import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
@@ -13,20 +12,17 @@ import { parseSenderKey, percentOf, summariseSenders, type SenderKind } from "..
 import { addDays, fillTrendDays, utcDate, type TrendDay } from "../../lib/trends";
 import { MAX_SENDER_IPS, SENDER_SAMPLES, type SenderDetail, type SenderIpView } from "./contract";
 import { canonicalSenderKey, senderMarkOf } from "./sender-marks";
-import { SENDER_ROW_COLUMNS, SENDER_ROW_GROUP, senderRowOf, type SenderSums } from "./senders-view";
+import { senderRowOf, senderRowsBetween } from "./senders-view";
 import { recordViewsOf } from "./service";
 
 const DAY = 86_400;
 
-/** The records of one sender (the Senders view's grouping: service, else base domain, else IP). */
-function senderFilter(kind: SenderKind, sender: string, rec: string): SQL {
-  const col = (name: string) => sql.raw(`${rec}.${name}`);
-  if (kind === "service") return sql`${col("service")} = ${sender}`;
-  if (kind === "domain") return sql`${col("service")} IS NULL AND lower(${col("base_domain")}) = ${sender}`;
-  return sql`${col("source_ip")} = ${sender} AND ${col("service")} IS NULL AND ${col("base_domain")} IS NULL`;
+/** The rows of one sender (the Senders view's grouping: service, else base domain, else IP), over senderRowsBetween's columns. */
+function senderFilter(kind: SenderKind, sender: string): SQL {
+  if (kind === "service") return sql`n.service = ${sender}`;
+  if (kind === "domain") return sql`n.service IS NULL AND lower(n.base_domain) = ${sender}`;
+  return sql`g.source_ip = ${sender} AND n.service IS NULL AND n.base_domain IS NULL`;
 }
-
-type Row = SenderSums & { ptr: string | null };
 
 export async function getSender(ctx: OrgContext, rawKey: string, days: number): Promise<SenderDetail> {
   const key = canonicalSenderKey(rawKey);
@@ -37,14 +33,9 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
   const from = addDays(to, -(days - 1));
   const fromDay = Math.floor(Date.parse(`${from}T00:00:00Z`) / 1000 / DAY);
   const toDay = fromDay + days - 1;
-  const nowSecs = Math.floor(now.getTime() / 1000);
   const fromSecs = fromDay * DAY;
 
-  const rows = await ctx.store.rows<Row>(sql`
-    SELECT ${SENDER_ROW_COLUMNS}, MAX(rec.ptr) AS "ptr"
-    FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
-    WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.date_begin >= ${fromSecs} AND rec.date_begin <= ${nowSecs} AND ${senderFilter(kind, sender, "rec")}
-    GROUP BY ${SENDER_ROW_GROUP}`);
+  const rows = await senderRowsBetween(ctx, { fromDay, toDay, filter: senderFilter(kind, sender) });
   const senderRows = rows.map((r) => ({ ...senderRowOf(r), ptr: r.ptr === null ? null : String(r.ptr) }));
 
   const mark = await senderMarkOf(ctx, key);
@@ -107,14 +98,17 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
     }
   }
 
-  // the newest few records, with their auth results and the report they came in
-  const recent = await ctx.store.db
-    .select({ record: rec, reportId: rep.reportId, reporter: rep.reporterOrg, policyDomain: rep.policyDomain, dateBegin: rep.dateBegin, dateEnd: rep.dateEnd })
-    .from(rec)
-    .innerJoin(rep, eq(rep.id, rec.reportId))
-    .where(and(eq(rec.orgId, orgId), eq(rep.orgId, orgId), gte(rec.dateBegin, new Date(fromSecs * 1000)), lte(rec.dateBegin, now), senderFilter(kind, sender, "aggregate_records")))
-    .orderBy(desc(rec.dateBegin), desc(rec.id))
-    .limit(SENDER_SAMPLES);
+  // the newest few records of its IPs (the most mail first, at most 500), with their auth results and the report they came in
+  const sampleIps = addresses.slice(0, 500);
+  const recent = sampleIps.length
+    ? await ctx.store.db
+        .select({ record: rec, reportId: rep.reportId, reporter: rep.reporterOrg, policyDomain: rep.policyDomain, dateBegin: rep.dateBegin, dateEnd: rep.dateEnd })
+        .from(rec)
+        .innerJoin(rep, eq(rep.id, rec.reportId))
+        .where(and(eq(rec.orgId, orgId), eq(rep.orgId, orgId), inArray(rec.sourceIp, sampleIps), gte(rec.dateBegin, new Date(fromSecs * 1000)), lte(rec.dateBegin, now)))
+        .orderBy(desc(rec.dateBegin), desc(rec.id))
+        .limit(SENDER_SAMPLES)
+    : [];
   const views = await recordViewsOf(ctx, recent.map((r) => r.record));
   const samples = recent.map((r, i) => ({
     ...views[i]!,

@@ -36,6 +36,22 @@ async function report(orgId: string, domain: string, ago: number, records: Rec[]
     .insert(aggregateReports)
     .values({ orgId, domainId: dom.id, policyDomain: domain, reporterOrg: "google.com", reportId: crypto.randomUUID(), dateBegin: begin, dateEnd: new Date(begin.getTime() + 86_400_000), recordCount: records.length, messageCount: messages, passCount: passing, source: "upload" })
     .returning();
+  // the roll-ups the Senders view reads, as the report writer keeps them (country and service as given here)
+  const { dailySenderStats, sourceNames } = t.deps.store.t;
+  for (const r of records) {
+    const passed = r.dkim === "pass" || r.spf === "pass" ? r.count : 0;
+    await db.insert(dailySenderStats).values({
+      orgId, day: Math.floor(begin.getTime() / 86_400_000), sourceIp: r.ip, policyDomain: domain, domainId: dom.id, country: r.country ?? null, messages: r.count, passed,
+      spfAligned: r.spf === "pass" ? r.count : 0, dkimAligned: r.dkim === "pass" ? r.count : 0, failedDelivered: r.count - passed,
+      firstFailedAt: passed < r.count ? begin.getTime() / 1000 : null, lastFailedAt: passed < r.count ? begin.getTime() / 1000 + 86_400 : null, lastBegin: begin.getTime() / 1000,
+    });
+    if (r.baseDomain) {
+      await db
+        .insert(sourceNames)
+        .values({ orgId, sourceIp: r.ip, ptr: `mx.${r.baseDomain}`, baseDomain: r.baseDomain, service: r.service ?? null, serviceType: r.serviceType ?? null })
+        .onConflictDoNothing();
+    }
+  }
   for (const r of records) {
     await db
       .insert(aggregateRecords)

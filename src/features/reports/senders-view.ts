@@ -1,5 +1,5 @@
 /** GET /api/senders: who sends mail as the organisation's domains, and whether it is authenticated. */
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
 import { MAX_SENDERS, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
 import { senderMarks } from "./sender-marks";
@@ -34,19 +34,33 @@ export const senderRowOf = <R extends SenderSums>(r: R): Omit<R, Sums> & SenderR
 });
 
 /**
- * Records whose period started in the last `days` days (ending at `now`), in the caller's
- * organisation, optionally for one policy domain, summed per IP/service/domain/country and
+ * The sender rows of the organisation over the UTC days `fromDay`…`toDay` of the daily sender
+ * roll-ups (optionally of one policy domain, and of some IPs only): summed per IP, policy domain
+ * and country first, then named from source_names (its PTR's service and base domain).
+ */
+export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; filter?: SQL }): Promise<(SenderSums & { ptr: string | null })[]> {
+  const orgId = ctx.actor.orgId;
+  const forDomain = range.domain ? sql`AND lower(s.policy_domain) = ${range.domain}` : sql``;
+  return ctx.store.rows<SenderSums & { ptr: string | null }>(sql`
+    SELECT g.source_ip AS "sourceIp", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain", n.ptr AS "ptr",
+           g.policy_domain AS "policyDomain", g.country AS "country", g.messages AS "messages", g.passing AS "passing",
+           g.spf_aligned AS "spfAligned", g.dkim_aligned AS "dkimAligned", g.last_begin AS "lastSeen"
+    FROM (SELECT s.source_ip, s.policy_domain, s.country, SUM(s.messages) AS messages, SUM(s.passed) AS passing, SUM(s.spf_aligned) AS spf_aligned,
+                 SUM(s.dkim_aligned) AS dkim_aligned, MAX(s.last_begin) AS last_begin
+          FROM daily_sender_stats s
+          WHERE s.org_id = ${orgId} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}
+          GROUP BY s.source_ip, s.policy_domain, s.country) g
+    LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip
+    ${range.filter ? sql`WHERE ${range.filter}` : sql``}`);
+}
+
+/**
+ * Senders of the last `days` UTC days (today included, ending at `now`; the roll-up day is the
+ * day a report's period begins), in the caller's organisation, optionally for one policy domain,
  * grouped by sender, each with the user's mark (which decides the verdict when set).
  */
 export async function listSenders(ctx: OrgContext, opts: { days: number; domain?: string }): Promise<SenderSummary[]> {
-  const orgId = ctx.actor.orgId;
-  const to = Math.floor(ctx.now().getTime() / 1000);
-  const from = to - opts.days * DAY;
-  const forDomain = opts.domain ? sql`AND lower(r.policy_domain) = ${opts.domain}` : sql``;
-  const rows = await ctx.store.rows<SenderSums>(sql`
-    SELECT ${SENDER_ROW_COLUMNS}
-    FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
-    WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.date_begin > ${from} AND rec.date_begin <= ${to} ${forDomain}
-    GROUP BY ${SENDER_ROW_GROUP}`);
+  const toDay = Math.floor(ctx.now().getTime() / 1000 / DAY);
+  const rows = await senderRowsBetween(ctx, { fromDay: toDay - opts.days + 1, toDay, domain: opts.domain });
   return summariseSenders(rows.map(senderRowOf), MAX_SENDERS, await senderMarks(ctx));
 }

@@ -21,41 +21,49 @@ export async function lastReportByDomain(ctx: Ctx, orgId: string, until: Date): 
   return new Map(rows.map((r) => [r.domainId, date(r.last)]));
 }
 
+/** UTC day (days since 1970-01-01) of a moment. */
+const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
+
 /**
- * DMARC-failing mail per domain and sender, from records whose period began in (from, to] and
- * reported by `to`: per sending service, and for unrecognised mail per base domain, else per IP
- * (the Senders view's grouping, so each row can carry the user's mark on that sender).
+ * DMARC-failing mail per domain and sender, from the daily sender roll-ups of the UTC days
+ * after `from`'s day up to `to`'s (the roll-up day is the day a report's period begins): per
+ * sending service, and for unrecognised mail per base domain, else per IP (the Senders view's
+ * grouping, so each row can carry the user's mark on that sender). The roll-ups are summed per
+ * domain and IP first, then named from source_names.
  */
 export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date): Promise<FailingSender[]> {
-  const baseDomain = sql`(CASE WHEN rec.service IS NULL THEN lower(rec.base_domain) END)`;
-  const ip = sql`(CASE WHEN rec.service IS NULL AND rec.base_domain IS NULL THEN rec.source_ip END)`;
-  const rows = await ctx.store.rows<Record<"domainId" | "service" | "baseDomain" | "ip" | "sources" | "messages" | "delivered" | "firstSeen", string | number | null>>(sql`
-    SELECT r.domain_id AS "domainId", rec.service AS "service", ${baseDomain} AS "baseDomain", ${ip} AS "ip", COUNT(DISTINCT rec.source_ip) AS "sources", SUM(rec.message_count) AS "messages",
-           SUM(CASE WHEN rec.disposition = 'none' THEN rec.message_count ELSE 0 END) AS "delivered", MIN(rec.date_begin) AS "firstSeen"
-    FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
-    WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.dmarc_pass = ${false} AND rec.date_begin > ${secs(from)} AND rec.date_begin <= ${secs(to)} AND r.processed_at <= ${secs(to)}
-    GROUP BY r.domain_id, rec.service, ${baseDomain}, ${ip}`);
-  return rows.map((r) => {
+  const rows = await ctx.store.rows<Record<"domainId" | "ip" | "service" | "baseDomain" | "messages" | "delivered" | "firstSeen", string | number | null>>(sql`
+    SELECT g.domain_id AS "domainId", g.source_ip AS "ip", n.service AS "service", n.base_domain AS "baseDomain", g.messages AS "messages", g.delivered AS "delivered", g.first_seen AS "firstSeen"
+    FROM (SELECT s.domain_id, s.source_ip, SUM(s.messages - s.passed) AS messages, SUM(s.failed_delivered) AS delivered, MIN(s.first_failed_at) AS first_seen
+          FROM daily_sender_stats s
+          WHERE s.org_id = ${orgId} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL
+          GROUP BY s.domain_id, s.source_ip) g
+    LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip`);
+  const senders = new Map<string, FailingSender>();
+  for (const r of rows) {
     const service = r.service === null ? null : String(r.service);
-    const sender = senderOf({ service, baseDomain: r.baseDomain === null ? null : String(r.baseDomain), sourceIp: String(r.ip ?? "") });
-    return {
-      domainId: String(r.domainId),
-      service,
-      sender: sender.sender,
-      senderKey: senderKeyOf(sender),
-      sources: Number(r.sources),
-      messages: Number(r.messages),
-      delivered: Number(r.delivered),
-      firstSeenAt: date(r.firstSeen!),
-    };
-  });
+    const sender = senderOf({ service, baseDomain: r.baseDomain === null ? null : String(r.baseDomain).toLowerCase(), sourceIp: String(r.ip) });
+    const senderKey = senderKeyOf(sender);
+    const key = `${r.domainId}\n${senderKey}`;
+    const firstSeenAt = date(r.firstSeen!);
+    const cur = senders.get(key);
+    if (!cur) {
+      senders.set(key, { domainId: String(r.domainId), service, sender: sender.sender, senderKey, sources: 1, messages: Number(r.messages), delivered: Number(r.delivered), firstSeenAt });
+      continue;
+    }
+    cur.sources += 1;
+    cur.messages += Number(r.messages);
+    cur.delivered += Number(r.delivered);
+    if (firstSeenAt < cur.firstSeenAt) cur.firstSeenAt = firstSeenAt;
+  }
+  return [...senders.values()];
 }
 
-/** Messages and DMARC-passing messages per domain, from reports whose period began in (from, to] and processed by `to`. */
+/** Messages and DMARC-passing messages per domain, from the daily roll-ups of the UTC days after `from`'s day up to `to`'s. */
 export async function trafficByDomain(ctx: Ctx, orgId: string, from: Date, to: Date): Promise<{ domainId: string; messages: number; passing: number }[]> {
   const rows = await ctx.store.rows<{ domainId: string; messages: number | string; passing: number | string }>(sql`
-    SELECT domain_id AS "domainId", SUM(message_count) AS "messages", SUM(pass_count) AS "passing"
-    FROM aggregate_reports WHERE org_id = ${orgId} AND date_begin > ${secs(from)} AND date_begin <= ${secs(to)} AND processed_at <= ${secs(to)} GROUP BY domain_id`);
+    SELECT domain_id AS "domainId", SUM(messages) AS "messages", SUM(passed) AS "passing"
+    FROM daily_domain_stats WHERE org_id = ${orgId} AND day > ${dayOf(from)} AND day <= ${dayOf(to)} GROUP BY domain_id`);
   return rows.map((r) => ({ domainId: r.domainId, messages: Number(r.messages), passing: Number(r.passing) }));
 }
 
@@ -94,22 +102,21 @@ export interface FailingSource {
 }
 
 /**
- * Source IPs whose mail failed DMARC, most attempts first, at most `limit`: records of reports
- * whose period began by `now` and that were processed by `now`, whose period reaches past
- * `windowStart`, or that arrived after `windowStart` about a period ending after `lateSince`.
+ * Source IPs whose mail failed DMARC, most attempts first, at most `limit`, from the daily
+ * sender roll-ups of the UTC days `fromDay`…`toDay`: summed per IP first, then the few shown
+ * are named from source_names.
  */
-export async function failingSources(ctx: Ctx, orgId: string, opts: { now: Date; windowStart: Date; lateSince: Date; limit: number }): Promise<FailingSource[]> {
-  const t = secs(opts.now);
-  const w = secs(opts.windowStart);
+export async function failingSources(ctx: Ctx, orgId: string, opts: { fromDay: number; toDay: number; limit: number }): Promise<FailingSource[]> {
   const rows = await ctx.store.rows<Record<"ip" | "attempts" | "delivered" | "country" | "city" | "ptr" | "service" | "baseDomain" | "lastSeen" | "domains", string | number | null>>(sql`
-    SELECT rec.source_ip AS "ip", SUM(rec.message_count) AS "attempts",
-           SUM(CASE WHEN rec.disposition = 'none' THEN rec.message_count ELSE 0 END) AS "delivered",
-           MAX(rec.country) AS "country", MAX(rec.city) AS "city", MAX(rec.ptr) AS "ptr", MAX(rec.service) AS "service", MAX(rec.base_domain) AS "baseDomain",
-           MAX(${smaller(sql`r.date_end`, sql`r.processed_at`)}) AS "lastSeen", ${distinctList(ctx.store.dialect, sql`r.policy_domain`)} AS "domains"
-    FROM aggregate_records rec JOIN aggregate_reports r ON r.id = rec.report_id
-    WHERE rec.org_id = ${orgId} AND r.org_id = ${orgId} AND rec.dmarc_pass = ${false} AND r.date_begin <= ${t} AND r.processed_at <= ${t}
-      AND (r.date_end > ${w} OR (r.processed_at > ${w} AND r.date_end > ${secs(opts.lateSince)}))
-    GROUP BY rec.source_ip ORDER BY "attempts" DESC, rec.source_ip LIMIT ${opts.limit}`);
+    SELECT g.source_ip AS "ip", g.attempts AS "attempts", g.delivered AS "delivered", g.country AS "country", g.city AS "city",
+           n.ptr AS "ptr", n.service AS "service", n.base_domain AS "baseDomain", g.last_seen AS "lastSeen", g.domains AS "domains"
+    FROM (SELECT s.source_ip, SUM(s.messages - s.passed) AS attempts, SUM(s.failed_delivered) AS delivered, MAX(s.country) AS country, MAX(s.city) AS city,
+                 MAX(s.last_failed_at) AS last_seen, ${distinctList(ctx.store.dialect, sql`s.policy_domain`)} AS domains
+          FROM daily_sender_stats s
+          WHERE s.org_id = ${orgId} AND s.day >= ${opts.fromDay} AND s.day <= ${opts.toDay} AND s.last_failed_at IS NOT NULL
+          GROUP BY s.source_ip ORDER BY attempts DESC, s.source_ip LIMIT ${opts.limit}) g
+    LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip
+    ORDER BY g.attempts DESC, g.source_ip`);
   const text = (v: string | number | null) => (v === null ? null : String(v));
   return rows.map((r) => ({
     ip: String(r.ip),

@@ -10,7 +10,7 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp, type GeoLocation } from "./geo";
-import { rollupReport } from "./rollups";
+import { rollupReport, writeSenderDaysPostgres } from "./rollups";
 import { aggregateTotals, jsonList, tlsTotals, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 /** Rows per INSERT: 1,000 records × 15 columns stays far below PostgreSQL's 65,535 parameters. */
@@ -71,7 +71,7 @@ export function postgresReportWriter(store: StoreCore): ReportWriter {
         }
       }
 
-      const rollup = rollupReport(report, (ip) => geo.get(ip)?.country ?? null);
+      const rollup = rollupReport(report, (ip) => geo.get(ip) ?? null, ctx.now);
       if (rollup.domain) {
         const dd = t.dailyDomainStats;
         await tx
@@ -96,6 +96,7 @@ export function postgresReportWriter(store: StoreCore): ReportWriter {
             },
           });
       }
+      await writeSenderDaysPostgres(store, ctx, rollup, p.domain);
       return { id, duplicate: false, recordCount: report.records.length, messageCount };
     },
 

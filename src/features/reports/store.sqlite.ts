@@ -6,7 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp, type GeoLocation } from "./geo";
-import { rollupReport } from "./rollups";
+import { rollupReport, SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
 import { aggregateTotals, jsonList, tlsTotals, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -22,6 +22,7 @@ interface Statements {
   insertTls: Statement;
   upsertDomainDay: Statement;
   upsertSourceDay: Statement;
+  upsertSenderDay: Statement;
 }
 
 const ADD_COUNTS = "messages = messages + excluded.messages, passed = passed + excluded.passed, quarantined = quarantined + excluded.quarantined, rejected = rejected + excluded.rejected, spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned";
@@ -64,6 +65,7 @@ function prepare(sqlite: Database): Statements {
       `INSERT INTO daily_source_stats (org_id, domain_id, day, source_ip, country, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(country, excluded.country), ${ADD_COUNTS}`,
     ),
+    upsertSenderDay: sqlite.prepare(SENDER_DAY_UPSERT),
   };
   statements.set(sqlite, s);
   return s;
@@ -95,13 +97,14 @@ export function sqliteReportWriter(sqlite: Database): ReportWriter {
         for (const d of r.dkimResults) s.insertAuth.run(recordId, ctx.orgId, "dkim", d.domain, d.selector, null, d.result, d.humanResult);
         for (const f of r.spfResults) s.insertAuth.run(recordId, ctx.orgId, "spf", f.domain, null, f.scope, f.result, f.humanResult);
       }
-      const rollup = rollupReport(report, (ip) => geo.get(ip)?.country ?? null);
+      const rollup = rollupReport(report, (ip) => geo.get(ip) ?? null, ctx.now);
       if (rollup.domain) {
         const d = rollup.domain;
         s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
       }
       for (const x of rollup.sources) {
         s.upsertSourceDay.run(ctx.orgId, ctx.domainId, rollup.day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
+        s.upsertSenderDay.run(...senderDayValues(ctx, rollup.day, report.policy.domain, x));
       }
       return { id, duplicate: false, recordCount: report.records.length, messageCount };
     },
