@@ -21,6 +21,7 @@ import { twoFactorPolicyRoutes } from "./features/settings/two-factor-routes";
 import { tokenRoutes } from "./features/tokens/routes";
 import { trendsRoutes } from "./features/trends/routes";
 import { mailinRoutes } from "./features/mailin/routes";
+import { onboardingRoutes } from "./features/onboarding/routes";
 import { alertsRoutes } from "./features/alerts/routes";
 import { auditRoutes } from "./features/audit/routes";
 import { metricsRoutes, routeOf, routeRecorder } from "./features/metrics/routes";
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps) {
       .use(twoFactorPolicyRoutes(deps))
       .use(tokenRoutes(deps))
       .use(mailinRoutes(deps))
+      .use(onboardingRoutes(deps))
       .use(alertsRoutes(deps))
       .use(auditRoutes(deps))
       .use(metricsRoutes(deps))

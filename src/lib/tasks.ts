@@ -11,6 +11,7 @@
  */
 import { parseDmarcRecord } from "./dns/dmarc";
 import { isYours } from "./readiness/explain";
+import { proposedRua, reportPath, reportPathAdvice, type ReportDestination } from "./report-path";
 import type { SenderMark } from "./senders";
 
 export type TaskPriority = "high" | "medium" | "low";
@@ -81,6 +82,11 @@ export interface TaskInput {
   traffic?: DomainTraffic[];
   /** the organisation's report address (Settings → DMARC rua) for the suggested records */
   ruaAddress?: string | null;
+  /**
+   * how the organisation receives reports (receiver, mailbox, neither): when given, the
+   * suggested rua and the advice of each task follow the domain's report path instead of ruaAddress
+   */
+  destination?: ReportDestination;
 }
 
 /** Reports are looked at over this many days. */
@@ -121,7 +127,10 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   const since = (area: "dmarc" | "spf" | "dkim") => (d.since?.[area] ?? d.createdAt).toISOString();
   const add = (code: string, category: TaskCategory, priority: TaskPriority, createdAt: string, title: string, description: string, link = "/app/domains") =>
     out.push({ id: `${code}:${d.id}`, title, description, priority, createdAt, domain: d.name, category, link });
-  const rua = input.ruaAddress || `dmarc@${d.name}`;
+  const path = input.destination ? reportPath(d.name, input.destination) : null;
+  const rua = path ? proposedRua(path) : input.ruaAddress || `dmarc@${d.name}`;
+  // how reports sent to that address reach dmarcwarden (no advice without the destination)
+  const reach = path ? ` ${reportPathAdvice(path)}` : "";
   const policy = d.dmarcPolicy;
   const enforced = policy === "quarantine" || policy === "reject";
   const parsed = d.dmarcRecord && (enforced || policy === "none") ? parseDmarcRecord(d.dmarcRecord, d.name) : null;
@@ -141,7 +150,7 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   // DMARC
   if (policy === "missing") {
     add("dmarc-missing", "dmarc", "high", since("dmarc"), `Publish a DMARC record for ${d.name}`,
-      `${d.name} has no DMARC record, so anyone can send mail that claims to come from it and you get no reports about it. Add a TXT record named _dmarc.${d.name} with the value "v=DMARC1; p=none; rua=mailto:${rua}" to start monitoring.`);
+      `${d.name} has no DMARC record, so anyone can send mail that claims to come from it and you get no reports about it. Add a TXT record named _dmarc.${d.name} with the value "v=DMARC1; p=none; rua=mailto:${rua}" to start monitoring.${reach}`);
   } else if (policy === "invalid") {
     add("dmarc-invalid", "dmarc", "high", since("dmarc"), `Fix the DMARC record for ${d.name}`,
       `The DMARC record at _dmarc.${d.name} has an error, so receivers ignore it and your domain is unprotected. Run a DNS Lookup for ${d.name} to see the exact problem, then correct the TXT record.`, "/app/dns");
@@ -160,7 +169,7 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   if (parsed) {
     if (parsed.rua.length === 0) {
       add("dmarc-no-rua", "reports", "medium", since("dmarc"), `Receive DMARC reports for ${d.name}`,
-        `The DMARC record of ${d.name} has no report address (rua=), so no receiver tells you who sends mail in its name. Add "rua=mailto:${rua}" to the record at _dmarc.${d.name}.`);
+        `The DMARC record of ${d.name} has no report address (rua=), so no receiver tells you who sends mail in its name. Add "rua=mailto:${rua}" to the record at _dmarc.${d.name}.${reach}`);
     }
     if (enforced && parsed.pct !== undefined && parsed.pct < 100) {
       add("dmarc-pct", "dmarc", "low", since("dmarc"), `Apply ${d.name}'s DMARC policy to all mail`,
@@ -219,7 +228,7 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
     const graceEnds = d.createdAt.getTime() + NEW_DOMAIN_GRACE_HOURS * 3_600_000;
     if (!d.lastReportAt && input.now.getTime() >= graceEnds) {
       add("reports-none", "reports", "medium", new Date(graceEnds).toISOString(), `No DMARC reports received yet for ${d.name}`,
-        `${d.name} was added ${plural(Math.floor((input.now.getTime() - d.createdAt.getTime()) / DAY_MS), "day")} ago and no report has arrived. Check that rua= in the record at _dmarc.${d.name} points to this organisation's report address (see Settings), e.g. "rua=mailto:${rua}".`, "/app/settings");
+        `${d.name} was added ${plural(Math.floor((input.now.getTime() - d.createdAt.getTime()) / DAY_MS), "day")} ago and no report has arrived. Check that rua= in the record at _dmarc.${d.name} points to this organisation's report address (see Settings), e.g. "rua=mailto:${rua}".${reach}`, "/app/settings");
     } else if (d.lastReportAt && input.now.getTime() - d.lastReportAt.getTime() >= NO_REPORTS_DAYS * DAY_MS) {
       add("reports-stale", "reports", "medium", new Date(d.lastReportAt.getTime() + NO_REPORTS_DAYS * DAY_MS).toISOString(), `No DMARC reports for ${d.name} in ${NO_REPORTS_DAYS} days`,
         `The last report for ${d.name} arrived ${plural(Math.floor((input.now.getTime() - d.lastReportAt.getTime()) / DAY_MS), "day")} ago. Check that rua= in the record at _dmarc.${d.name} still points to this organisation's report address and that the report mailbox is being read (see Settings).`, "/app/settings");

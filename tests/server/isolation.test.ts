@@ -243,6 +243,16 @@ const CASES: Case[] = [
   },
   // the owner's two-factor rule
   { name: "GET /api/settings/two-factor", run: (w, c) => w.t.json("GET", "/api/settings/two-factor", { cookie: c }), home: all(200), foreign: all(200) },
+  { name: "GET /api/onboarding", run: (w, c) => w.t.json("GET", "/api/onboarding", { cookie: c }), home: all(200), foreign: all(200) },
+  { name: "GET /api/report-path", run: (w, c) => w.t.json("GET", "/api/report-path?domain=planned-domain.example", { cookie: c }), home: all(200), foreign: all(200) },
+  {
+    // the home checklist is not complete (no report, no enforcement): refused at home, and a foreign one never touches the home row
+    name: "POST /api/onboarding/dismiss",
+    run: (w, c) => w.t.json("POST", "/api/onboarding/dismiss", { cookie: c }),
+    home: all(409),
+    foreign: all(409),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(organizationSettings).where(eq(organizationSettings.orgId, w.home.orgId)))[0]?.onboardingDismissedAt ?? null).toBeNull(),
+  },
   {
     name: "PUT /api/settings/two-factor (off)",
     run: (w, c) => w.t.json("PUT", "/api/settings/two-factor", { cookie: c, body: { required: false } }),
