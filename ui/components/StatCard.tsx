@@ -20,7 +20,7 @@ export function ChangeBadge({ value, goodWhen }: { value: string; goodWhen: "up"
 }
 
 /** One dashboard number: label, icon, the value, and a line of context underneath. */
-export function StatCard({ label, value, icon: Icon, footer, title }: { label: string; value: ReactNode; icon: LucideIcon; footer?: ReactNode; title?: string }) {
+export function StatCard({ label, value, icon: Icon, footer, title, detail }: { label: string; value: ReactNode; icon: LucideIcon; footer?: ReactNode; title?: string; /** a line right beneath the value (e.g. the exact count under a rounded one) */ detail?: ReactNode }) {
   return (
     <div className="card border border-base-300 bg-base-100" role="group" aria-label={label}>
       <div className="card-body gap-1 p-4">
@@ -31,6 +31,7 @@ export function StatCard({ label, value, icon: Icon, footer, title }: { label: s
         <p className="text-2xl font-bold tabular-nums sm:text-3xl" title={title}>
           {value}
         </p>
+        {detail && <p className="-mt-1 text-xs tabular-nums opacity-70">{detail}</p>}
         {footer && <div className="flex flex-wrap items-center gap-1 text-xs">{footer}</div>}
       </div>
     </div>

@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, ShieldCheck } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { formatCount, formatRelativeTime } from "../lib/format";
 import { Tooltip } from "./TooltipProvider";
 
@@ -51,7 +51,7 @@ const LEVEL_BADGE: Record<IpThreat["threatLevel"], string> = { high: "badge-erro
  * first), threat level or country; clicking the sorted column again reverses it. Scrolls
  * within max-h-96.
  */
-export function ThreatList({ threats, title = "Threat Activity", now }: { threats: IpThreat[]; title?: string; now?: Date }) {
+export function ThreatList({ threats, title = "Threat Activity", now, empty }: { threats: IpThreat[]; title?: string; now?: Date; /** shown instead of SPEC's "No Active Threats" when there is nothing to judge yet (no domains or no reports) */ empty?: ReactNode }) {
   const [sort, setSort] = useState<{ key: ThreatSortKey; direction: SortDirection }>({ key: "attemptCount", direction: "desc" });
   const sorted = useMemo(() => sortThreats(threats, sort.key, sort.direction), [threats, sort]);
 
@@ -66,7 +66,9 @@ export function ThreatList({ threats, title = "Threat Activity", now }: { threat
             </span>
           </Tooltip>
         </div>
-        {threats.length === 0 ? (
+        {threats.length === 0 && empty ? (
+          empty
+        ) : threats.length === 0 ? (
           <div className="flex flex-col items-center gap-2 py-8 text-center">
             <ShieldCheck className="h-10 w-10 text-success" aria-hidden />
             <p className="font-semibold">No Active Threats</p>

@@ -13,7 +13,8 @@ import { useDomains } from "../domains/api";
 import { useDashboardStats, useReports, useTasks, useThreats, type DashboardStats } from "./api";
 import { notificationsFrom } from "./notifications";
 import { Panel } from "../../components/Panel";
-import { DomainStatus, ErrorCard, LoadingRows, RecentReports, RecentTasks, ViewAll } from "./sections";
+import { GettingStarted } from "./GettingStarted";
+import { DomainStatus, ErrorCard, footingOf, LoadingRows, NothingToJudge, RecentReports, RecentTasks, ViewAll } from "./sections";
 
 /** The Refresh Data button: SPEC §2 reloads the page. */
 export function reloadPage() {
@@ -56,6 +57,7 @@ function StatCards({ stats }: { stats: DashboardStats }) {
         icon={FileText}
         value={formatReportsProcessed(stats.reportsProcessed)}
         title={`${formatCount(stats.reportsProcessed)} reports in the last 30 days`}
+        detail={<span data-exact-count>{`${formatCount(stats.reportsProcessed)} ${stats.reportsProcessed === 1 ? "report" : "reports"}`}</span>}
         footer={
           <>
             <ChangeBadge value={stats.reportGrowth} goodWhen="up" />
@@ -94,6 +96,7 @@ export function DashboardView({ now }: { now?: Date }) {
   const reports = useReports();
   const notifications = useMemo(() => notificationsFrom({ tasks: tasks.data, threats: threats.data, reports: reports.data }), [tasks.data, threats.data, reports.data]);
   const orgName = isSignedIn(me.data) ? me.data.currentOrg?.name : undefined;
+  const footing = footingOf(domains.data);
 
   return (
     <div className="mx-auto grid max-w-7xl gap-4 sm:gap-6">
@@ -123,6 +126,8 @@ export function DashboardView({ now }: { now?: Date }) {
         <StatCards stats={stats.data} />
       )}
 
+      <GettingStarted />
+
       <TrendPanel domains={domains.data?.map((d) => d.name)} now={now} />
 
       <div className="grid gap-4 sm:gap-6 lg:grid-cols-3">
@@ -139,7 +144,7 @@ export function DashboardView({ now }: { now?: Date }) {
         </div>
         <div className="grid min-w-0 content-start gap-4 sm:gap-6">
           <Panel title="Tasks & Issues" action={tasks.data && tasks.data.length > 0 ? <ViewAll to="/app/tasks" label={`View all (${tasks.data.length})`} /> : undefined}>
-            {tasks.isPending ? <LoadingRows /> : tasks.isError ? <ErrorCard onRetry={() => tasks.refetch()} detail={errorMessage(tasks.error)} /> : <RecentTasks tasks={tasks.data} now={now} />}
+            {tasks.isPending ? <LoadingRows /> : tasks.isError ? <ErrorCard onRetry={() => tasks.refetch()} detail={errorMessage(tasks.error)} /> : <RecentTasks tasks={tasks.data} now={now} footing={footing} />}
           </Panel>
           {threats.isPending ? (
             <Panel title="Threat Activity">
@@ -150,7 +155,7 @@ export function DashboardView({ now }: { now?: Date }) {
               <ErrorCard onRetry={() => threats.refetch()} detail={errorMessage(threats.error)} />
             </Panel>
           ) : (
-            <ThreatList threats={threats.data} now={now} />
+            <ThreatList threats={threats.data} now={now} empty={footing === "ready" ? undefined : <NothingToJudge footing={footing} />} />
           )}
         </div>
       </div>

@@ -118,7 +118,7 @@ describe("dashboard (SPEC §2 Authenticated dashboard)", () => {
     const reports = await screen.findByRole("list", { name: "Reports" });
     const rates = within(reports).getAllByText(/%$/);
     expect(rates.map((r) => r.textContent)).toEqual(["99.2%", "85%", "42.5%"]);
-    expect(rates.map((r) => r.className.match(/text-(green|orange|red)-\d+/)?.[1])).toEqual(["green", "orange", "red"]);
+    expect(rates.map((r) => r.className.match(/text-(?:pass-)?(green|orange|red)\b/)?.[1])).toEqual(["green", "orange", "red"]);
 
     const threats = await screen.findByRole("list", { name: "Threats" });
     expect(within(threats).getAllByRole("listitem").map((li) => li.getAttribute("data-ip"))).toEqual(["203.0.113.9", "198.51.100.7"]);
@@ -143,14 +143,87 @@ describe("dashboard (SPEC §2 Authenticated dashboard)", () => {
     expect(await within(section).findByText("Task number 9")).toBeTruthy();
   });
 
-  test("empty states: No domains, No active tasks or issues, No reports available, No Active Threats", async () => {
+  test("empty states of an empty organisation: No domains, No active tasks or issues, No reports available, No Active Threats — never 'records look right' or 'currently secure'", async () => {
     fetchStub = serve({ ...full, "/api/dashboard/stats": { ...stats, totalDomains: 0, dmarcProtected: 0, protectionRate: 0 }, "/api/domains": [], "/api/tasks": [], "/api/dmarc-reports": [], "/api/ip-threats": [] });
     renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
     expect(await screen.findByText("No domains")).toBeTruthy();
     expect(await screen.findByText("No active tasks or issues")).toBeTruthy();
     expect(await screen.findByText("No reports available")).toBeTruthy();
     expect(await screen.findByText("No Active Threats")).toBeTruthy();
-    expect(screen.getByText("Your domains are currently secure from malicious activity.")).toBeTruthy();
+    expect(await screen.findByText(/No domain is monitored yet/)).toBeTruthy();
+    expect(screen.queryByText(/currently secure/)).toBeNull();
+    expect(screen.queryByText(/records look right/)).toBeNull();
+  });
+
+  test("domains but no report yet: threats and tasks do not claim the domains are secure", async () => {
+    const unreported = { ...domain("acme.example", "none", "partial"), lastReportAt: null };
+    fetchStub = serve({ ...full, "/api/domains": [unreported], "/api/tasks": [], "/api/dmarc-reports": [], "/api/ip-threats": [] });
+    renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
+    expect(await screen.findByText(/No report has arrived yet/)).toBeTruthy();
+    expect(await screen.findByText(/Tasks about who sends mail as your domains appear once reports arrive/)).toBeTruthy();
+    expect(screen.queryByText(/currently secure/)).toBeNull();
+    expect(screen.queryByText(/records look right/)).toBeNull();
+  });
+
+  test("with reports, an empty threat list keeps SPEC's wording", async () => {
+    fetchStub = serve({ ...full, "/api/ip-threats": [] });
+    renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
+    expect(await screen.findByText("Your domains are currently secure from malicious activity.")).toBeTruthy();
+  });
+
+  test("Reports Processed keeps thousands with one decimal and shows the exact count beneath: one report is not just 0.0K", async () => {
+    fetchStub = serve({ ...full, "/api/dashboard/stats": { ...stats, reportsProcessed: 1 } });
+    renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
+    const card = await screen.findByRole("group", { name: "Reports Processed" });
+    expect(within(card).getByText("0.0K")).toBeTruthy();
+    expect(within(card).getByText("1 report")).toBeTruthy();
+  });
+});
+
+describe("getting-started checklist", () => {
+  const step = (key: string, title: string, done: boolean) => ({ key, title, detail: `${title} detail`, done, link: `/app/${key}` });
+  const view = (doneKeys: string[], dismissed = false) => {
+    const steps = [
+      step("domain", "Add a domain", doneKeys.includes("domain")),
+      step("dmarc", "Publish DMARC with your report address", doneKeys.includes("dmarc")),
+      step("report", "Receive the first report", doneKeys.includes("report")),
+      step("sources", "Fix the sources that fail DMARC", doneKeys.includes("sources")),
+      step("enforce", "Move to quarantine, then reject", doneKeys.includes("enforce")),
+    ];
+    return { steps, complete: steps.every((s) => s.done), dismissed, mode: "choice", paths: [] };
+  };
+
+  test("shows the five steps with the server's state, the next one linked; no way to put it away before all are done", async () => {
+    fetchStub = serve({ ...full, "/api/onboarding": view(["domain"]) });
+    renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
+    const list = await screen.findByRole("list", { name: "Getting-started steps" });
+    const items = within(list).getAllByRole("listitem");
+    expect(items.map((li) => [li.getAttribute("data-step"), li.getAttribute("data-done")])).toEqual([
+      ["domain", "true"],
+      ["dmarc", "false"],
+      ["report", "false"],
+      ["sources", "false"],
+      ["enforce", "false"],
+    ]);
+    expect(screen.getByText(/1 of 5 steps done/)).toBeTruthy();
+    expect(within(items[1]!).getByRole("link", { name: /Where reports go/ }).getAttribute("href")).toBe("/app/dmarc");
+    expect(screen.queryByRole("button", { name: "Put away" })).toBeNull();
+  });
+
+  test("once every step is done it can be put away, which the server stores", async () => {
+    const calls = serve({ ...full, "/api/onboarding": view(["domain", "dmarc", "report", "sources", "enforce"]), "/api/onboarding/dismiss": view(["domain", "dmarc", "report", "sources", "enforce"], true) });
+    fetchStub = calls;
+    renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
+    await userEvent.setup().click(await screen.findByRole("button", { name: "Put away" }));
+    await waitFor(() => expect(screen.queryByRole("list", { name: "Getting-started steps" })).toBeNull());
+    expect(calls.calls.some((c) => c.url === "/api/onboarding/dismiss" && c.init.method === "POST")).toBe(true);
+  });
+
+  test("put away: not shown", async () => {
+    fetchStub = serve({ ...full, "/api/onboarding": view(["domain", "dmarc", "report", "sources", "enforce"], true) });
+    renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
+    await screen.findByRole("table");
+    expect(screen.queryByRole("list", { name: "Getting-started steps" })).toBeNull();
   });
 });
 

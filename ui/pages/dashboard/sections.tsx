@@ -1,4 +1,4 @@
-import { AlertCircle, ArrowRight, BarChart3, CheckCircle2, Globe, RefreshCw } from "lucide-react";
+import { AlertCircle, ArrowRight, BarChart3, CheckCircle2, Globe, RefreshCw, ShieldQuestionMark } from "lucide-react";
 import { Link } from "react-router";
 import { DomainStatusTable } from "../../components/DomainStatusTable";
 import { EmptyState } from "../../components/EmptyState";
@@ -63,11 +63,39 @@ export function DomainStatus({ domains, now }: { domains: DomainView[]; now?: Da
   );
 }
 
-export function RecentTasks({ tasks, now }: { tasks: Task[]; now?: Date }) {
+/**
+ * What the organisation's empty lists can honestly say: nothing is monitored yet (no domains),
+ * domains are monitored but no report has arrived (so nobody has seen its mail), or ready.
+ * Unknown while the domains load: treated as ready, the lists' own wording.
+ */
+export type Footing = "no-domains" | "no-reports" | "ready";
+
+export function footingOf(domains: DomainView[] | undefined): Footing {
+  if (!domains) return "ready";
+  if (domains.length === 0) return "no-domains";
+  return domains.some((d) => d.lastReportAt) ? "ready" : "no-reports";
+}
+
+/** The threat list's empty state before there is anything to judge (SPEC's "currently secure" needs reports). */
+export function NothingToJudge({ footing }: { footing: Exclude<Footing, "ready"> }) {
+  return (
+    <EmptyState icon={ShieldQuestionMark} title="No Active Threats">
+      {footing === "no-domains"
+        ? "No domain is monitored yet. Add one and publish DMARC: threats appear here once reports show who sends mail as it."
+        : "No report has arrived yet, so nobody has told us who sends mail as your domains. Threats appear here once reports arrive."}
+    </EmptyState>
+  );
+}
+
+export function RecentTasks({ tasks, now, footing = "ready" }: { tasks: Task[]; now?: Date; footing?: Footing }) {
   if (tasks.length === 0) {
     return (
       <EmptyState icon={CheckCircle2} title="No active tasks or issues">
-        Your domains' records look right. New issues appear here as soon as a check or a report finds one.
+        {footing === "no-domains"
+          ? "Add a domain: its DNS records are checked at once, and what to fix appears here."
+          : footing === "no-reports"
+            ? "Nothing to fix in your domains' DNS records. Tasks about who sends mail as your domains appear once reports arrive."
+            : "Your domains' records look right. New issues appear here as soon as a check or a report finds one."}
       </EmptyState>
     );
   }

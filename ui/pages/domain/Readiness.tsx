@@ -1,39 +1,20 @@
 import { useQuery } from "@tanstack/react-query";
-import { AlertTriangle, Check, CheckCircle2, ChevronRight, Copy, ShieldCheck } from "lucide-react";
-import { Fragment, useEffect, useRef, useState } from "react";
+import { AlertTriangle, CheckCircle2, ChevronRight, ShieldCheck } from "lucide-react";
+import { Fragment, useEffect, useRef } from "react";
 import { Link, useLocation } from "react-router";
 import type { DomainSourcesView, EnforcementView } from "../../../src/features/domains/readiness";
 import type { SourceExplanation } from "../../../src/lib/readiness/explain";
+import { CopyButton } from "../../components/CopyButton";
 import { Panel } from "../../components/Panel";
 import { ErrorState, LoadingState } from "../../components/QueryStates";
 import { formatCount, formatPercent, passRateClass } from "../../lib/format";
-import { toast } from "../../lib/toast";
+import { ScrollArea } from "../../components/ScrollArea";
 
 export const enforcementKey = (id: string) => [`/api/domains/${encodeURIComponent(id)}/enforcement`];
 export const sourcesKey = (id: string) => [`/api/domains/${encodeURIComponent(id)}/sources`];
 
 const STAGES = ["missing", "none", "quarantine", "reject"] as const;
 const STAGE_LABEL: Record<(typeof STAGES)[number], string> = { missing: "No record", none: "p=none", quarantine: "p=quarantine", reject: "p=reject" };
-
-function CopyButton({ value, what }: { value: string; what: string }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error("clipboard unavailable");
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-      toast({ title: "Copied to clipboard", description: `${what} copied successfully` });
-    } catch {
-      toast({ title: "Copy failed", description: "Your browser blocked the clipboard. Select the value and copy it by hand.", variant: "destructive" });
-    }
-  };
-  return (
-    <button type="button" className="btn btn-square btn-outline btn-sm" onClick={copy} aria-label={`Copy ${what}`}>
-      {copied ? <Check className="h-4 w-4 text-success" aria-hidden /> : <Copy className="h-4 w-4" aria-hidden />}
-    </button>
-  );
-}
 
 /** Text with `code` spans, as the fixes are written. */
 export function FixText({ text }: { text: string }) {
@@ -274,7 +255,7 @@ function SpfUsageBody({ u }: { u: DomainSourcesView["spfUsage"] }) {
         </span>{" "}
         {u.words}
       </p>
-      <div className="overflow-x-auto">
+      <ScrollArea label="Senders table">
         <table className="table table-sm">
           <thead>
             <tr>
@@ -295,7 +276,7 @@ function SpfUsageBody({ u }: { u: DomainSourcesView["spfUsage"] }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
       {u.rewrite ? (
         <div className="grid gap-2 rounded-box border border-base-300 p-3">
           <p className="flex items-center gap-1 font-medium">

@@ -8,6 +8,7 @@ import type { TopSources } from "../../../src/features/trends/contract";
 import { CountryLabel } from "../../components/CountryLabel";
 import { LookupResults } from "../../components/DnsLookupTool";
 import { Panel } from "../../components/Panel";
+import { DomainReportPath } from "../../components/ReportPath";
 import { ErrorState, LoadingState } from "../../components/QueryStates";
 import { StatusBadge } from "../../components/StatusBadge";
 import { TrendPanel } from "../../components/TrendPanel";
@@ -16,6 +17,7 @@ import { formatCount, formatPercent, formatRelativeTime, passRateClass } from ".
 import { toast } from "../../lib/toast";
 import { DOMAINS_KEY } from "../domains/api";
 import { enforcementKey, ReadinessPanel, SourcesPanel, sourcesKey, SpfUsagePanel } from "./Readiness";
+import { ScrollArea } from "../../components/ScrollArea";
 
 const RECORD_NAMES: Record<HistoryChange["record"], string> = { dmarc: "DMARC", spf: "SPF", dkim: "DKIM" };
 const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" });
@@ -78,6 +80,12 @@ export default function DomainPage({ now }: { now?: Date }) {
       </div>
 
       <ReadinessPanel id={domain.id} />
+
+      <div id="report-path" className="scroll-mt-24">
+        <Panel title="Where reports go">
+          <DomainReportPath domain={domain.name} />
+        </Panel>
+      </div>
 
       <TrendPanel domain={domain.name} title="Compliance Trend" now={now} />
 
@@ -149,7 +157,7 @@ function TopSourcesPanel({ domain }: { domain: string }) {
       ) : sources.data.sources.length === 0 ? (
         <p className="py-6 text-center text-sm opacity-70">No mail reported for this domain in the last 30 days.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <ScrollArea label="Mail sources table">
           <table className="table table-sm">
             <thead>
               <tr>
@@ -174,7 +182,7 @@ function TopSourcesPanel({ domain }: { domain: string }) {
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
     </Panel>
   );

@@ -7,9 +7,15 @@ import { ReportMailboxSection } from "./ReportMailboxSection";
 cleanUpAfterEach();
 
 const ADDRESS = "a1b2c3d4e5f60718@reports.example.net";
-function server(options: { role?: string; address?: string | null; mailbox?: unknown; test?: unknown } = {}) {
+function server(options: { role?: string; address?: string | null; mailbox?: unknown; test?: unknown; domains?: string[] } = {}) {
   const f = withFetch((url, init) => {
     const method = init.method ?? "GET";
+    if (url === "/api/domains" && options.domains) return json(options.domains.map((name) => ({ id: name, name })));
+    if (url.startsWith("/api/report-path?domain=")) {
+      const domain = decodeURIComponent(url.split("=")[1]!);
+      const route = (kind: string) => ({ kind, address: `dmarc@${domain}`, rua: `mailto:dmarc@${domain}`, external: null });
+      return json({ domain, mode: "choice", routes: [route("mailbox"), route("upload")] });
+    }
     if (url === "/api/auth/me") return json({ user: { id: "u", name: "Ada", email: "a@x" }, organizations: [], currentOrg: { id: "o", name: "Org", slug: "org", parentId: null, role: options.role ?? "owner" } });
     if (url === "/api/settings/report-address") return json(options.address === null ? { address: null } : { address: ADDRESS, rua: `mailto:${ADDRESS}`, ruf: `mailto:${ADDRESS}` });
     if (url === "/api/settings/mailbox" && method === "GET") return json({ mailbox: options.mailbox ?? null });
@@ -39,6 +45,15 @@ describe("ReportMailboxSection", () => {
     renderWithProviders(<ReportMailboxSection />);
     expect(await screen.findByText(/its SMTP receiver is off/)).toBeTruthy();
     expect(screen.queryByTestId("report-address")).toBeNull();
+  });
+
+  test("receiver off with a domain: a choice between connecting a mailbox and uploading, each with its exact rua", async () => {
+    server({ address: null, domains: ["acme.example"] });
+    renderWithProviders(<ReportMailboxSection />);
+    expect((await screen.findByTestId("rua-mailbox")).textContent).toBe("mailto:dmarc@acme.example");
+    expect(screen.getByTestId("rua-upload").textContent).toBe("mailto:dmarc@acme.example");
+    expect(screen.getByRole("heading", { name: "Connect a mailbox (IMAP)" })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Upload reports" })).toBeTruthy();
   });
 
   test("an admin saves a mailbox and tests the connection; the password field never shows the stored one", async () => {

@@ -4,6 +4,8 @@ import { AlertTriangle, Check, CheckCircle2, Copy, Inbox, Mail, PlugZap, Refresh
 import { useId, useState, type ComponentProps } from "react";
 import { useForm } from "react-hook-form";
 import { FormField } from "../../components/FormField";
+import { DomainReportPath } from "../../components/ReportPath";
+import { useDomains } from "../domains/api";
 import type { MeResponse } from "../../../src/features/auth/contract";
 import { mailboxInputSchema, type MailboxInput, type MailboxPollResult, type MailboxTestResult, type MailboxView, type ReportAddress } from "../../../src/features/mailin/contract";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
@@ -26,7 +28,7 @@ export function ReportMailboxSection() {
   const role = me.data?.currentOrg?.role;
   const canManage = role === "owner" || role === "admin";
   return (
-    <section className="card border border-base-300 bg-base-100" aria-labelledby="report-mail-heading">
+    <section id="report-mail" className="card scroll-mt-24 border border-base-300 bg-base-100" aria-labelledby="report-mail-heading">
       <div className="card-body gap-6">
         <header>
           <h2 id="report-mail-heading" className="card-title">
@@ -97,14 +99,25 @@ function ReportAddressPanel() {
           </p>
         </>
       ) : (
-        <div role="status" className="alert alert-info alert-soft text-sm">
-          <Inbox className="h-5 w-5 shrink-0" aria-hidden />
-          <span>
-            This server does not receive report mail itself: its SMTP receiver is off. Connect a mailbox below, or ask your administrator to start dmarcwarden
-            with <code className="font-mono">--smtp-port</code> and <code className="font-mono">--smtp-domain</code>.
-          </span>
-        </div>
+        <ReceiverOff />
       )}
+    </div>
+  );
+}
+
+/** Without the SMTP receiver: the choice between a mailbox and uploading, for the organisation's first domain when it has one. */
+function ReceiverOff() {
+  const domains = useDomains();
+  const first = domains.data?.[0]?.name;
+  if (first) return <DomainReportPath domain={first} />;
+  return (
+    <div role="status" className="alert alert-info alert-soft text-sm">
+      <Inbox className="h-5 w-5 shrink-0" aria-hidden />
+      <span>
+        This server does not receive report mail itself: its SMTP receiver is off. Publish <code className="font-mono">rua=mailto:dmarc@</code> your domain, then
+        connect that mailbox below or upload its reports on DMARC Reports — or ask your administrator to start dmarcwarden with{" "}
+        <code className="font-mono">--smtp-port</code> and <code className="font-mono">--smtp-domain</code>.
+      </span>
     </div>
   );
 }

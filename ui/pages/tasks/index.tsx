@@ -2,7 +2,9 @@ import { CheckCircle2 } from "lucide-react";
 import { useState } from "react";
 import { errorMessage } from "../../lib/api";
 import { useTasks, type Task } from "../dashboard/api";
-import { EmptyState, ErrorCard, LoadingRows } from "../dashboard/sections";
+import { Link } from "react-router";
+import { useDomains } from "../domains/api";
+import { EmptyState, ErrorCard, footingOf, LoadingRows } from "../dashboard/sections";
 import { TaskItem } from "./TaskItem";
 
 const GROUPS: { priority: Task["priority"]; title: string; hint: string }[] = [
@@ -16,6 +18,7 @@ type Filter = "all" | Task["priority"];
 /** SPEC §2 Tasks & Issues: every derived task, grouped by priority, with a filter. */
 export default function TasksPage() {
   const tasks = useTasks();
+  const footing = footingOf(useDomains().data);
   const [filter, setFilter] = useState<Filter>("all");
   const list = tasks.data ?? [];
   const counts = { all: list.length, high: 0, medium: 0, low: 0 } as Record<Filter, number>;
@@ -36,7 +39,19 @@ export default function TasksPage() {
       ) : list.length === 0 ? (
         <div className="card border border-base-300 bg-base-100">
           <EmptyState icon={CheckCircle2} title="No active tasks or issues">
-            Every domain's records look right and your reports show nothing to fix.
+            {footing === "no-domains" ? (
+              <>
+                No domain is monitored yet.{" "}
+                <Link to="/app/domains" className="link link-primary">
+                  Add a domain
+                </Link>
+                : its DNS records are checked at once, and what to fix appears here.
+              </>
+            ) : footing === "no-reports" ? (
+              "Your domains' DNS records show nothing to fix. Tasks about who sends mail as your domains appear once reports arrive."
+            ) : (
+              "Every domain's records look right and your reports show nothing to fix."
+            )}
           </EmptyState>
         </div>
       ) : (
