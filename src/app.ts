@@ -19,6 +19,7 @@ import { exportRoutes } from "./features/reports/export-routes";
 import { settingsRoutes } from "./features/settings/routes";
 import { twoFactorPolicyRoutes } from "./features/settings/two-factor-routes";
 import { tokenRoutes } from "./features/tokens/routes";
+import { ssoRoutes } from "./features/sso/routes";
 import { trendsRoutes } from "./features/trends/routes";
 import { mailinRoutes } from "./features/mailin/routes";
 import { onboardingRoutes } from "./features/onboarding/routes";
@@ -60,6 +61,7 @@ export function createApp(deps: AppDeps) {
       .use(settingsRoutes(deps))
       .use(twoFactorPolicyRoutes(deps))
       .use(tokenRoutes(deps))
+      .use(ssoRoutes(deps))
       .use(mailinRoutes(deps))
       .use(onboardingRoutes(deps))
       .use(alertsRoutes(deps))

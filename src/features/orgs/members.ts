@@ -220,3 +220,24 @@ export async function firstOwnerEmail(ctx: Pick<ServiceContext, "store">, orgId:
   owners.sort((a, b) => a.joinedAt.getTime() - b.joinedAt.getTime() || a.email.localeCompare(b.email));
   return owners[0]?.email ?? null;
 }
+
+/**
+ * Makes the user a member with `role` unless they are one already (a first sign-in through the
+ * organisation's single sign-on): the plan's member limit holds, and the organisation's channels
+ * hear of the new member. Joins the caller's transaction; answers whether the user joined.
+ */
+export async function joinOrganization(ctx: ServiceContext, orgId: string, user: { id: string; name: string; email: string }, role: Role): Promise<boolean> {
+  const { memberships } = ctx.store.t;
+  return ctx.store.write(async (tx) => {
+    const [existing] = await tx
+      .select({ id: memberships.id })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, user.id)))
+      .limit(1);
+    if (existing) return false;
+    await assertCanAddMember(ctx, orgId);
+    const [joined] = await tx.insert(memberships).values({ orgId, userId: user.id, role }).returning({ id: memberships.id });
+    await recordEvents(ctx, orgId, [memberJoinedEvent({ membershipId: joined!.id, name: user.name, email: user.email, role })]);
+    return true;
+  });
+}

@@ -1,0 +1,96 @@
+/**
+ * Talking to an organisation's identity provider. Its address comes from an organisation admin,
+ * so every request the server makes for it (discovery, JWKS, token, userinfo) goes through one
+ * guarded fetch: https only, to public addresses only, no redirects, a time limit and a size
+ * limit — the mailbox and webhook rules — unless the operator allows otherwise with
+ * --allow-insecure-oidc (tests, a lab). ID tokens are verified against the issuer's JWKS
+ * (openid-client's non-repudiation checks) besides the claims checks.
+ */
+import * as oidc from "openid-client";
+import type { AppDeps } from "../../deps";
+import { formatAddress, nonPublicReason, parseAddress } from "../../lib/net/address";
+import { addressesOf } from "../mailin/mailbox-address";
+
+export type IssuerDeps = Pick<AppDeps, "config" | "resolver" | "log">;
+
+const FETCH_TIMEOUT_MS = 10_000;
+const MAX_ANSWER_BYTES = 1024 * 1024;
+
+export const insecureOidcAllowed = (deps: Pick<AppDeps, "config">) => deps.config.allowInsecureOidc;
+
+/** Why the issuer address may not be used, in words for the admin, or null. */
+export function issuerAddressProblem(deps: Pick<AppDeps, "config">, issuer: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return "The issuer is not a URL. Copy it from your identity provider, e.g. https://accounts.google.com.";
+  }
+  if (url.username || url.password) return "The issuer URL must not contain a user name or password.";
+  if (url.search || url.hash) return "The issuer URL has no query or fragment (nothing after ? or #).";
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && insecureOidcAllowed(deps))) return "The issuer must be an https:// address.";
+  return null;
+}
+
+/** Why the host may not be reached (a non-public address without --allow-insecure-oidc), or null. */
+async function refusedHost(deps: IssuerDeps, url: URL): Promise<string | null> {
+  if (insecureOidcAllowed(deps)) return null;
+  if (url.protocol !== "https:") return "only https addresses are reached";
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const found = await addressesOf(deps, host);
+  if (!found.length) return `${host} has no address`;
+  for (const text of found) {
+    const bytes = parseAddress(text);
+    if (!bytes) continue;
+    const reason = nonPublicReason(bytes);
+    if (reason) return `${host} resolves to ${formatAddress(bytes)} (${reason}); --allow-insecure-oidc permits it`;
+  }
+  return null;
+}
+
+export class IssuerUnreachableError extends Error {}
+
+/** The fetch openid-client uses for this server: guarded as above. */
+export function guardedFetch(deps: IssuerDeps): oidc.CustomFetch {
+  return async (url, options) => {
+    const target = new URL(url);
+    const refused = await refusedHost(deps, target);
+    if (refused) throw new IssuerUnreachableError(refused);
+    const res = await fetch(target, { method: options.method, headers: options.headers as HeadersInit, body: options.body as BodyInit | null | undefined, redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    const length = Number(res.headers.get("content-length") ?? 0);
+    if (length > MAX_ANSWER_BYTES) throw new IssuerUnreachableError(`${target.host} answered more than ${MAX_ANSWER_BYTES} bytes`);
+    const body = await res.arrayBuffer();
+    if (body.byteLength > MAX_ANSWER_BYTES) throw new IssuerUnreachableError(`${target.host} answered more than ${MAX_ANSWER_BYTES} bytes`);
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+export interface IssuerClient {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * The provider's configuration from its discovery document (`<issuer>/.well-known/openid-configuration`,
+ * whose `issuer` must equal the one given), as a confidential client (client_secret_basic).
+ */
+export async function discoverIssuer(deps: IssuerDeps, client: IssuerClient): Promise<oidc.Configuration> {
+  const execute = [oidc.enableNonRepudiationChecks];
+  if (insecureOidcAllowed(deps)) execute.push(oidc.allowInsecureRequests);
+  return oidc.discovery(new URL(client.issuer), client.clientId, { client_secret: client.clientSecret }, oidc.ClientSecretBasic(client.clientSecret), {
+    [oidc.customFetch]: guardedFetch(deps),
+    execute,
+    timeout: FETCH_TIMEOUT_MS / 1000,
+  });
+}
+
+/** One line for the server log about a failure talking to the provider (never a secret: the library's messages name claims and URLs). */
+export function describeIssuerError(error: unknown): string {
+  if (error instanceof IssuerUnreachableError) return error.message;
+  const cause = (error as { cause?: unknown })?.cause;
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string })?.code;
+  const detail = cause instanceof Error ? `: ${cause.message}` : "";
+  return `${code ? `${code}: ` : ""}${message}${detail}`.slice(0, 500);
+}
