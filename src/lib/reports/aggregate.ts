@@ -1,5 +1,5 @@
 /**
- * DMARC aggregate (RUA) report XML → AggregateReport, streamed with saxes.
+ * DMARC aggregate (RUA) report XML → AggregateReport, streamed through the tokenizer in ./xml.
  *
  * Accepts RFC 7489 Appendix C, the DMARCbis format (RFC 9990: namespace
  * urn:ietf:params:xml:ns:dmarc-2.0, <version>, np, testing, discovery_method, generator,
@@ -9,7 +9,6 @@
  * anything whose required metadata is missing, with a reason a user can act on.
  */
 import { isIP } from "node:net";
-import { SaxesParser } from "saxes";
 import {
   DEFAULT_LIMITS,
   ReportRefusedError,
@@ -22,15 +21,32 @@ import {
   type SpfAuthResult,
   yieldToEventLoop,
 } from "./model";
+import { XmlTokenizer, type XmlSink } from "./xml";
 
 export const DMARCBIS_NAMESPACE = "urn:ietf:params:xml:ns:dmarc-2.0";
 const CHUNK = 256 * 1024;
 
-const localName = (name: string) => {
-  const i = name.indexOf(":");
-  return i < 0 ? name : name.slice(i + 1);
+/** An aggregate report without its records (see AggregateXmlReader.head). */
+export type AggregateHead = Omit<AggregateReport, "records">;
+/** <feedback> may sit inside at most two wrapper elements */
+const MAX_WRAPPER_DEPTH = 3;
+/** trimmed, lower-case; most values already are, and are returned as they are */
+const keyword = (v: string) => {
+  const n = v.length;
+  if (n === 0) return v;
+  if (v.charCodeAt(0) <= 32 || v.charCodeAt(n - 1) <= 32) return v.trim().toLowerCase();
+  for (let i = 0; i < n; i++) {
+    const c = v.charCodeAt(i);
+    if ((c >= 65 && c <= 90) || c > 127) return v.toLowerCase();
+  }
+  return v;
 };
-const keyword = (v: string) => v.trim().toLowerCase();
+/** trimmed, with line ends as XML reads them */
+const trimmed = (v: string) => {
+  const n = v.length;
+  if (n > 0 && (v.charCodeAt(0) <= 32 || v.charCodeAt(n - 1) <= 32)) v = v.trim();
+  return v.indexOf("\r") < 0 ? v : v.replace(/\r\n?/g, "\n");
+};
 const orNull = (v: string | undefined) => (v === undefined || v === "" ? null : v);
 
 /** Normalises a source address: IPv4-mapped IPv6 → IPv4, IPv6 lower-cased. */
@@ -82,48 +98,33 @@ export function assertAggregateHead(text: string): void {
 }
 
 /**
- * Recoverable slips in real reports: an unescaped "&" or an undefined entity, left as text.
- * Any other syntax error ends the parse: saxes would go on, and some states (a "<!" that is
- * not a comment, CDATA or DOCTYPE) then cost an error and a string append per character.
- */
-const TOLERATED_ERROR = /entity/i;
-const MAX_TOLERATED_ERRORS = 100;
-/** text is handed to saxes in steps this size, so an over-long token is caught early */
-const STEP = 16 * 1024;
-
-const refusedSyntax = (message: string) => new ReportRefusedError(`The XML is malformed (${message.replace(/\.$/, "")}); it was refused. Ask the reporter for a well-formed report.`);
-const tooLongToken = (cap: number, where: string) =>
-  new ReportRefusedError(`The XML has a text, attribute value or comment ${where ? `in <${where}> ` : ""}longer than ${cap.toLocaleString("en-US")} characters, more than any report field needs; it was refused.`, "too_large");
-
-/**
  * An aggregate report read incrementally: `write` text as it arrives (decompressed or
  * decoded), then `finish`. Memory stays bounded by the records kept, never by the input:
  * a token (text, attribute value, comment) over `maxXmlTokenChars`, nesting deeper than
  * `maxXmlDepth`, more than `maxItemsPerList` results in a record, or a syntax error ends it.
+ *
+ * `<feedback>` is usually the document's root; like parsedmarc, a report wrapped in another
+ * element (an `<xs:schema>` some generators emit, a mail gateway's envelope) is read too, as
+ * long as `<feedback>` sits within the first three levels. When several `<policy_published>`
+ * are given, the first counts.
  */
 export class AggregateXmlReader {
-  private readonly parser = new SaxesParser({ position: false });
-  private sinceEvent = 0;
-  /** the element whose text or tag is being read, for refusals */
-  private where = "";
+  private readonly tokenizer: XmlTokenizer;
   private readonly finishReport: () => AggregateReport;
+  private readonly headOf: () => AggregateHead | string;
+  private readonly records: AggregateRecord[];
+  /** records handed out by takeRecords (they still count toward maxRecords) */
+  private taken = 0;
 
-  constructor(private readonly limits: ReportLimits = DEFAULT_LIMITS) {
-    const parser = this.parser;
-    const tokenCap = limits.maxXmlTokenChars;
+  constructor(limits: ReportLimits = DEFAULT_LIMITS) {
     const listCap = (list: unknown[], what: string) => {
       if (list.length >= limits.maxItemsPerList) throw new ReportRefusedError(`The report has more than ${limits.maxItemsPerList} ${what}; it was refused.`, "too_large");
     };
-    const seen = () => {
-      this.sinceEvent = 0;
-    };
-    const stack: string[] = [];
-    let text = "";
-    let firstError: string | null = null;
-    let toleratedErrors = 0;
-    let closing = false;
+    /** depth of <feedback> once opened; 0 before */
+    let feedbackDepth = 0;
+    let rootName = "";
     let rootClosed = false;
-    let sawRoot = false;
+    let policies = 0;
 
     const meta: Record<string, string> = {};
     const reporterErrors: string[] = [];
@@ -131,185 +132,173 @@ export class AggregateXmlReader {
     let version: string | null = null;
     let dmarcbis = false;
     const records: AggregateRecord[] = [];
+    this.records = records;
+    const reader = this;
     let record: AggregateRecord | null = null;
     let reason: Partial<PolicyOverrideReason> | null = null;
     let dkim: Record<string, string> | null = null;
     let spf: Record<string, string> | null = null;
+    const notAReport = () => new ReportRefusedError(`This XML is not a DMARC aggregate report (its root element is <${rootName}>, expected <feedback>).`);
 
-    parser.on("doctype", () => {
-      throw new ReportRefusedError("The XML declares a DOCTYPE, which is refused for safety (no DTDs or entities are processed).");
-    });
-    parser.on("error", (error) => {
-      // at the end of input (an unclosed root) the reason is given below, with its advice
-      if (!closing && (!TOLERATED_ERROR.test(error.message) || ++toleratedErrors > MAX_TOLERATED_ERRORS)) throw refusedSyntax(error.message);
-      firstError ??= error.message;
-    });
-    const addText = (t: string) => {
-      seen();
-      if (text.length + t.length > tokenCap) throw tooLongToken(tokenCap, this.where);
-      text += t;
-    };
-    parser.on("text", addText);
-    parser.on("cdata", addText);
-    const bounded = (value: string) => {
-      seen();
-      if (value.length > tokenCap) throw tooLongToken(tokenCap, this.where);
-    };
-    parser.on("comment", bounded);
-    parser.on("processinginstruction", (pi) => bounded(pi.body));
-    parser.on("opentagstart", (tag) => {
-      seen();
-      this.where = localName(tag.name);
-    });
-    parser.on("attribute", (attribute) => bounded(attribute.value));
-    parser.on("opentag", (tag) => {
-      seen();
-      const name = localName(tag.name);
-      const parent = stack[stack.length - 1];
-      if (stack.length >= limits.maxXmlDepth) throw new ReportRefusedError(`The XML nests elements more than ${limits.maxXmlDepth} deep; a DMARC report needs 5. It was refused.`);
-      stack.push(name);
-      text = "";
-      if (stack.length === 1) {
-        if (name !== "feedback") throw new ReportRefusedError(`This XML is not a DMARC aggregate report (its root element is <${tag.name}>, expected <feedback>).`);
-        sawRoot = true;
-        for (const [attr, value] of Object.entries(tag.attributes)) {
-          if ((attr === "xmlns" || attr.startsWith("xmlns:")) && String(value) === DMARCBIS_NAMESPACE) dmarcbis = true;
+    const sink: XmlSink = {
+      open(name, depth, attributes) {
+        if (feedbackDepth === 0) {
+          if (depth === 1) rootName = tokenizer.rawRoot();
+          if (rootClosed) return;
+          if (name !== "feedback") {
+            if (depth >= MAX_WRAPPER_DEPTH) throw notAReport();
+            return;
+          }
+          feedbackDepth = depth;
+          for (const [attr, value] of attributes ?? []) {
+            if ((attr === "xmlns" || attr.startsWith("xmlns:")) && value === DMARCBIS_NAMESPACE) dmarcbis = true;
+          }
+          return;
         }
-        return;
-      }
-      switch (name) {
-        case "record":
-          if (parent === "feedback") record = newRecord();
-          break;
-        case "reason":
-          if (record && parent === "policy_evaluated") reason = {};
-          break;
-        case "dkim":
-          if (record && parent === "auth_results") dkim = {};
-          break;
-        case "spf":
-          if (record && parent === "auth_results") spf = {};
-          break;
-      }
-    });
-    parser.on("closetag", (tag) => {
-      seen();
-      const name = localName(tag.name);
-      stack.pop();
-      const parent = stack[stack.length - 1];
-      this.where = parent ?? "";
-      const value = text.trim();
-      text = "";
-      if (stack.length === 0) {
-        rootClosed = true;
-        return;
-      }
-      if (parent === "feedback") {
-        if (name === "version") version = orNull(value);
-        else if (name === "record" && record) {
-          if (records.length >= limits.maxRecords) throw new ReportRefusedError(`The report has more than ${limits.maxRecords.toLocaleString("en-US")} records, the most one report may hold.`, "too_large");
-          records.push(record);
-          record = null;
+        const parent = tokenizer.names[depth - 2];
+        switch (name) {
+          case "record":
+            if (depth === feedbackDepth + 1) record = newRecord();
+            break;
+          case "policy_published":
+            if (depth === feedbackDepth + 1) policies++;
+            break;
+          case "reason":
+            if (record && parent === "policy_evaluated") reason = {};
+            break;
+          case "dkim":
+            if (record && parent === "auth_results") dkim = {};
+            break;
+          case "spf":
+            if (record && parent === "auth_results") spf = {};
+            break;
         }
-        return;
-      }
-      if (parent === "report_metadata") {
-        if (name === "error") {
-          if (value) {
-            listCap(reporterErrors, "<error> entries in its <report_metadata>");
-            reporterErrors.push(value);
-          }
-        } else meta[name] = value;
-        return;
-      }
-      if (parent === "date_range") {
-        meta[`date_${name}`] = value;
-        return;
-      }
-      if (parent === "policy_published") {
-        policy[name] = value;
-        return;
-      }
-      if (!record) return;
-      switch (parent) {
-        case "row":
-          if (name === "source_ip") record.sourceIp = normaliseIp(value);
-          else if (name === "count") {
-            const n = Number.parseInt(value, 10);
-            record.count = Number.isFinite(n) && n > 0 ? n : 0;
+      },
+      close(name, depth, text) {
+        if (feedbackDepth === 0) {
+          if (depth === 1 && !rootClosed) throw notAReport();
+          return;
+        }
+        if (depth <= feedbackDepth) {
+          // </feedback>: what follows it is not part of the report
+          if (depth === feedbackDepth) {
+            rootClosed = true;
+            feedbackDepth = 0;
           }
           return;
-        case "policy_evaluated":
-          if (name === "disposition") record.disposition = keyword(value) || "none";
-          else if (name === "dkim") record.dkimAligned = orNull(keyword(value));
-          else if (name === "spf") record.spfAligned = orNull(keyword(value));
-          else if (name === "reason" && reason) {
-            // an empty <reason/> (or one with an empty <type>) carries nothing: skip it
-            if (reason.type) listCap(record.reasons, "<reason> entries in one record");
-            if (reason.type) record.reasons.push({ type: reason.type, comment: reason.comment ?? null });
-            reason = null;
+        }
+        const parent = tokenizer.names[depth - 2];
+        if (depth === feedbackDepth + 1) {
+          if (name === "version") version = orNull(text.trim());
+          else if (name === "record" && record) {
+            if (reader.taken + records.length >= limits.maxRecords) throw new ReportRefusedError(`The report has more than ${limits.maxRecords.toLocaleString("en-US")} records, the most one report may hold.`, "too_large");
+            records.push(record);
+            record = null;
           }
           return;
-        case "reason":
-          if (reason) {
-            if (name === "type") reason.type = keyword(value);
-            else if (name === "comment") reason.comment = orNull(value);
-          }
-          return;
-        case "identifiers":
-        case "identities":
-          if (name === "header_from") record.headerFrom = orNull(keyword(value));
-          else if (name === "envelope_from") record.envelopeFrom = orNull(keyword(value));
-          else if (name === "envelope_to") record.envelopeTo = orNull(keyword(value));
-          return;
-        case "auth_results":
-          if (name === "dkim" && dkim) {
-            const result: DkimAuthResult = { domain: keyword(dkim.domain ?? ""), selector: orNull(dkim.selector ?? ""), result: keyword(dkim.result ?? "") || "none", humanResult: orNull(dkim.human_result ?? "") };
-            if (result.domain || result.result !== "none") {
-              listCap(record.dkimResults, "DKIM results in one record");
-              record.dkimResults.push(result);
+        }
+        const value = trimmed(text);
+        if (parent === "report_metadata") {
+          if (name === "error") {
+            if (value) {
+              listCap(reporterErrors, "<error> entries in its <report_metadata>");
+              reporterErrors.push(value);
             }
-            dkim = null;
-          } else if (name === "spf" && spf) {
-            const result: SpfAuthResult = { domain: keyword(spf.domain ?? ""), scope: orNull(keyword(spf.scope ?? "")), result: keyword(spf.result ?? "") || "none", humanResult: orNull(spf.human_result ?? "") };
-            if (result.domain || result.result !== "none") {
-              listCap(record.spfResults, "SPF results in one record");
-              record.spfResults.push(result);
+          } else meta[name] = value;
+          return;
+        }
+        if (parent === "date_range") {
+          meta[`date_${name}`] = value;
+          return;
+        }
+        if (parent === "policy_published") {
+          if (policies === 1) policy[name] = value;
+          return;
+        }
+        if (!record) return;
+        switch (parent) {
+          case "row":
+            if (name === "source_ip") record.sourceIp = normaliseIp(value);
+            else if (name === "count") {
+              const n = Number.parseInt(value, 10);
+              record.count = Number.isFinite(n) && n > 0 ? n : 0;
             }
-            spf = null;
-          }
-          return;
-        case "dkim":
-          if (dkim) dkim[name] = value;
-          return;
-        case "spf":
-          if (spf) spf[name] = value;
-          return;
-      }
-    });
+            return;
+          case "policy_evaluated":
+            if (name === "disposition") record.disposition = keyword(value) || "none";
+            else if (name === "dkim") record.dkimAligned = orNull(keyword(value));
+            else if (name === "spf") record.spfAligned = orNull(keyword(value));
+            else if (name === "reason" && reason) {
+              // an empty <reason/> (or one with an empty <type>) carries nothing: skip it
+              if (reason.type) listCap(record.reasons, "<reason> entries in one record");
+              if (reason.type) record.reasons.push({ type: reason.type, comment: reason.comment ?? null });
+              reason = null;
+            }
+            return;
+          case "reason":
+            if (reason) {
+              if (name === "type") reason.type = keyword(value);
+              else if (name === "comment") reason.comment = orNull(value);
+            }
+            return;
+          case "identifiers":
+          case "identities":
+            if (name === "header_from") record.headerFrom = orNull(keyword(value));
+            else if (name === "envelope_from") record.envelopeFrom = orNull(keyword(value));
+            else if (name === "envelope_to") record.envelopeTo = orNull(keyword(value));
+            return;
+          case "auth_results":
+            if (name === "dkim" && dkim) {
+              const result: DkimAuthResult = { domain: keyword(dkim.domain ?? ""), selector: orNull(dkim.selector ?? ""), result: keyword(dkim.result ?? "") || "none", humanResult: orNull(dkim.human_result ?? "") };
+              if (result.domain || result.result !== "none") {
+                listCap(record.dkimResults, "DKIM results in one record");
+                record.dkimResults.push(result);
+              }
+              dkim = null;
+            } else if (name === "spf" && spf) {
+              const result: SpfAuthResult = { domain: keyword(spf.domain ?? ""), scope: orNull(keyword(spf.scope ?? "")), result: keyword(spf.result ?? "") || "none", humanResult: orNull(spf.human_result ?? "") };
+              if (result.domain || result.result !== "none") {
+                listCap(record.spfResults, "SPF results in one record");
+                record.spfResults.push(result);
+              }
+              spf = null;
+            }
+            return;
+          case "dkim":
+            if (dkim) dkim[name] = value;
+            return;
+          case "spf":
+            if (spf) spf[name] = value;
+            return;
+        }
+      },
+    };
+    const tokenizer = new XmlTokenizer(sink, { maxTokenChars: limits.maxXmlTokenChars, maxDepth: limits.maxXmlDepth });
+    this.tokenizer = tokenizer;
 
     this.finishReport = () => {
-      closing = true;
-      try {
-        parser.close();
-      } catch (error) {
-        throw asRefusal(error);
+      const state = tokenizer.state;
+      if (state === "empty") throw new ReportRefusedError("This file has no XML content.");
+      if (!rootClosed) {
+        if (state === "closed" || (feedbackDepth === 0 && rootName)) throw notAReport();
+        throw new ReportRefusedError("The XML report is incomplete or malformed: it ends before </feedback>. Was the file cut short?");
       }
-      return buildReport();
+      const head = this.headOf();
+      if (typeof head === "string") throw new ReportRefusedError(head);
+      return { ...head, records };
     };
 
-    const buildReport = (): AggregateReport => {
-      if (!sawRoot) throw new ReportRefusedError(`This file has no XML content${firstError ? ` (${firstError})` : ""}.`);
-      if (!rootClosed) throw new ReportRefusedError(`The XML report is incomplete or malformed${firstError ? `: ${firstError}` : ""}. Was the file cut short?`);
-
+    /** the report without its records, or why it cannot be one (yet) */
+    this.headOf = (): AggregateHead | string => {
       const reportId = meta.report_id;
-      if (!reportId) throw new ReportRefusedError("The aggregate report has no <report_id> in its <report_metadata>.");
+      if (!reportId) return "The aggregate report has no <report_id> in its <report_metadata>.";
       const domain = keyword(policy.domain ?? "").replace(/\.$/, "");
-      if (!domain) throw new ReportRefusedError("The aggregate report has no <domain> in its <policy_published>.");
+      if (!domain) return "The aggregate report has no <domain> in its <policy_published>.";
       const dateBegin = parseReportDate(meta.date_begin);
       const dateEnd = parseReportDate(meta.date_end);
-      if (!dateBegin || !dateEnd) throw new ReportRefusedError("The aggregate report has no readable <date_range> (begin and end).");
-      const email = orNull(meta.email ?? "");
+      if (!dateBegin || !dateEnd) return "The aggregate report has no readable <date_range> (begin and end).";
+      // "<noreply@reporter.example>": the address inside the brackets
+      const email = orNull((meta.email ?? "").replace(/^<([^<>]*)>$/, "$1").trim());
       const reporterOrg = meta.org_name || (email ? email.split("@").pop()! : "") || "Unknown reporter";
 
       const pct = policy.pct ? Number.parseInt(policy.pct, 10) : Number.NaN;
@@ -339,21 +328,34 @@ export class AggregateXmlReader {
         dateBegin,
         dateEnd,
         policy: published,
-        records,
       };
     };
+  }
+
+  /**
+   * The report without its records once its <report_metadata> and <policy_published> are read
+   * (null before): a caller that stores records as they arrive writes the report's row first.
+   */
+  head(): AggregateHead | null {
+    const head = this.headOf();
+    return typeof head === "string" ? null : head;
+  }
+
+  /**
+   * Hands over the records read so far and forgets them, so a caller that stores them as they
+   * arrive holds one batch, never the report. They still count toward `maxRecords`; `finish`
+   * then returns only the records not taken.
+   */
+  takeRecords(): AggregateRecord[] {
+    const out = this.records.splice(0, this.records.length);
+    this.taken += out.length;
+    return out;
   }
 
   /** Feeds the next piece of the document; throws ReportRefusedError as soon as it is refused. */
   write(chunk: string): void {
     try {
-      for (let i = 0; i < chunk.length; i += STEP) {
-        const step = chunk.length <= STEP ? chunk : chunk.slice(i, i + STEP);
-        this.parser.write(step);
-        this.sinceEvent += step.length;
-        // a token saxes is still accumulating (text, attribute value, comment, a "<!…" run)
-        if (this.sinceEvent > this.limits.maxXmlTokenChars + STEP) throw tooLongToken(this.limits.maxXmlTokenChars, this.where);
-      }
+      this.tokenizer.write(chunk);
     } catch (error) {
       throw asRefusal(error);
     }
@@ -361,7 +363,11 @@ export class AggregateXmlReader {
 
   /** The report, once the whole document was written. */
   finish(): AggregateReport {
-    return this.finishReport();
+    try {
+      return this.finishReport();
+    } catch (error) {
+      throw asRefusal(error);
+    }
   }
 }
 
