@@ -1,6 +1,6 @@
 /**
  * The /trial flow in Chromium against the built executable, in both billing modes:
- * - billing off (no Stripe keys): landing → plan → details → signed-in dashboard with the toast;
+ * - billing off (no Stripe keys): landing → plan → details → signed-in dashboard with the "organisation is ready" toast (no trial claimed);
  * - billing on: the server talks to the Stripe stand-in (tests/support/stripe-server.ts) and the
  *   page gets a small stand-in for Stripe.js through request interception — the real script
  *   loads from Stripe's servers, which no test may reach.
@@ -45,7 +45,7 @@ describe("trial sign-up with billing off (self-hosted mode)", () => {
     await server?.stop();
   });
 
-  test("from the landing page's trial button to a signed-in dashboard with the trial toast, shown once", async () => {
+  test("from the landing page's trial button to a signed-in dashboard that says the organisation is ready (no trial runs without billing), shown once", async () => {
     const { page, errors } = await newPage(browser);
     await page.goto(server.url + "/");
     await page.getByRole("link", { name: "Start 7-Day Free Trial" }).first().click();
@@ -82,8 +82,10 @@ describe("trial sign-up with billing off (self-hosted mode)", () => {
 
     await page.getByRole("button", { name: "Continue" }).click();
     await page.waitForURL("**/app/dashboard");
-    await toastWith(page, "Trial Started Successfully!").waitFor();
-    expect(await toastWith(page, "Trial Started Successfully!").innerText()).toContain("Welcome to the product. Your 7-day trial is now active.");
+    await toastWith(page, "Your organisation is ready").waitFor();
+    // self-hosted: no trial clock runs, so SPEC's Stripe-mode toast would be untrue
+    expect(await toastWith(page, "Trial Started Successfully!").count()).toBe(0);
+    expect(await page.getByText("Your 7-day trial is now active").count()).toBe(0);
     // the parameter is dropped, so a reload does not toast again
     expect(new URL(page.url()).search).toBe("");
 
@@ -99,7 +101,7 @@ describe("trial sign-up with billing off (self-hosted mode)", () => {
 
     await page.reload();
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-    expect(await toastWith(page, "Trial Started Successfully!").count()).toBe(0);
+    expect(await toastWith(page, "Your organisation is ready").count()).toBe(0);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 60_000);

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Lock } from "lucide-react";
 import { useForm } from "react-hook-form";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { adminLoginSchema, type AdminLoginInput, type AdminLoginResponse } from "../../src/features/admin/contract";
 import { storeAdminSession } from "../lib/adminSession";
 import { apiRequest } from "../lib/api";
@@ -81,6 +81,12 @@ export function AdminLoginDialog({ open, onOpenChange }: { open: boolean; onOpen
           {formState.isSubmitting ? "Logging in..." : "Login"}
         </button>
       </form>
+      <p className="mt-4 border-t border-base-300 pt-3 text-center text-sm opacity-80" data-customer-login-hint>
+        Not the administrator?{" "}
+        <Link to="/login" className="link link-primary" onClick={() => change(false)}>
+          Log in to your organisation's account
+        </Link>
+      </p>
     </Modal>
   );
 }

@@ -1,4 +1,4 @@
-import { ArrowRight, PlayCircle, Shield } from "lucide-react";
+import { ArrowRight, Lock, PlayCircle, Shield } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import type { RequestType } from "../../../src/features/contact/contract";
@@ -24,9 +24,15 @@ export default function LandingPage() {
         <Link to="/demo" className="btn btn-ghost btn-sm hidden md:inline-flex">
           Demo
         </Link>
-        <button type="button" className="btn btn-ghost btn-sm" onClick={() => setLoginOpen(true)}>
-          Sign In
+        <Link to="/login" className="btn btn-outline btn-sm whitespace-nowrap" data-customer-login>
+          Log in
+        </Link>
+        <button type="button" className="btn btn-ghost btn-sm gap-1 whitespace-nowrap opacity-80" onClick={() => setLoginOpen(true)} title="Master Administrator sign-in" aria-describedby="admin-sign-in-hint">
+          <Lock className="h-3.5 w-3.5" aria-hidden /> Sign In
         </button>
+        <span id="admin-sign-in-hint" className="sr-only">
+          for the Master Administrator; customers use Log in
+        </span>
         <Link to="/trial" className="btn btn-primary btn-sm whitespace-nowrap">
           Start Free Trial
         </Link>

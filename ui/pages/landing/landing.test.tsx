@@ -23,6 +23,19 @@ describe("landing page (SPEC §2)", () => {
     expect(screen.getAllByRole("link", { name: /Live Demo/ })[0]!.getAttribute("href")).toBe("/demo");
   });
 
+  test("customers find their sign-in: a Log in link to /login beside the administrator's Sign In, and the dialog links there too", async () => {
+    const user = userEvent.setup();
+    renderApp("/");
+    await screen.findByRole("heading", { level: 1 });
+    const nav = screen.getByRole("navigation", { name: "Site" });
+    expect(href("Log in", nav)).toBe("/login");
+    const admin = within(nav).getByRole("button", { name: "Sign In" });
+    expect(admin.getAttribute("title")).toBe("Master Administrator sign-in");
+    await user.click(admin);
+    const dialog = await screen.findByRole("dialog");
+    expect(within(dialog).getByRole("link", { name: "Log in to your organisation's account" }).getAttribute("href")).toBe("/login");
+  });
+
   test("Sign In opens the master administrator login dialog", async () => {
     const user = userEvent.setup();
     renderApp("/");

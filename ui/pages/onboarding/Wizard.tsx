@@ -8,6 +8,8 @@ import type { DomainView } from "../../../src/features/domains/contract";
 import { isSignedIn, useMe } from "../../lib/auth";
 import { toast } from "../../lib/toast";
 import { dmarcRecord, recordDomain, spfRecord, type WizardKind } from "./records";
+import { ReportPathView, startingDmarcRecord, useReportPath } from "../../components/ReportPath";
+import { saveWizardDetails } from "../../lib/wizard-handoff";
 
 /** SPEC §9: the wizard has 4 steps. */
 export const WIZARD_STEPS = 4;
@@ -158,7 +160,7 @@ export function Wizard({ config }: { config: WizardConfig }) {
                     Next <ArrowRight className="h-4 w-4" aria-hidden />
                   </button>
                 ) : (
-                  <Link to="/trial" className="btn btn-primary">
+                  <Link to="/trial" className="btn btn-primary" onClick={() => saveWizardDetails(details)}>
                     <Rocket className="h-4 w-4" aria-hidden /> Start Monitoring
                   </Link>
                 )}
@@ -412,14 +414,34 @@ export function DkimStep({ intro, note }: { intro: ReactNode; note?: ReactNode }
   );
 }
 
-/** Step 4: the DMARC value to copy, the _dmarc TXT row, the propagation note and the closing notice (`complete`), then `after`. */
+/**
+ * Step 4: the DMARC value to copy, the _dmarc TXT row, the propagation note and the closing
+ * notice (`complete`), then `after`. Signed out, the value is SPEC's sample (reports to a mailbox
+ * at the domain); signed in, it carries the organisation's report path — its own report address
+ * when this server receives mail, else the choice between a mailbox and uploading.
+ */
 export function DmarcStep({ kind, domain, complete, after }: { kind: WizardKind; domain: string; complete: ReactNode; after?: ReactNode }) {
-  const value = dmarcRecord(kind, domain);
+  const me = useMe();
+  const signedIn = isSignedIn(me.data);
+  const path = useReportPath(domain, signedIn);
+  const ours = signedIn && path.data ? path.data : null;
+  const value = ours ? startingDmarcRecord(ours) : dmarcRecord(kind, domain);
   return (
     <div className="grid gap-4">
       <p className="opacity-80">DMARC tells receiving servers what to do with mail that fails SPF and DKIM, and sends you reports about who sends as {domain}.</p>
       <CopyableRecord label="DMARC record value" value={value} what="DMARC record" />
       <DnsRecordRow name="_dmarc" value={value} note={`Add a TXT record named _dmarc (that is, _dmarc.${domain}).`} />
+      {ours ? (
+        <div className="grid gap-2" data-wizard-report-path>
+          <h3 className="font-semibold">Where the reports go</h3>
+          <ReportPathView path={ours} />
+        </div>
+      ) : (
+        <p className="text-sm opacity-80">
+          Reports will arrive at the rua= mailbox above. After you start monitoring, dmarcwarden shows where they should go instead — its own report address for
+          your organisation, a mailbox it reads, or uploads.
+        </p>
+      )}
       <PropagationNote />
       <SetupComplete>{complete}</SetupComplete>
       <JourneyNext domain={domain} />

@@ -162,6 +162,44 @@ describe("setup wizards (SPEC §2/§4/§5)", () => {
     expect(screen.queryByRole("link", { name: /readiness/ })).toBeNull();
   });
 
+  test("signed in, step 4's record carries the organisation's own report address (receiver on) with the §7.1 record; signed out, SPEC's sample", async () => {
+    const me = { user: { id: "u1", name: "Ann", email: "ann@whitfield.com" }, currentOrgId: "o1", organizations: [] };
+    const address = "tok123@reports.dw.test";
+    const path = { domain: "whitfield.com", mode: "receiver", routes: [{ kind: "receiver", address, rua: `mailto:${address}`, external: { host: "reports.dw.test", name: "whitfield.com._report._dmarc.reports.dw.test", value: "v=DMARC1" } }] };
+    const signedIn = withFetch((url) =>
+      url.endsWith("/api/auth/me") ? json(me) : url.endsWith("/api/domains") ? json([]) : url === "/api/report-path?domain=whitfield.com" ? json(path) : json({ error: { message: "no" } }, 404),
+    );
+    try {
+      const user = setup();
+      renderApp("/onboarding/professional");
+      await screen.findByRole("heading", { level: 2, name: "Enter Your Firm Details" });
+      await fillDetails(user, [/Firm Name/, /Firm Domain/, /Email Address/], ["Whitfield & Partners", "whitfield.com", "it@whitfield.com"]);
+      for (let i = 0; i < 3; i++) await user.click(button(/Next/));
+      await waitFor(() => expect(screen.getByTestId("dmarc-value").textContent).toBe(`v=DMARC1; p=none; rua=mailto:${address}`));
+      expect(screen.getByTestId("external-record").textContent).toBe('whitfield.com._report._dmarc.reports.dw.test TXT "v=DMARC1"');
+    } finally {
+      signedIn.restore();
+    }
+  });
+
+  test("Start Monitoring carries the name, domain and email to /trial, which fills them in and says the domain is added once the account exists", async () => {
+    sessionStorage.clear();
+    restoreFetch();
+    withFetch((url) => (url.endsWith("/api/billing/config") ? json({ enabled: false, publishableKey: null }) : json({ error: { message: "Sign in" } }, 401)));
+    const user = setup();
+    renderApp("/onboarding/healthcare");
+    await screen.findByRole("heading", { level: 2, name: "Enter Your Practice Details" });
+    await fillDetails(user, [/Practice Name/, /Practice Domain/, /Administrator Email/]);
+    for (let i = 0; i < 3; i++) await user.click(button(/Next/));
+    await user.click(screen.getByRole("link", { name: /Start Monitoring/ }));
+    await user.click(await screen.findByRole("button", { name: "Continue" }));
+    expect(((await screen.findByLabelText("Company Name")) as HTMLInputElement).value).toBe("Riverside Clinic");
+    expect((screen.getByLabelText("Work Email") as HTMLInputElement).value).toBe("admin@riverside-clinic.com");
+    expect(document.querySelector("[data-carried-domain]")!.textContent).toContain("riverside-clinic.com from your setup guide is added to your domains");
+    expect(screen.getByText(/This adds none: you add each domain on the Domains page/)).toBeTruthy();
+    sessionStorage.clear();
+  });
+
   test("a blocked clipboard says so instead of claiming success", async () => {
     const user = setup(async () => Promise.reject(new Error("denied")));
     renderApp("/onboarding/professional");

@@ -1,10 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { PASSWORD_MIN, signupSchema, type SignupInput } from "../../../src/features/auth/contract";
 import { AuthCard, Field } from "../login/AuthCard";
-import { ApiError, errorMessage } from "../../lib/api";
+import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { safeNext, useSignUp } from "../../lib/auth";
+import { clearWizardDetails, wizardDetails } from "../../lib/wizard-handoff";
 
 /** /signup: name, email, password and the organisation the new user will own. */
 export default function SignupPage() {
@@ -12,14 +14,19 @@ export default function SignupPage() {
   const next = safeNext(params.get("next"));
   const navigate = useNavigate();
   const signUp = useSignUp();
+  // what a setup wizard's visitor already typed: organisation and email here, the domain added once signed in
+  const [carried] = useState(() => wizardDetails());
   const { register, handleSubmit, formState, setError } = useForm<SignupInput>({
     resolver: zodResolver(signupSchema),
-    defaultValues: { name: "", email: "", password: "", organization: "" },
+    defaultValues: { name: "", email: carried?.email ?? "", password: "", organization: carried?.name ?? "" },
   });
   const submit = handleSubmit((values) =>
     signUp.mutate(values as Required<SignupInput>, {
-      onSuccess: (answer) => {
-        if (!("verificationSent" in answer)) navigate(next, { replace: true });
+      onSuccess: async (answer) => {
+        if ("verificationSent" in answer) return; // not signed in yet: the wizard's details wait for the next visit
+        if (carried?.domain) await apiRequest("POST", "/api/domains", { name: carried.domain }).catch(() => undefined);
+        clearWizardDetails();
+        navigate(next, { replace: true });
       },
       onError: (e) => {
         const fields = e instanceof ApiError ? e.fields : undefined;
@@ -56,6 +63,11 @@ export default function SignupPage() {
       }
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
+        {carried?.domain && (
+          <p className="rounded-box bg-primary/5 px-3 py-2 text-sm" data-carried-domain>
+            <strong>{carried.domain}</strong> from your setup guide is added to your domains as soon as your account is ready.
+          </p>
+        )}
         <Field label="Your name" error={err("name")}>
           <input {...register("name")} autoComplete="name" className={cls("name")} />
         </Field>

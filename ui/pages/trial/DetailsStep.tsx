@@ -15,6 +15,7 @@ export const EMPTY_DETAILS: TrialDetails = { company: "", email: "", domains: 1,
  */
 export function DetailsStep({
   plan,
+  carriedDomain = null,
   defaultValues,
   serverFields,
   submitting = false,
@@ -22,6 +23,8 @@ export function DetailsStep({
   onSubmit,
 }: {
   plan: TrialSetupInput["selectedPlan"];
+  /** the domain a setup wizard's visitor entered: added to the organisation once the account exists */
+  carriedDomain?: string | null;
   defaultValues: TrialDetails;
   /** field messages from a refused details call (e.g. the email is already registered) */
   serverFields?: Record<string, string>;
@@ -78,7 +81,14 @@ export function DetailsStep({
             </Link>
           </p>
         )}
-        <Field label="Number of Domains" hint={`How many domains you want to protect (${DOMAINS_MIN} to ${DOMAINS_MAX})`} htmlFor={id("domains")} error={errors.domains} errorId={id("domains-error")}>
+        {carriedDomain && (
+          <p className="rounded-box bg-primary/5 px-3 py-2 text-sm" data-carried-domain>
+            <strong>{carriedDomain}</strong> from your setup guide is added to your domains as soon as your account is ready.
+          </p>
+        )}
+        <Field
+          label="Number of Domains"
+          hint={`How many domains you plan to protect (${DOMAINS_MIN} to ${DOMAINS_MAX}). This adds none: you add each domain on the Domains page${carriedDomain ? " (the one above is added for you)" : ""}.`} htmlFor={id("domains")} error={errors.domains} errorId={id("domains-error")}>
           <input
             {...register("domains", { setValueAs: parseDomainCount })}
             {...field("domains")}

@@ -17,3 +17,6 @@ export async function createTrialSetup(input: TrialSetupInput): Promise<TrialSet
 
 /** Where the payment provider sends the visitor after confirming the card (SPEC §2, §7). */
 export const TRIAL_RETURN_PATH = "/app/dashboard?trial=success";
+
+/** Where the sign-up lands with billing off (self-hosted): the account is ready, no trial clock runs. */
+export const WELCOME_PATH = "/app/dashboard?welcome=1";

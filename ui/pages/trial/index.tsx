@@ -5,7 +5,9 @@ import type { TrialSetupInput } from "../../../src/features/billing/contract";
 import { DEFAULT_PLAN, isPlanKey, PLANS, type PlanKey } from "../../../src/lib/plans";
 import { SiteHeader } from "../../components/SiteHeader";
 import { ApiError } from "../../lib/api";
-import { createTrialSetup, TRIAL_RETURN_PATH, useBillingConfig } from "./api";
+import { clearWizardDetails, wizardDetails } from "../../lib/wizard-handoff";
+import { apiRequest } from "../../lib/api";
+import { createTrialSetup, useBillingConfig, WELCOME_PATH } from "./api";
 import { DetailsStep, EMPTY_DETAILS, type TrialDetails } from "./DetailsStep";
 import { PaymentStep } from "./PaymentStep";
 import { PlanStep } from "./PlanStep";
@@ -41,7 +43,9 @@ export default function TrialPage() {
     const asked = params.get("plan");
     return isPlanKey(asked) ? asked : DEFAULT_PLAN;
   });
-  const [details, setDetails] = useState<TrialDetails>(EMPTY_DETAILS);
+  // what a setup wizard's visitor already typed: company and email here, the domain added once the account exists
+  const [carried] = useState(() => wizardDetails());
+  const [details, setDetails] = useState<TrialDetails>(() => ({ ...EMPTY_DETAILS, company: carried?.name ?? "", email: carried?.email ?? "" }));
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [serverFields, setServerFields] = useState<Record<string, string> | undefined>();
 
@@ -54,11 +58,15 @@ export default function TrialPage() {
     setClientSecret(null);
     if (billingOn) setStep("payment"); // shows "Setting up your trial..." until the secret arrives
     setup.mutate(values, {
-      onSuccess: ({ clientSecret: secret }) => {
-        // The visitor is signed in now: nothing cached while signed out still holds.
+      onSuccess: async ({ clientSecret: secret }) => {
+        // The visitor is signed in now: the wizard's domain becomes the organisation's first (a refusal leaves it to Domains).
+        if (carried?.domain) await apiRequest("POST", "/api/domains", { name: carried.domain }).catch(() => undefined);
+        clearWizardDetails();
+        // nothing cached while signed out still holds
         void queryClient.invalidateQueries();
         if (!secret) {
-          navigate(TRIAL_RETURN_PATH);
+          // billing off: no trial clock runs, so the dashboard says the account is ready, not that a trial started
+          navigate(WELCOME_PATH);
           return;
         }
         setClientSecret(secret);
@@ -103,6 +111,7 @@ export default function TrialPage() {
         {step === "details" && (
           <DetailsStep
             plan={plan}
+            carriedDomain={carried?.domain || null}
             defaultValues={details}
             serverFields={serverFields}
             submitting={setup.isPending}
