@@ -8,6 +8,7 @@
  * --allow-insecure-oidc.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { createSign, generateKeyPairSync } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { makeTestApp, cookieFrom, type TestApp } from "../support/app";
 import { addMember, createOrg, createUser, signIn } from "../support/fixtures";
@@ -125,5 +126,318 @@ describe("signing in through the organisation's identity provider", () => {
     expect(await usersNamed(t, "ada@acme.test")).toHaveLength(1);
     const members = await t.json("GET", "/api/members", { cookie: owner });
     expect(members.body.members.filter((m: any) => m.email === "ada@acme.test")).toHaveLength(1);
+  });
+});
+
+const slugOf = async (t: TestApp, orgId: string) => (await t.deps.store.db.select().from(t.deps.store.t.organizations).where(eq(t.deps.store.t.organizations.id, orgId)))[0]!.slug;
+
+/** Another organisation of the same app whose connection uses `issuer` and `client`, started by its short name. */
+async function secondOrg(t: TestApp, name: string, issuer: string, client: { clientId: string; clientSecret: string }) {
+  const orgId = await createOrg(t.deps.store, name);
+  const ownerId = await createUser(t.deps.store, `owner@${name.toLowerCase().replace(/\W+/g, "")}.test`);
+  await addMember(t.deps.store, orgId, ownerId, "owner");
+  const owner = await signIn(t.deps.store, ownerId, orgId);
+  const saved = await t.json("PUT", "/api/sso", { cookie: owner, body: { issuer, clientId: client.clientId, clientSecret: client.clientSecret, allowedDomains: ["acme.test"], newUserRole: "viewer" } });
+  expect(saved.status).toBe(200);
+  return { orgId, owner, slug: await slugOf(t, orgId) };
+}
+
+/** The token endpoint's answer of a whole, successful flow started with `identifier` at `provider`. */
+async function capturedTokens(t: TestApp, provider: TestOidcProvider, identifier: string, login = "ada@acme.test") {
+  let captured: Record<string, unknown> | null = null;
+  provider.tamperTokens((answer) => ((captured = answer), answer));
+  const done = await signInWithSso(t, identifier, login);
+  provider.tamperTokens(null);
+  expect(done.status).toBe(302);
+  expect(done.location).toBe("/app");
+  return captured!;
+}
+
+async function expectRefused(t: TestApp, done: { status: number; location: string; session?: string }, code: string, owner: string) {
+  expect(done.status).toBe(302);
+  expect(done.location).toBe(`/login?sso_error=${code}`);
+  expect(done.session).toBeUndefined();
+  const failed = (await t.json("GET", "/api/audit?action=auth.sign_in_failed", { cookie: owner })).body.entries as any[];
+  expect(failed[0]?.data?.step).toBe("single sign-on");
+  return failed[0].data.reason as string;
+}
+
+const acmeMembers = async (t: TestApp, orgId: string) =>
+  (await t.deps.store.db.select().from(t.deps.store.t.memberships).where(eq(t.deps.store.t.memberships.orgId, orgId))).length;
+
+describe("the callback refuses what it cannot trust", () => {
+  test("a state that is not the one the flow began with", async () => {
+    const { t, owner, orgId } = await configured();
+    const { redirectUrl, flow } = await start(t, "ada@acme.test");
+    const back = await signInAtProvider(redirectUrl, "ada@acme.test");
+    back.searchParams.set("state", "not-the-state-we-sent");
+    await expectRefused(t, await callback(t, back, flow), "failed", owner);
+    expect(await usersNamed(t, "ada@acme.test")).toHaveLength(0);
+    expect(await acmeMembers(t, orgId)).toBe(1);
+  });
+
+  test("no flow cookie (another browser, or expired): nothing is signed in", async () => {
+    const { t } = await configured();
+    const { redirectUrl } = await start(t, "ada@acme.test");
+    const back = await signInAtProvider(redirectUrl, "ada@acme.test");
+    const done = await callback(t, back, undefined);
+    expect(done.location).toBe("/login?sso_error=expired");
+    expect(done.session).toBeUndefined();
+    // a forged cookie does not open either
+    const forged = await callback(t, back, "dw_sso=v1.AAAA.BBBB.CCCC");
+    expect(forged.location).toBe("/login?sso_error=expired");
+  });
+
+  test("an ID token of another flow (its nonce is not this flow's), though signed by the right provider", async () => {
+    const { t, owner } = await configured();
+    const earlier = await capturedTokens(t, idp, "ada@acme.test");
+    idp.tamperTokens((answer) => ({ ...answer, id_token: earlier.id_token }));
+    const reason = await expectRefused(t, await signInWithSso(t, "ada@acme.test"), "failed", owner);
+    expect(reason).toContain("nonce");
+  });
+
+  test("an ID token issued to another client of the same provider (audience)", async () => {
+    const { t, owner, orgId } = await configured();
+    const other = await secondOrg(t, "Other App", idp.issuer, OTHER_CLIENT);
+    const foreign = await capturedTokens(t, idp, other.slug);
+    idp.tamperTokens((answer) => ({ ...answer, id_token: foreign.id_token }));
+    const reason = await expectRefused(t, await signInWithSso(t, await slugOf(t, orgId), "ada@acme.test"), "failed", owner);
+    expect(reason).toContain("aud");
+  });
+
+  test("an ID token of another provider (issuer, and a signature the issuer's JWKS does not verify)", async () => {
+    const { t, owner, orgId } = await configured();
+    const rogue = await secondOrg(t, "Rogue Co", impostor.issuer, ACME);
+    const forged = await capturedTokens(t, impostor, rogue.slug);
+    idp.tamperTokens((answer) => ({ ...answer, id_token: forged.id_token }));
+    const reason = await expectRefused(t, await signInWithSso(t, await slugOf(t, orgId), "ada@acme.test"), "failed", owner);
+    expect(reason).toMatch(/iss|signature/);
+  });
+
+  test("this flow's own ID token re-signed with a key the issuer's JWKS does not hold, or unsigned (alg none)", async () => {
+    const { t, owner } = await configured();
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64url");
+    idp.tamperTokens((answer) => {
+      // the provider's header (its kid) and this flow's claims, nonce included: only the signature is not the provider's
+      const [header, payload] = String(answer.id_token).split(".");
+      const input = `${header}.${payload}`;
+      return { ...answer, id_token: `${input}.${b64(createSign("RSA-SHA256").update(input).sign(privateKey))}` };
+    });
+    const reason = await expectRefused(t, await signInWithSso(t, "ada@acme.test"), "failed", owner);
+    expect(reason).toMatch(/signature/i);
+
+    idp.tamperTokens((answer) => {
+      const [, payload] = String(answer.id_token).split(".");
+      return { ...answer, id_token: `${b64(JSON.stringify({ alg: "none" }))}.${payload}.` };
+    });
+    const unsigned = await expectRefused(t, await signInWithSso(t, "ada@acme.test"), "failed", owner);
+    expect(unsigned).toMatch(/alg|signature|JWS/i);
+    expect(await usersNamed(t, "ada@acme.test")).toHaveLength(0);
+  });
+
+  test("a code from another organisation's identity provider: with the other flow's state it is refused by state, with this flow's state by the token endpoint", async () => {
+    const { t, owner, orgId } = await configured();
+    const globex = await secondOrg(t, "Globex", globexIdp.issuer, GLOBEX);
+    // Acme's flow begins in this browser; the person finishes Globex's flow instead
+    const acme = await start(t, await slugOf(t, orgId));
+    const theirs = await start(t, globex.slug);
+    const back = await signInAtProvider(theirs.redirectUrl, "ada@acme.test");
+    await expectRefused(t, await callback(t, back, acme.flow), "failed", owner);
+    // Globex's code under Acme's own state
+    const swapped = new URL(back);
+    swapped.searchParams.set("state", new URL(acme.redirectUrl).searchParams.get("state")!);
+    swapped.searchParams.delete("iss");
+    const done = await callback(t, swapped, acme.flow);
+    expect(done.location).toBe("/login?sso_error=failed");
+    expect(done.session).toBeUndefined();
+    expect(await acmeMembers(t, orgId)).toBe(1);
+    expect(await acmeMembers(t, globex.orgId)).toBe(1);
+  });
+
+  test("an email domain the organisation does not allow: no account, no membership", async () => {
+    const { t, owner, orgId } = await configured();
+    const slug = await slugOf(t, orgId);
+    await expectRefused(t, await signInWithSso(t, slug, "eve@elsewhere.test"), "domain_not_allowed", owner);
+    expect(await usersNamed(t, "eve@elsewhere.test")).toHaveLength(0);
+    expect(await acmeMembers(t, orgId)).toBe(1);
+  });
+
+  test("an email the provider does not say is verified is never linked to the existing account", async () => {
+    const { t, owner, orgId } = await configured();
+    const bobId = await createUser(t.deps.store, "bob@acme.test", "Bob");
+    const elsewhere = await createOrg(t.deps.store, "Bob's Own");
+    await addMember(t.deps.store, elsewhere, bobId, "owner");
+    await expectRefused(t, await signInWithSso(t, "bob@acme.test", "unverified:bob@acme.test"), "email_not_verified", owner);
+    expect(await acmeMembers(t, orgId)).toBe(1);
+  });
+
+  test("the provider's own refusal (access_denied) and a connection turned off mid-flow", async () => {
+    const { t, owner } = await configured();
+    const { flow } = await start(t, "ada@acme.test");
+    const denied = await callback(t, new URL(`${CALLBACK}?error=access_denied&state=x`), flow);
+    expect(denied.location).toBe("/login?sso_error=denied");
+
+    const second = await start(t, "ada@acme.test");
+    const back = await signInAtProvider(second.redirectUrl, "ada@acme.test");
+    expect((await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), clientSecret: undefined, enabled: false } })).status).toBe(200);
+    const done = await callback(t, back, second.flow);
+    expect(done.location).toBe("/login?sso_error=disabled");
+    expect(done.session).toBeUndefined();
+    // and a turned-off connection is not offered at the start
+    expect((await t.json("POST", "/api/auth/sso/start", { body: { identifier: "ada@acme.test" } })).status).toBe(404);
+  });
+});
+
+describe("existing accounts and two-factor sign-in", () => {
+  test("an existing account with the verified, allowed email is signed in and joins with the configured role; an admin keeps their role", async () => {
+    const { t, orgId, owner } = await configured();
+    const carolId = await createUser(t.deps.store, "carol@acme-labs.test", "Carol");
+    const own = await createOrg(t.deps.store, "Carol's Lab");
+    await addMember(t.deps.store, own, carolId, "owner");
+    const done = await signInWithSso(t, "carol@acme-labs.test");
+    expect(done.location).toBe("/app");
+    const me = await t.json("GET", "/api/auth/me", { cookie: done.session });
+    expect(me.body.user.id).toBe(carolId);
+    expect(me.body.currentOrg).toMatchObject({ id: orgId, role: "member" });
+    expect(me.body.organizations).toHaveLength(2);
+
+    const daveId = await createUser(t.deps.store, "dave@acme.test", "Dave");
+    await addMember(t.deps.store, orgId, daveId, "admin");
+    const dave = await signInWithSso(t, "dave@acme.test");
+    const daveMe = await t.json("GET", "/api/auth/me", { cookie: dave.session });
+    expect(daveMe.body.currentOrg.role).toBe("admin");
+    const joined = (await t.json("GET", "/api/audit?action=member.joined", { cookie: owner })).body.entries.map((e: any) => e.target);
+    expect(joined).toEqual(["carol@acme-labs.test"]);
+  });
+
+  test("single sign-on does not replace the account's own second factor: the code comes next, then the session", async () => {
+    const { t } = await configured();
+    const { base32Decode, totp } = await import("../../src/lib/totp");
+    const first = await signInWithSso(t, "erin@acme.test");
+    const setup = await t.json("POST", "/api/auth/2fa/setup", { cookie: first.session });
+    const secret = base32Decode(setup.body.secret)!;
+    expect((await t.json("POST", "/api/auth/2fa/enable", { cookie: first.session, body: { code: await totp(secret, new Date()) } })).status).toBe(200);
+
+    const second = await signInWithSso(t, "erin@acme.test");
+    expect(second.status).toBe(302);
+    expect(second.location).toBe("/login?sso=code&next=%2Fapp");
+    expect(second.session).toBeUndefined();
+    expect(second.pending).toBeTruthy();
+    const code = await t.json("POST", "/api/auth/login/2fa", { cookie: second.pending, body: { code: await totp(secret, new Date(Date.now() + 30_000)) } });
+    expect(code.status).toBe(200);
+    expect(code.body.user.email).toBe("erin@acme.test");
+  });
+
+  test("an organisation that requires two-factor sign-in still sends a new single sign-on member to enrol first", async () => {
+    const { t, orgId } = await configured();
+    const { setTwoFactorRequired } = await import("../../src/features/settings/two-factor-policy");
+    await setTwoFactorRequired(t.deps, orgId, true, new Date());
+    const done = await signInWithSso(t, "hal@acme.test");
+    expect(done.location).toBe("/app");
+    const me = await t.json("GET", "/api/auth/me", { cookie: done.session });
+    expect(me.body.twoFactor).toEqual({ enabled: false, required: true });
+    const refused = await t.json("GET", "/api/domains", { cookie: done.session });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("two_factor_required");
+  });
+});
+
+describe("choosing the organisation at the start", () => {
+  test("by email domain, by short name; unknown and ambiguous domains say what to do", async () => {
+    const { t, orgId } = await configured();
+    expect((await t.json("POST", "/api/auth/sso/start", { body: { identifier: await slugOf(t, orgId) } })).status).toBe(200);
+    const unknown = await t.json("POST", "/api/auth/sso/start", { body: { identifier: "zed@nowhere.test" } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toContain("nowhere.test");
+    expect((await t.json("POST", "/api/auth/sso/start", { body: { identifier: "no-such-org" } })).status).toBe(404);
+    expect((await t.json("POST", "/api/auth/sso/start", { body: { identifier: "" } })).status).toBe(400);
+
+    await secondOrg(t, "Acme Twin", globexIdp.issuer, GLOBEX);
+    const ambiguous = await t.json("POST", "/api/auth/sso/start", { body: { identifier: "zoe@acme.test" } });
+    expect(ambiguous.status).toBe(409);
+    expect(ambiguous.body.error.message).toContain("short name");
+    // a member of one of them is sent to their own
+    const frankId = await createUser(t.deps.store, "frank@acme.test");
+    await addMember(t.deps.store, orgId, frankId, "viewer");
+    const mine = await t.json("POST", "/api/auth/sso/start", { body: { identifier: "frank@acme.test" } });
+    expect(mine.status).toBe(200);
+    expect(new URL(mine.body.redirectUrl).origin).toBe(idp.origin);
+  });
+});
+
+describe("settings", () => {
+  test("admins read and save; the client secret is sealed, never answered, never in the audit log or the server log", async () => {
+    const { t, owner, orgId } = await world();
+    const empty = await t.json("GET", "/api/sso", { cookie: owner });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({ connection: null, redirectUri: CALLBACK, organizationSlug: await slugOf(t, orgId) });
+
+    const saved = await t.json("PUT", "/api/sso", { cookie: owner, body: acmeSettings() });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ issuer: idp.issuer, clientId: ACME.clientId, hasClientSecret: true, allowedDomains: ["acme.test", "acme-labs.test"], newUserRole: "member", enabled: true });
+    const read = await t.json("GET", "/api/sso", { cookie: owner });
+    const [row] = await t.deps.store.db.select().from(t.deps.store.t.ssoConnections);
+    const audit = await t.json("GET", "/api/audit?action=sso.configured", { cookie: owner });
+    expect(audit.body.entries[0]).toMatchObject({ target: idp.issuer, data: { changed: ["created"], clientId: ACME.clientId } });
+    for (const text of [JSON.stringify(saved.body), JSON.stringify(read.body), JSON.stringify(row), JSON.stringify(audit.body), t.logs.join("\n")]) expect(text).not.toContain(ACME.clientSecret);
+
+    // a change without a secret keeps the stored one (sign-in still works); the audit names what changed
+    const changed = await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), clientSecret: "", newUserRole: "viewer" } });
+    expect(changed.status).toBe(200);
+    expect((await signInWithSso(t, "gus@acme.test")).location).toBe("/app");
+    const latest = (await t.json("GET", "/api/audit?action=sso.configured", { cookie: owner })).body.entries[0];
+    expect(latest.data.changed).toEqual(["role for new users"]);
+
+    const removed = await t.json("DELETE", "/api/sso", { cookie: owner });
+    expect(removed.status).toBe(200);
+    expect((await t.json("GET", "/api/sso", { cookie: owner })).body.connection).toBeNull();
+    expect((await t.json("DELETE", "/api/sso", { cookie: owner })).status).toBe(404);
+  });
+
+  test("bad input says what to fix; a wrong client secret or issuer is caught", async () => {
+    const { t, owner } = await world();
+    const noSecret = await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), clientSecret: "" } });
+    expect(noSecret.status).toBe(400);
+    expect(noSecret.body.error.fields.clientSecret).toBeTruthy();
+    const noDomains = await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), allowedDomains: "" } });
+    expect(noDomains.body.error.fields.allowedDomains).toContain("email domain");
+    const badDomain = await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), allowedDomains: "acme.test, not a domain" } });
+    expect(badDomain.status).toBe(400);
+    const ownerRole = await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), newUserRole: "owner" } });
+    expect(ownerRole.status).toBe(400);
+    // the discovery document's issuer must be exactly the one given (localhost is not 127.0.0.1)
+    const mismatch = await t.json("PUT", "/api/sso", { cookie: owner, body: acmeSettings(idp.issuer.replace("127.0.0.1", "localhost")) });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.error.fields.issuer).toBeTruthy();
+    const nothingThere = await t.json("PUT", "/api/sso", { cookie: owner, body: acmeSettings("http://127.0.0.1:9/nothing") });
+    expect(nothingThere.status).toBe(400);
+  });
+
+  test("without --allow-insecure-oidc an issuer must be https and public", async () => {
+    const { t, owner } = await world({ allowInsecure: false });
+    const http = await t.json("PUT", "/api/sso", { cookie: owner, body: acmeSettings() });
+    expect(http.status).toBe(400);
+    expect(http.body.error.fields.issuer).toBe("The issuer must be an https:// address.");
+    const loopback = await t.json("PUT", "/api/sso", { cookie: owner, body: acmeSettings("https://127.0.0.1:8443") });
+    expect(loopback.status).toBe(400);
+    expect(t.logs.join("\n")).toContain("loopback");
+    const internal = await t.json("PUT", "/api/sso", { cookie: owner, body: acmeSettings("https://10.1.2.3") });
+    expect(internal.status).toBe(400);
+    expect(await t.deps.store.db.select().from(t.deps.store.t.ssoConnections)).toHaveLength(0);
+  });
+
+  test("members and viewers cannot read or change it; API tokens are refused", async () => {
+    const { t, orgId, ownerId } = await configured();
+    for (const role of ["member", "viewer"] as const) {
+      const id = await createUser(t.deps.store, `${role}@acme.test`);
+      await addMember(t.deps.store, orgId, id, role);
+      const cookie = await signIn(t.deps.store, id, orgId);
+      expect((await t.json("GET", "/api/sso", { cookie })).status).toBe(403);
+      expect((await t.json("PUT", "/api/sso", { cookie, body: acmeSettings() })).status).toBe(403);
+    }
+    const { hashToken } = await import("../../src/lib/tokens");
+    await t.deps.store.db.insert(t.deps.store.t.apiTokens).values({ orgId, name: "ci", role: "admin", tokenHash: hashToken("dwt_sso-admin-token"), createdBy: ownerId });
+    expect((await t.json("GET", "/api/sso", { headers: { authorization: "Bearer dwt_sso-admin-token" } })).status).toBe(403);
   });
 });
