@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { alertChannels, alertDeliveries, apiTokens, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, type Role } from "../../src/db/schema";
+import { alertChannels, alertDeliveries, apiTokens, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, ssoConnections, type Role } from "../../src/db/schema";
 import { hashToken } from "../../src/lib/tokens";
 import { recordAudit } from "../../src/features/audit/service";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -118,6 +118,22 @@ async function homeAlerts(w: World): Promise<{ channelId: string; eventId: strin
 const homeChannelUnchanged = async (w: World) => {
   const rows = await w.t.deps.store.db.select().from(alertChannels).where(eq(alertChannels.orgId, w.home.orgId));
   expect(rows.map((r) => [r.name, r.enabled])).toEqual([["Homestead ops", true]]);
+};
+
+/** The home organisation's single sign-on connection, created once per world (its issuer and client id are secrets to foreigners). */
+const HOME_ISSUER = "https://idp.homestead-secret.example";
+const ssoRows = new WeakSet<World>();
+async function homeSso(w: World): Promise<void> {
+  if (ssoRows.has(w)) return;
+  ssoRows.add(w);
+  await w.t.deps.store.db
+    .insert(ssoConnections)
+    .values({ orgId: w.home.orgId, issuer: HOME_ISSUER, clientId: "homestead-client", clientSecretEncrypted: "v1.aaaa.bbbb.cccc", allowedDomains: '["homestead-secret.example"]', newUserRole: "viewer", enabled: true, updatedAt: new Date() });
+  w.secrets.push("homestead-client");
+}
+const homeSsoUnchanged = async (w: World) => {
+  const rows = await w.t.deps.store.db.select().from(ssoConnections).where(eq(ssoConnections.orgId, w.home.orgId));
+  expect(rows.map((r) => [r.issuer, r.enabled])).toEqual([[HOME_ISSUER, true]]);
 };
 
 const CASES: Case[] = [
@@ -240,6 +256,27 @@ const CASES: Case[] = [
     homeToken: all(403),
     foreignToken: all(403),
     unchanged: async (w) => expect(await w.t.deps.store.db.select().from(apiTokens).where(eq(apiTokens.id, await homeToken(w)))).toHaveLength(1),
+  },
+  // single sign-on: admins and owners, signed in; API tokens never read or change it
+  { name: "GET /api/sso", run: async (w, c) => (await homeSso(w), w.t.json("GET", "/api/sso", { cookie: c })), home: adminsOnly(200), foreign: adminsOnly(200), homeToken: all(403), foreignToken: all(403) },
+  {
+    // the same provider with only the switch changed: saved at home without a new discovery; a foreign organisation has no connection to keep a secret of
+    name: "PUT /api/sso",
+    run: async (w, c) => (await homeSso(w), w.t.json("PUT", "/api/sso", { cookie: c, body: { issuer: HOME_ISSUER, clientId: "homestead-client", allowedDomains: "homestead-secret.example", newUserRole: "viewer", enabled: false } })),
+    home: adminsOnly(200),
+    foreign: adminsOnly(400),
+    homeToken: all(403),
+    foreignToken: all(403),
+    unchanged: homeSsoUnchanged,
+  },
+  {
+    name: "DELETE /api/sso",
+    run: async (w, c) => (await homeSso(w), w.t.json("DELETE", "/api/sso", { cookie: c })),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    homeToken: all(403),
+    foreignToken: all(403),
+    unchanged: homeSsoUnchanged,
   },
   // the owner's two-factor rule
   { name: "GET /api/settings/two-factor", run: (w, c) => w.t.json("GET", "/api/settings/two-factor", { cookie: c }), home: all(200), foreign: all(200) },

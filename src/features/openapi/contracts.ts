@@ -20,6 +20,7 @@ import { changeRoleSchema, createClientSchema, invitationTokenSchema, inviteSche
 import { listFailureTlsQuerySchema, listReportsQuerySchema, markSenderSchema, senderDetailQuerySchema, sendersQuerySchema } from "../reports/contract";
 import { settingsSchema } from "../settings/contract";
 import { createTokenSchema } from "../tokens/contract";
+import { saveSsoSchema, startSsoSchema } from "../sso/contract";
 import { topSourcesQuerySchema, trendsQuerySchema } from "../trends/contract";
 
 export interface RouteContract {
@@ -72,6 +73,11 @@ export const CONTRACTS: Record<string, RouteContract> = {
   "PUT /api/senders/:key/mark": { summary: "Mark a sender approved or not ours", body: markSenderSchema },
   "PUT /api/settings": { summary: "Change the organisation's settings", body: settingsSchema },
   "POST /api/tokens": { summary: "Create an API token (shown once)", body: createTokenSchema },
+  "GET /api/sso": { summary: "The organisation's single sign-on (OpenID Connect) settings, without the client secret" },
+  "PUT /api/sso": { summary: "Set up or change single sign-on (the client secret may be left out to keep the stored one)", body: saveSsoSchema },
+  "DELETE /api/sso": { summary: "Remove single sign-on" },
+  "POST /api/auth/sso/start": { summary: "Begin signing in with single sign-on: answers the identity provider's URL to send the browser to", body: startSsoSchema },
+  "GET /api/auth/sso/callback": { summary: "Where the identity provider sends the browser back (authorisation code, state); redirects into the app", produces: "text/html" },
   "GET /api/trends": { summary: "Daily messages and pass rate", query: trendsQuerySchema },
   "GET /api/trends/sources": { summary: "Top sources of a period", query: topSourcesQuerySchema },
   "GET /api/records.csv": { summary: "Aggregate records as CSV", query: z.object({ days: trendsQuerySchema.shape.days, domain: trendsQuerySchema.shape.domain }), produces: "text/csv" },
