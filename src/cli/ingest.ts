@@ -5,8 +5,9 @@ import { resolverFromConfig } from "../features/dns/setup";
 import { expandPaths, readInputs } from "../features/reports/files";
 import { geoFromConfig } from "../features/reports/geo";
 import { organizationBySlug } from "../features/orgs/service";
-import { ingestFile, type IngestResult } from "../features/reports/ingest";
-import { reverseDnsSettled } from "../features/reports/reverse-dns";
+import { ingestFile, reportLimits, type IngestResult } from "../features/reports/ingest";
+import { PTR_TIMEOUT_MS, reverseDnsSettled } from "../features/reports/reverse-dns";
+import { parseInBackground } from "../lib/reports/parallel";
 import { RateLimiter } from "../http/rate-limit";
 import { createLogger } from "../log";
 import type { Command } from "./commands";
@@ -19,13 +20,16 @@ export interface IngestSummary {
   reports: number;
 }
 
-/** Ingests files for one organisation; `onProgress` is told after each file. */
+/**
+ * Ingests files for one organisation; `onProgress` is told after each file. Files are parsed
+ * on worker threads a few ahead of the one being stored, so both cores work.
+ */
 export async function ingestPaths(deps: AppDeps, orgId: string, paths: string[], onProgress?: (done: number, total: number, result: IngestResult) => void): Promise<IngestSummary> {
   const files = expandPaths(paths);
   const summary: IngestSummary = { files: 0, ingested: 0, duplicates: 0, refused: [], reports: 0 };
   let done = 0;
-  for (const input of readInputs(files)) {
-    const result = await ingestFile(deps, { orgId, fileName: input.name, bytes: input.bytes, source: "cli" });
+  for await (const { input, parsed } of parseInBackground(readInputs(files), (file) => file.bytes, { limits: reportLimits(deps) })) {
+    const result = await ingestFile(deps, { orgId, fileName: input.name, bytes: input.bytes, source: "cli", parsed });
     summary.files++;
     if (result.status === "ingested") summary.ingested++;
     else if (result.status === "duplicate") summary.duplicates++;
@@ -81,9 +85,9 @@ export const ingestCommand: Command = {
         else if (result.status === "rejected") console.error(`refused ${result.fileName}: ${result.error}`);
       });
       if (tty) process.stderr.write("\n");
-      // PTR names are written after the reports; give them a moment, never forever
+      // PTR names are written after the reports; the summary waits for them one lookup's timeout at most
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([reverseDnsSettled(), new Promise((resolve) => (timer = setTimeout(resolve, 15_000)))]);
+      await Promise.race([reverseDnsSettled(), new Promise((resolve) => (timer = setTimeout(resolve, PTR_TIMEOUT_MS)))]);
       clearTimeout(timer);
       console.log(
         `${org.name}: ${summary.files} file(s) read — ${summary.ingested} ingested, ${summary.duplicates} duplicate(s), ${summary.refused.length} refused; ${summary.reports} report(s).`,

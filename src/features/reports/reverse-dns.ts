@@ -1,7 +1,9 @@
 /**
  * Reverse DNS (PTR) enrichment, run after a report is stored so ingestion never waits on
- * DNS. Each lookup has a timeout; answers (and failures) are cached for an hour. The
- * sending service is derived from the PTR name's base domain.
+ * DNS. Each lookup has a timeout; answers (and failures) are cached for an hour, and one
+ * address asked for by many reports at once is looked up once. However many reports are
+ * stored at once (a CLI ingest of thousands of files), at most `MAX_IN_FLIGHT` lookups are
+ * under way in the whole process. The sending service is derived from the PTR name's base domain.
  */
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
@@ -12,10 +14,39 @@ interface ReverseResolver {
   reverse(ip: string): Promise<string[]>;
 }
 
-const TIMEOUT_MS = 3000;
+/** how long one lookup may take */
+export const PTR_TIMEOUT_MS = 3000;
 const CACHE_TTL_MS = 3600_000;
 const CACHE_MAX = 20_000;
-const CONCURRENCY = 8;
+/** lookups under way at once, across every report being enriched */
+export const MAX_IN_FLIGHT = 64;
+
+/** A process-wide bound on lookups under way: the rest wait their turn, first come first served. */
+class Slots {
+  private used = 0;
+  private readonly queue: (() => void)[] = [];
+  constructor(private readonly size: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.used >= this.size) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.used++;
+    try {
+      return await task();
+    } finally {
+      const next = this.queue.shift();
+      if (next) next();
+      else this.used--;
+    }
+  }
+  get inFlight(): number {
+    return this.used;
+  }
+}
+const slots = new Slots(MAX_IN_FLIGHT);
+/** lookups under way, by resolver and address: a second report asking waits for the same answer */
+const inFlight = new WeakMap<ReverseResolver, Map<string, Promise<string | null>>>();
+
+/** Lookups under way right now (never more than MAX_IN_FLIGHT). */
+export const ptrLookupsInFlight = () => slots.inFlight;
 
 /** answers per resolver: one resolver's answers never stand in for another's (tests give each app its own) */
 const caches = new WeakMap<ReverseResolver, Map<string, { ptr: string | null; expires: number }>>();
@@ -26,15 +57,25 @@ function resolverOf(deps: ServiceContext): ReverseResolver | null {
   return candidate && typeof candidate.reverse === "function" ? candidate : null;
 }
 
-async function lookupPtr(resolver: ReverseResolver, ip: string): Promise<string | null> {
-  const now = Date.now();
+function lookupPtr(resolver: ReverseResolver, ip: string): Promise<string | null> | string | null {
   let cache = caches.get(resolver);
   if (!cache) caches.set(resolver, (cache = new Map()));
   const hit = cache.get(ip);
-  if (hit && hit.expires > now) return hit.ptr;
+  if (hit && hit.expires > Date.now()) return hit.ptr;
+  let running = inFlight.get(resolver);
+  if (!running) inFlight.set(resolver, (running = new Map()));
+  const already = running.get(ip);
+  if (already) return already;
+  const lookup = slots.run(() => resolvePtr(resolver, ip, cache)).finally(() => running.delete(ip));
+  running.set(ip, lookup);
+  return lookup;
+}
+
+async function resolvePtr(resolver: ReverseResolver, ip: string, cache: Map<string, { ptr: string | null; expires: number }>): Promise<string | null> {
+  const now = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<string[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), TIMEOUT_MS);
+    timer = setTimeout(() => resolve([]), PTR_TIMEOUT_MS);
   });
   let ptr: string | null = null;
   try {
@@ -73,14 +114,11 @@ export async function reverseDnsSettled(): Promise<void> {
 async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, targets: EnrichmentTarget[]): Promise<void> {
   const ips = [...new Set(targets.flatMap((t) => t.ips))];
   const ptrs = new Map<string, string | null>();
-  let next = 0;
-  const worker = async () => {
-    while (next < ips.length) {
-      const ip = ips[next++]!;
+  await Promise.all(
+    ips.map(async (ip) => {
       ptrs.set(ip, await lookupPtr(resolver, ip));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ips.length) }, worker));
+    }),
+  );
 
   const { aggregateRecords, failureReports } = deps.store.t;
   try {
