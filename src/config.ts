@@ -6,6 +6,7 @@
  * prints as one line before exiting with code 2.
  */
 import { mailFromProblem, relayUrlProblem } from "./features/mail/relay-url";
+import { passwordSchema } from "./features/auth/contract";
 import { trustedProxiesProblem } from "./http/client";
 
 export class ConfigError extends Error {}
@@ -45,31 +46,67 @@ export function databaseUrlProblem(v: string): string | undefined {
   return undefined;
 }
 
+/** The commands that open the database: the store flags are theirs (check and migrate-store are not). */
+const STORE_COMMANDS = ["serve", "migrate", "ingest", "seed-demo", "digest"];
+
+/** The commands that take positional arguments (a domain, files); the others refuse them. */
+const POSITIONAL_COMMANDS = new Set(["check", "ingest"]);
+
+/** HOST, HOST:PORT or [IPv6]:PORT with a port from 1 to 65535, or why not. */
+export function dnsServerProblem(v: string[]): string | undefined {
+  for (const s of v) {
+    let port: string | undefined;
+    const bracketed = /^\[([0-9a-f:.]+)\](?::(\d+))?$/i.exec(s);
+    if (bracketed) port = bracketed[2];
+    else if (/^[0-9a-f:.]+$/i.test(s) && (s.match(/:/g)?.length ?? 0) >= 2) port = undefined; // a bare IPv6 address
+    else {
+      const m = /^([a-z0-9]([a-z0-9.-]*[a-z0-9])?)(?::(\d+))?$/i.exec(s);
+      if (!m) return `"${s}" is not HOST, HOST:PORT or [IPv6]:PORT`;
+      port = m[3];
+    }
+    if (port !== undefined && !(Number(port) >= 1 && Number(port) <= 65535)) return `"${s}": the port must be from 1 to 65535`;
+  }
+  return undefined;
+}
+
+/** A --seed-admin value USER:PASS whose password follows every user's rule, or why not. */
+function seedAdminProblem(v: string): string | undefined {
+  if (!v) return undefined;
+  if (!/^[^:]+:.+$/.test(v)) return "must be USER:PASS";
+  return adminPasswordProblem(v.slice(v.indexOf(":") + 1));
+}
+
+function adminPasswordProblem(password: string): string | undefined {
+  const rule = passwordSchema.safeParse(password);
+  return rule.success ? undefined : `the password is refused: ${rule.error.issues[0]?.message ?? "invalid"}`;
+}
+
 /** The one table of flags. Features add their own rows here, so --help stays complete; Config gets a typed member for each. */
 export const FLAGS = [
   { name: "port", env: "PORT", kind: "int", default: 8080, value: "N", commands: ["serve"], help: "HTTP port to listen on", check: port },
   { name: "host", env: "HOST", kind: "string", default: "0.0.0.0", value: "ADDR", commands: ["serve"], help: "address to bind the HTTP server to" },
-  { name: "db", env: "DATABASE_PATH", kind: "string", default: "./data/dmarcwarden.db", value: "PATH", commands: ["*"], help: "SQLite database file (created on first start); the store unless --database-url is given" },
-  { name: "database-url", env: "DATABASE_URL", kind: "string", default: "", value: "URL", commands: ["*"], help: "use PostgreSQL instead of the SQLite file: postgres://user:pass@host:port/db", check: databaseUrlProblem },
-  { name: "database-pool", env: "DATABASE_POOL", kind: "int", default: 10, value: "N", commands: ["*"], help: "PostgreSQL connections this node keeps open at most", check: (v: number) => (v < 1 || v > 1000 ? "must be between 1 and 1000" : undefined) },
+  { name: "db", env: "DATABASE_PATH", kind: "string", default: "./data/dmarcwarden.db", value: "PATH", commands: STORE_COMMANDS, help: "SQLite database file (created on first start); the store unless --database-url is given" },
+  { name: "database-url", env: "DATABASE_URL", kind: "string", default: "", value: "URL", commands: STORE_COMMANDS, help: "use PostgreSQL instead of the SQLite file: postgres://user:pass@host:port/db", check: databaseUrlProblem },
+  { name: "database-pool", env: "DATABASE_POOL", kind: "int", default: 10, value: "N", commands: STORE_COMMANDS, help: "PostgreSQL connections this node keeps open at most", check: (v: number) => (v < 1 || v > 1000 ? "must be between 1 and 1000" : undefined) },
   { name: "from", env: "MIGRATE_FROM", kind: "string", default: "", value: "PATH", commands: ["migrate-store"], help: "the SQLite database file to copy from" },
   { name: "to", env: "MIGRATE_TO", kind: "string", default: "", value: "URL", commands: ["migrate-store"], help: "the empty PostgreSQL database to copy into: postgres://user:pass@host:port/db" },
   { name: "public-url", env: "PUBLIC_URL", kind: "string", default: "", value: "URL", commands: ["serve", "digest"], help: "the address users reach the server at, e.g. https://dmarc.example.com (links in mail, Secure cookies)", check: (v: string) => (v && !/^https?:\/\/[^/]+/.test(v) ? "must start with http:// or https://" : undefined) },
   { name: "trust-proxy", env: "TRUST_PROXY", kind: "bool", default: false, commands: ["serve"], help: "one reverse proxy of your own sits in front: the client address is the right-most X-Forwarded-For entry" },
   { name: "trusted-proxies", env: "TRUSTED_PROXIES", kind: "list", default: [], value: "CIDR", commands: ["serve"], help: "addresses or CIDR ranges of your reverse proxies (repeatable or comma separated): X-Forwarded-For counts only from them, read from the right skipping them", check: trustedProxiesProblem },
-  { name: "seed-admin", env: "SEED_ADMIN", kind: "string", default: "", value: "USER:PASS", commands: ["serve"], help: "create or update the Master Administrator (also ADMIN_USERNAME / ADMIN_PASSWORD)", check: (v: string) => (v && !/^[^:]+:.+$/.test(v) ? "must be USER:PASS" : undefined) },
+  { name: "seed-admin", env: "SEED_ADMIN", kind: "string", default: "", value: "USER:PASS", commands: ["serve"], help: "create or update the Master Administrator (also ADMIN_USERNAME / ADMIN_PASSWORD); the password needs at least 10 characters", check: seedAdminProblem },
   // Prometheus metrics (issue 16)
   { name: "metrics", env: "METRICS", kind: "bool", default: false, commands: ["serve"], help: "serve Prometheus metrics at GET /metrics to anyone who can reach the server (or use --metrics-token)" },
   { name: "metrics-token", env: "METRICS_TOKEN", kind: "string", default: "", value: "TOKEN", commands: ["serve"], help: "serve GET /metrics to scrapers that send Authorization: Bearer TOKEN (turns metrics on)", check: (v: string) => (v && v.length < 16 ? "must be at least 16 characters" : undefined) },
-  { name: "log-level", env: "LOG_LEVEL", kind: "string", default: "info", value: "LEVEL", commands: ["*"], help: "debug, info, warn or error", check: (v: string) => (["debug", "info", "warn", "error"].includes(v) ? undefined : "must be debug, info, warn or error") },
+  { name: "log-level", env: "LOG_LEVEL", kind: "string", default: "info", value: "LEVEL", commands: STORE_COMMANDS, help: "debug, info, warn or error", check: (v: string) => (["debug", "info", "warn", "error"].includes(v) ? undefined : "must be debug, info, warn or error") },
   // DNS checks (issue 5)
-  { name: "dns-server", env: "DNS_SERVERS", kind: "list", default: [], value: "HOST[:PORT]", commands: ["serve", "check"], help: "DNS server for the checks; repeat the flag (or comma-separate the variable) for several; default: the system's (/etc/resolv.conf)", check: (v: string[]) => ((bad) => (bad ? `"${bad}" is not HOST, HOST:PORT or [IPv6]:PORT` : undefined))(v.find((s) => !/^(\[[0-9a-f:.]+\]|[0-9a-f]*:[0-9a-f:.]+|[a-z0-9.-]+)(:\d{1,5})?$/i.test(s))) },
-  { name: "dns-timeout", env: "DNS_TIMEOUT", kind: "int", default: 2500, value: "MS", commands: ["serve", "check"], help: "per-query DNS timeout in milliseconds (one retry follows a timeout)", check: (v: number) => (v < 100 || v > 30000 ? "must be between 100 and 30000 ms" : undefined) },
+  { name: "dns-server", env: "DNS_SERVERS", kind: "list", default: [], value: "HOST[:PORT]", commands: ["serve", "check", "ingest"], help: "DNS server for the checks (ingest: for the senders' host names); repeat the flag (or comma-separate the variable) for several; default: the system's (/etc/resolv.conf)", check: dnsServerProblem },
+  { name: "dns-timeout", env: "DNS_TIMEOUT", kind: "int", default: 2500, value: "MS", commands: ["serve", "check", "ingest"], help: "per-query DNS timeout in milliseconds (one retry follows a timeout)", check: (v: number) => (v < 100 || v > 30000 ? "must be between 100 and 30000 ms" : undefined) },
   { name: "dns-check-interval", env: "DNS_CHECK_INTERVAL", kind: "int", default: 360, value: "MINUTES", commands: ["serve"], help: "how often every domain's DNS records are re-checked (0: never)", check: (v: number) => (v < 0 || v > 10080 ? "must be between 0 and 10080 minutes" : undefined) },
   { name: "smtp-probe-port", env: "SMTP_PROBE_PORT", kind: "int", default: 25, value: "N", commands: ["serve", "check"], help: "port the MX hosts' STARTTLS check connects to (EHLO, STARTTLS, certificate; 0: no SMTP probe)", check: port },
   { name: "https-probe-port", env: "HTTPS_PROBE_PORT", kind: "int", default: 443, value: "N", commands: ["serve", "check"], help: "port of the MTA-STS policy and BIMI logo fetches when the address names none (tests)", check: (v: number) => (v < 1 || v > 65535 ? "must be a port number from 1 to 65535" : undefined) },
   { name: "extra-ca-file", env: "EXTRA_CA_FILE", kind: "string", default: "", value: "FILE", commands: ["serve", "check"], help: "PEM file of CA certificates the MTA-STS, BIMI and STARTTLS checks trust besides the system's (a private CA, tests)" },
   { name: "allow-private-probe-hosts", env: "ALLOW_PRIVATE_PROBE_HOSTS", kind: "bool", default: false, commands: ["serve", "check"], help: "let the MTA-STS, BIMI and STARTTLS checks connect to loopback, private or link-local addresses (tests); off, hosts named in a domain's DNS are only reached at public addresses" },
+  { name: "json", env: "CHECK_JSON", kind: "bool", default: false, commands: ["check"], help: "print the analysis as JSON instead of text" },
   { name: "selector", env: "DKIM_SELECTORS", kind: "list", default: [], value: "NAME", commands: ["check"], help: "DKIM selector to try besides the common ones (repeatable)" },
   // report mail in (src/features/mailin): SMTP receiver, IMAP polling, the key that encrypts stored mailbox passwords
   { name: "smtp-port", env: "SMTP_PORT", kind: "int", default: 0, value: "N", commands: ["serve", "digest"], help: "start the SMTP receiver for report mail on this port (0: off)", check: port },
@@ -111,6 +148,7 @@ export const FLAGS = [
   { name: "org", env: "INGEST_ORG", kind: "string", default: "", value: "SLUG", commands: ["ingest", "digest"], help: "the organisation (its slug): the reports are ingested for it (ingest), its digest is built (digest)" },
   { name: "max-report-mb", env: "MAX_REPORT_MB", kind: "int", default: 25, value: "MB", commands: ["serve", "ingest"], help: "largest report file accepted (upload, CLI, mail), in MB; decompressed content may be up to 200 MB", check: (v: number) => (v < 1 || v > 1024 ? "must be between 1 and 1024" : undefined) },
   { name: "seed-demo", env: "SEED_DEMO", kind: "bool", default: false, commands: ["serve"], help: "create the demo organisation (slug demo), its owner, domains and several weeks of reports; idempotent" },
+  { name: "reset-password", env: "DEMO_RESET_PASSWORD", kind: "bool", default: false, commands: ["seed-demo"], help: "give the demo owner a new generated password and print it" },
   { name: "geoip-db", env: "GEOIP_DB", kind: "string", default: "", value: "PATH", commands: ["serve", "ingest", "seed-demo"], help: "MMDB file with cities (DB-IP IP to City Lite or MaxMind GeoLite2-City) used instead of the embedded country-only database" },
 ] as const satisfies readonly FlagSpec[];
 
@@ -166,9 +204,18 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   const args: string[] = [];
   const byName = new Map<string, FlagSpec>(FLAGS.map((f) => [f.name, f]));
 
+  const see = `see dmarcwarden ${command} --help`;
+  const mine = (spec: FlagSpec) => spec.commands.includes("*") || spec.commands.includes(command);
+
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
+    if (token === "--") {
+      args.push(...argv.slice(i + 1));
+      break;
+    }
     if (!token.startsWith("--")) {
+      if (token.startsWith("-") && token.length > 1) throw new ConfigError(`unknown flag ${token} (${see}; flags are written --name)`);
+      if (!POSITIONAL_COMMANDS.has(command)) throw new ConfigError(`${command} takes no argument "${token}" (${see})`);
       args.push(token);
       continue;
     }
@@ -185,7 +232,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
       spec = byName.get(name.slice(3));
       negate = true;
     }
-    if (!spec) throw new ConfigError(`unknown flag --${name} (see --help)`);
+    if (!spec) throw new ConfigError(`unknown flag --${name} (${see})`);
+    if (!mine(spec)) throw new ConfigError(`--${name} is not a flag of ${command} (${see})`);
     let value: unknown;
     if (spec.kind === "bool") {
       value = inline === undefined ? !negate : convert(spec, inline, `--${name}`);
@@ -204,7 +252,8 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
 
   for (const spec of FLAGS as readonly FlagSpec[]) {
     if (!fromCli.has(spec.name)) {
-      const envValue = env[spec.env];
+      // a command reads only its own variables: PORT means nothing to check
+      const envValue = mine(spec) ? env[spec.env] : undefined;
       values[spec.name] = envValue !== undefined && envValue !== "" ? convert(spec, envValue, spec.env) : spec.default;
     }
     const problem = spec.check?.(values[spec.name]);
@@ -216,11 +265,12 @@ export function parseConfig(argv: string[], env: Record<string, string | undefin
   if (seed) {
     const i = seed.indexOf(":");
     seedAdmin = { username: seed.slice(0, i), password: seed.slice(i + 1) };
-  } else if (env.ADMIN_USERNAME || env.ADMIN_PASSWORD) {
+  } else if (command === "serve" && (env.ADMIN_USERNAME || env.ADMIN_PASSWORD)) {
     if (!env.ADMIN_USERNAME || !env.ADMIN_PASSWORD) throw new ConfigError("ADMIN_USERNAME and ADMIN_PASSWORD must be set together");
+    const problem = adminPasswordProblem(env.ADMIN_PASSWORD);
+    if (problem) throw new ConfigError(`ADMIN_PASSWORD: ${problem}`);
     seedAdmin = { username: env.ADMIN_USERNAME, password: env.ADMIN_PASSWORD };
   }
-  void command;
 
   const flags = Object.fromEntries(FLAGS.map((f) => [camelCase(f.name), values[f.name]])) as FlagValues;
   return {
@@ -237,13 +287,16 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return { ...parseConfig([], {}), db: ":memory:", ...overrides };
 }
 
+/** The flags of one command, one a line: the descriptions start in one column, each with its default and variable. */
 export function flagHelp(command: string): string {
   const rows = (FLAGS as readonly FlagSpec[]).filter((f) => f.commands.includes("*") || f.commands.includes(command));
+  const left = (f: FlagSpec) => `  --${f.name}${f.kind === "bool" ? "" : ` ${f.value ?? "VALUE"}`}`;
+  const width = Math.max(0, ...rows.map((f) => left(f).length)) + 2;
   return rows
     .map((f) => {
-      const left = `  --${f.name}${f.kind === "bool" ? "" : ` ${f.value ?? "VALUE"}`}`;
-      const def = f.default !== undefined && f.default !== "" && f.kind !== "bool" ? ` (default ${Array.isArray(f.default) ? f.default.join(",") || "none" : f.default})` : "";
-      return `${left.padEnd(30)} ${f.help}${def}  [env ${f.env}]`;
+      const shown = Array.isArray(f.default) ? f.default.join(",") : f.default;
+      const def = shown !== undefined && shown !== "" && f.kind !== "bool" && !/default:/.test(f.help) ? ` (default ${shown})` : "";
+      return `${left(f).padEnd(width)}${f.help}${def}  [env ${f.env}]`;
     })
     .join("\n");
 }

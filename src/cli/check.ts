@@ -9,11 +9,10 @@ import type { Command } from "./commands";
 /** `dmarcwarden check DOMAIN [--json] [--dns-server …] [--selector …]`: the DNS analysis of the lookup screen, in a terminal. */
 export const checkCommand: Command = {
   summary: "check a domain's DMARC, SPF, DKIM, MX (STARTTLS), MTA-STS (policy file), TLS-RPT, BIMI (logo) and DNSSEC and print the findings",
-  usage: "dmarcwarden check DOMAIN [--json] [--dns-server HOST[:PORT]] [--selector NAME] [--smtp-probe-port N] [--extra-ca-file FILE]",
+  usage: "dmarcwarden check DOMAIN [--json] [--dns-server HOST[:PORT]] [--selector NAME] [flags]",
   async run({ argv, env }) {
-    // --json is an output option of this command only, not configuration
-    const json = argv.includes("--json");
-    const config = parseConfig(argv.filter((a) => a !== "--json"), env, "check");
+    const config = parseConfig(argv, env, "check");
+    const json = config.json;
     if (config.args.length !== 1) throw new ConfigError("check needs exactly one DOMAIN (see --help)");
     const domain = normalizeDomainInput(config.args[0]);
     if (!domain.ok) throw new ConfigError(`${domain.error}: ${domain.message}`);

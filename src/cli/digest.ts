@@ -1,6 +1,5 @@
 import { writeFileSync } from "node:fs";
 import { ConfigError, parseConfig, type Config } from "../config";
-import { openDatabase } from "../db";
 import type { AppDeps } from "../deps";
 import { buildDigest, digestWeek } from "../features/digests/service";
 import { sendDigest } from "../features/digests/schedule";
@@ -11,6 +10,7 @@ import { RateLimiter } from "../http/rate-limit";
 import { renderDigestPdf } from "../lib/alerts/digest-pdf";
 import { createLogger } from "../log";
 import type { Command } from "./commands";
+import { openExistingDatabase } from "./database";
 
 /** The moment the digest is built for: --week-of's day (UTC) or now. */
 function digestMoment(config: Config): Date {
@@ -34,7 +34,7 @@ export const digestCommand: Command = {
     const log = createLogger(config.logLevel === "info" ? "warn" : config.logLevel, (line) => process.stderr.write(`${line}\n`));
     const mailer = config.send ? mailerFromConfig(config, log) : undefined;
     if (config.send && !mailer) throw new ConfigError("digest: --send needs --mail-relay, --mail-from and --public-url (or their environment twins)");
-    const store = await openDatabase(config);
+    const store = await openExistingDatabase(config);
     try {
       const org = await organizationBySlug({ store }, config.org);
       if (!org) {

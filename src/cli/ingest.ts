@@ -1,5 +1,5 @@
 import { parseConfig } from "../config";
-import { openDatabase } from "../db";
+import { existsSync } from "node:fs";
 import type { AppDeps } from "../deps";
 import { resolverFromConfig } from "../features/dns/setup";
 import { expandPaths, readInputs } from "../features/reports/files";
@@ -11,6 +11,7 @@ import { parseInBackground } from "../lib/reports/parallel";
 import { RateLimiter } from "../http/rate-limit";
 import { createLogger } from "../log";
 import type { Command } from "./commands";
+import { openExistingDatabase } from "./database";
 
 export interface IngestSummary {
   files: number;
@@ -49,7 +50,7 @@ function progressBar(done: number, total: number, label: string): string {
 
 export const ingestCommand: Command = {
   summary: "ingest report files (XML, gzip, zip, .eml, mbox; folders recursively) for an organisation",
-  usage: "dmarcwarden ingest --org SLUG PATH... [--db PATH | --database-url URL]",
+  usage: "dmarcwarden ingest --org SLUG PATH... [--db PATH | --database-url URL] [--dns-server HOST[:PORT]]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "ingest");
     const slug = config.org;
@@ -61,19 +62,25 @@ export const ingestCommand: Command = {
       console.error("dmarcwarden ingest: give at least one file or folder to ingest.");
       return 2;
     }
+    // the files first: a missing path is said in one line, before the database is opened
+    const missing = config.args.find((p) => !existsSync(p));
+    if (missing) {
+      console.error(`dmarcwarden ingest: ${missing}: no such file or folder.`);
+      return 2;
+    }
+    let paths: string[];
+    try {
+      paths = expandPaths(config.args);
+    } catch (error) {
+      console.error(`dmarcwarden ingest: ${(error as Error).message}`);
+      return 2;
+    }
     geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
-    const store = await openDatabase(config);
+    const store = await openExistingDatabase(config);
     try {
       const org = await organizationBySlug({ store }, slug);
       if (!org) {
         console.error(`dmarcwarden ingest: no organisation with slug "${slug}".`);
-        return 2;
-      }
-      let paths: string[];
-      try {
-        paths = expandPaths(config.args);
-      } catch (error) {
-        console.error(`dmarcwarden ingest: ${(error as Error).message}`);
         return 2;
       }
       // ingestion events go to stderr at warn level so the progress bar and summary stay readable
@@ -90,7 +97,7 @@ export const ingestCommand: Command = {
       await Promise.race([reverseDnsSettled(), new Promise((resolve) => (timer = setTimeout(resolve, PTR_TIMEOUT_MS)))]);
       clearTimeout(timer);
       console.log(
-        `${org.name}: ${summary.files} file(s) read — ${summary.ingested} ingested, ${summary.duplicates} duplicate(s), ${summary.refused.length} refused; ${summary.reports} report(s).`,
+        `${org.name}: ${summary.files} file(s) read — ${summary.ingested} ingested, ${summary.duplicates} already ingested, ${summary.refused.length} refused; ${summary.reports} report(s).`,
       );
       if (tty) for (const r of summary.refused) console.log(`  refused ${r.fileName}: ${r.error}`);
       return summary.refused.length > 0 ? 1 : 0;

@@ -8,14 +8,14 @@ import type { Command } from "./commands";
 
 export const seedDemoCommand: Command = {
   summary: "create the demo organisation, its owner, domains and several weeks of reports (idempotent)",
-  usage: "dmarcwarden seed-demo [--db PATH | --database-url URL]",
+  usage: "dmarcwarden seed-demo [--reset-password] [--db PATH | --database-url URL]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "seed-demo");
     geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
     const store = await openDatabase(config);
     try {
       const log = createLogger("warn", (line) => process.stderr.write(`${line}\n`));
-      const result = await seedDemo({ config, store, log, limiter: new RateLimiter(store), now: () => new Date() });
+      const result = await seedDemo({ config, store, log, limiter: new RateLimiter(store), now: () => new Date() }, { resetPassword: config.resetPassword });
       console.log(describeDemoSeed(result));
       return 0;
     } finally {
@@ -27,6 +27,6 @@ export const seedDemoCommand: Command = {
 export function describeDemoSeed(result: Awaited<ReturnType<typeof seedDemo>>): string {
   return [
     `Demo organisation ready (slug "demo"): ${result.ingested} report(s) added, ${result.duplicates} already there.`,
-    result.password ? `Sign in as ${result.email} with password ${result.password}` : `Demo owner ${result.email} already exists; its password is unchanged.`,
+    result.password ? `Sign in as ${result.email} with password ${result.password}` : `Demo owner ${result.email} already exists; its password is unchanged (dmarcwarden seed-demo --reset-password makes a new one).`,
   ].join("\n");
 }

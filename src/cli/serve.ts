@@ -52,9 +52,10 @@ export const serveCommand: Command = {
       probes,
       mailer,
     };
+    let demoSignIn: string | null = null;
     if (config.seedDemo) {
       // the demo's senders carry their PTR names already: no DNS lookups while seeding
-      console.log(describeDemoSeed(await seedDemo({ ...deps, resolver: undefined })));
+      demoSignIn = describeDemoSeed(await seedDemo({ ...deps, resolver: undefined }));
     }
     // queued alerts go out from here (and what a restart left queued, shortly after start)
     const alertDelivery = startAlertDelivery(deps, config.alertDeliveryInterval);
@@ -73,6 +74,8 @@ export const serveCommand: Command = {
     deps.server = server;
     const port = server.port;
     log.info("listening", { url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, db: describeDatabase(config), version: VERSION });
+    // the demo's sign-in comes last, after the start-up log, where it is seen
+    if (demoSignIn) console.log(`\n${demoSignIn}\nOpen http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}/login\n`);
     await waitForShutdown(async () => {
       log.info("shutting_down", {});
       // In-flight requests get a few seconds to finish; idle keep-alive connections (an open

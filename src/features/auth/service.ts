@@ -6,7 +6,7 @@ import { organizationsOf, orgSummary } from "../orgs/directory";
 import { createOwnedOrganization } from "../orgs/service";
 import { twoFactorRequiredIn } from "../settings/two-factor-policy";
 import type { LoginInput, MeResponse, SignupInput } from "./contract";
-import { createSession, type SessionUser, type WithStore } from "./sessions";
+import { createSession, deleteSessionsOf, type SessionUser, type WithStore } from "./sessions";
 import { verifyPassword } from "./throttle";
 
 export const LOGIN_FAILED_MESSAGE = "Email or password is incorrect.";
@@ -61,6 +61,15 @@ export async function setFirstPasswordHash({ store }: WithStore, userId: string,
       .returning({ id: users.id }),
   );
   return updated.length > 0;
+}
+
+/** Replaces a user's password and ends their sessions (the demo owner's new password: `seed-demo --reset-password`). */
+export async function replacePasswordHash(ctx: WithStore, userId: string, passwordHash: string): Promise<void> {
+  const { users } = ctx.store.t;
+  await ctx.store.write(async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
+    await deleteSessionsOf(ctx, userId);
+  });
 }
 
 /** Renames a user (the trial form sent again with another name). */

@@ -6,7 +6,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
-import { createUser, userByEmail } from "../auth/service";
+import { createUser, replacePasswordHash, userByEmail } from "../auth/service";
 import { ensureDomains } from "../domains/service";
 import { ensureMembership, ensureOrganization } from "../orgs/service";
 import { ingestFile } from "./ingest";
@@ -153,7 +153,7 @@ function tlsJson(domain: string, day: Date, rand: () => number): Uint8Array {
 export interface DemoSeedResult {
   orgId: string;
   email: string;
-  /** set only when the demo owner was created now */
+  /** set only when the demo owner was created now, or its password was reset */
   password: string | null;
   ingested: number;
   duplicates: number;
@@ -165,20 +165,23 @@ function generatePassword(): string {
   return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join("");
 }
 
-export async function seedDemo(deps: ServiceContext): Promise<DemoSeedResult> {
+/** `resetPassword`: an existing demo owner gets a new generated password too (returned like a new one's). */
+export async function seedDemo(deps: ServiceContext, options: { resetPassword?: boolean } = {}): Promise<DemoSeedResult> {
   const { store } = deps;
   // hashed before the write: the hash takes a while and the write holds the store's write lock
   const known = await userByEmail(deps, DEMO_EMAIL);
-  const newPassword = known ? null : generatePassword();
+  const newPassword = known && !options.resetPassword ? null : generatePassword();
   const passwordHash = newPassword ? await Bun.password.hash(newPassword, { algorithm: "argon2id" }) : null;
   const { orgId, password } = await store.write(async () => {
     const orgId = await ensureOrganization(deps, DEMO_SLUG, "Demo Company");
     const user = await userByEmail(deps, DEMO_EMAIL);
     const created = !user && passwordHash !== null;
     const userId = user?.id ?? (await createUser(deps, { name: "Demo Owner", email: DEMO_EMAIL, passwordHash }));
+    const reset = !!user && passwordHash !== null && options.resetPassword === true;
+    if (reset) await replacePasswordHash(deps, user.id, passwordHash);
     await ensureMembership(deps, orgId, userId, "owner");
     await ensureDomains(deps, orgId, DEMO_DOMAINS);
-    return { orgId, password: created ? newPassword : null };
+    return { orgId, password: created || reset ? newPassword : null };
   });
 
   let ingested = 0;

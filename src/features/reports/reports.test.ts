@@ -266,12 +266,12 @@ describe("dmarcwarden ingest (CLI)", () => {
         Bun.spawnSync([process.execPath, join(import.meta.dir, "../../main.ts"), "ingest", "--org", slug, "--db", db, "--dns-server", "127.0.0.1:9", "--dns-timeout", "100", ...paths], { stdout: "pipe", stderr: "pipe" });
 
       const ok = run([join(dir, "in")]);
-      expect(ok.stdout.toString()).toContain("4 file(s) read — 4 ingested, 0 duplicate(s), 0 refused; 4 report(s).");
+      expect(ok.stdout.toString()).toContain("4 file(s) read — 4 ingested, 0 already ingested, 0 refused; 4 report(s).");
       expect(ok.exitCode).toBe(0);
 
       writeFileSync(join(dir, "bad.xml"), fixture("truncated.xml"));
       const bad = run([join(dir, "in/a.xml"), join(dir, "bad.xml")]);
-      expect(bad.stdout.toString()).toContain("2 file(s) read — 0 ingested, 1 duplicate(s), 1 refused");
+      expect(bad.stdout.toString()).toContain("2 file(s) read — 0 ingested, 1 already ingested, 1 refused");
       expect(bad.stderr.toString()).toContain("refused");
       expect(bad.exitCode).toBe(1);
 
