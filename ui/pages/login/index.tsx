@@ -6,6 +6,7 @@ import { loginSchema, type LoginInput } from "../../../src/features/auth/contrac
 import { AuthCard, Field } from "./AuthCard";
 import { ForgotPassword } from "./ForgotPassword";
 import { CodeStep } from "./CodeStep";
+import { SsoStep, ssoErrorMessage } from "./SsoStep";
 import { errorMessage } from "../../lib/api";
 import { isSignedIn, safeNext, useSignIn } from "../../lib/auth";
 
@@ -16,7 +17,8 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const signIn = useSignIn();
   const { register, handleSubmit, formState, getValues } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: params.get("email") ?? "", password: "" } });
-  const [codeStep, setCodeStep] = useState(false);
+  // ?sso=code: back from single sign-on, the account's own second factor comes next
+  const [codeStep, setCodeStep] = useState(params.get("sso") === "code");
   const submit = handleSubmit((values) =>
     signIn.mutate({ email: values.email, password: values.password }, { onSuccess: (answer) => (isSignedIn(answer) ? navigate(next, { replace: true }) : setCodeStep(true)) }),
   );
@@ -31,7 +33,20 @@ export default function LoginPage() {
       return q;
     });
 
-  if (codeStep) return <CodeStep onSignedIn={() => navigate(next, { replace: true })} onBack={() => (signIn.reset(), setCodeStep(false))} />;
+  const setSso = (on: boolean, identifier = "") =>
+    setParams((p) => {
+      const q = new URLSearchParams(p);
+      q.delete("sso");
+      q.delete("sso_error");
+      q.delete("email");
+      if (on) q.set("sso", "1");
+      if (identifier) q.set("email", identifier);
+      return q;
+    });
+
+  if (codeStep) return <CodeStep onSignedIn={() => navigate(next, { replace: true })} onBack={() => (signIn.reset(), setCodeStep(false), setSso(false))} />;
+  if (params.get("sso") === "1" || params.get("sso_error"))
+    return <SsoStep next={next} initialIdentifier={params.get("email") ?? ""} returnedError={ssoErrorMessage(params.get("sso_error"))} onBack={() => setSso(false)} />;
   if (params.get("forgot") === "1") return <ForgotPassword email={params.get("email") ?? ""} onBack={() => setForgot(false)} />;
 
   return (
@@ -70,6 +85,10 @@ export default function LoginPage() {
           {signIn.isPending ? "Signing in..." : "Sign in"}
         </button>
       </form>
+      <div className="divider my-0 text-xs opacity-70">or</div>
+      <button type="button" className="btn btn-outline w-full" onClick={() => setSso(true, getValues("email").trim())}>
+        Sign in with SSO
+      </button>
     </AuthCard>
   );
 }

@@ -5,6 +5,7 @@ import { AuditLogSection } from "./AuditLogSection";
 import { MembersSection } from "./MembersSection";
 import { ReportMailboxSection } from "./ReportMailboxSection";
 import { SettingsForm } from "./SettingsForm";
+import { SingleSignOnSection } from "./SingleSignOnSection";
 import { TwoFactorSection } from "./TwoFactorSection";
 
 export default function SettingsPage() {
@@ -16,6 +17,7 @@ export default function SettingsPage() {
         <ReportMailboxSection />
         <MembersSection />
         <TwoFactorSection />
+        <SingleSignOnSection />
         <ApiTokensSection />
         <AuditLogSection />
       </div>
