@@ -3,6 +3,7 @@
  * DMARC fields from RFC 7489 §7.3) and plain-text failure notices without an ARF part.
  * Input is a mail message already split into parts by the container layer.
  */
+import { decodeWords } from "postal-mime";
 import { normaliseIp } from "./aggregate";
 import { ReportRefusedError, type FailureReport } from "./model";
 
@@ -52,6 +53,16 @@ export function parseHeaderBlock(block: string): Map<string, string[]> {
   }
   flush();
   return fields;
+}
+
+/** A header value as people read it: RFC 2047 encoded words (=?UTF-8?B?…?=) decoded by the MIME library. */
+export function decodedHeader(value: string | null): string | null {
+  if (value === null) return null;
+  try {
+    return decodeWords(value);
+  } catch {
+    return value;
+  }
 }
 
 /** Only the header block of an original message (everything before the first blank line). */
@@ -108,8 +119,8 @@ export function parseFailureReport(mail: FailureMail): FailureReport {
       spfDns: get("spf-dns"),
       originalMailFrom: stripAngles(get("original-mail-from")),
       originalRcptTo: stripAngles(get("original-rcpt-to")),
-      originalFrom: first(original, "from"),
-      originalSubject: first(original, "subject"),
+      originalFrom: decodedHeader(first(original, "from")),
+      originalSubject: decodedHeader(first(original, "subject")),
       originalMessageId: stripAngles(first(original, "message-id")),
       originalHeaders,
       plainText: false,
@@ -152,8 +163,8 @@ export function parseFailureReport(mail: FailureMail): FailureReport {
     spfDns: null,
     originalMailFrom: null,
     originalRcptTo: null,
-    originalFrom: first(original, "from"),
-    originalSubject: first(original, "subject"),
+    originalFrom: decodedHeader(first(original, "from")),
+    originalSubject: decodedHeader(first(original, "subject")),
     originalMessageId: stripAngles(first(original, "message-id")),
     originalHeaders,
     plainText: true,
