@@ -12,9 +12,8 @@ import { slackMessage, teamsMessage } from "../../lib/alerts/chat";
 import { describeAlert } from "../../lib/alerts/describe";
 import type { AlertEvent, AlertEventType } from "../../lib/alerts/events";
 import { nextAttemptAt, shouldRetryDelivery, signWebhook, webhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER } from "../../lib/alerts/webhook";
-import { formatAddress, nonPublicReason, parseAddress } from "../../lib/net/address";
 import { alertMail } from "../mail/templates";
-import { addressesOf } from "../mailin/mailbox-address";
+import { nonPublicHostReason } from "../mailin/mailbox-address";
 import { decryptSecret } from "../mailin/secret-box";
 import { serverKey } from "../mailin/server-key";
 import { organizationName } from "../orgs/service";
@@ -51,16 +50,7 @@ const publicUrl = (deps: DeliveryDeps) => (deps.mailer?.publicUrl ?? deps.config
 async function refusedHost(deps: DeliveryDeps, url: URL): Promise<string | null> {
   if (deps.config.allowPrivateWebhookHosts) return null;
   if (url.protocol !== "https:") return "only https URLs are posted to";
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const found = await addressesOf(deps, host);
-  if (!found.length) return `${host} has no address`;
-  for (const text of found) {
-    const bytes = parseAddress(text);
-    if (!bytes) continue;
-    const reason = nonPublicReason(bytes);
-    if (reason) return `${host} resolves to ${formatAddress(bytes)} (${reason}); --allow-private-webhook-hosts permits it`;
-  }
-  return null;
+  return nonPublicHostReason(deps, url.hostname, "--allow-private-webhook-hosts");
 }
 
 async function post(deps: DeliveryDeps, target: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {

@@ -33,6 +33,24 @@ export async function addressesOf(deps: Pick<AppDeps, "resolver">, host: string)
 }
 
 /**
+ * Why `host` may not be reached when only public addresses are (it has no address, or one of its
+ * addresses is loopback, private, link-local, metadata …), or null when every address is public.
+ * `flag` names the operator's switch that permits it, for the server log.
+ */
+export async function nonPublicHostReason(deps: Pick<AppDeps, "resolver">, rawHost: string, flag: string): Promise<string | null> {
+  const host = rawHost.replace(/^\[(.*)\]$/, "$1");
+  const found = await addressesOf(deps, host);
+  if (!found.length) return `${host} has no address`;
+  for (const text of found) {
+    const bytes = parseAddress(text);
+    if (!bytes) continue;
+    const reason = nonPublicReason(bytes);
+    if (reason) return `${host} resolves to ${formatAddress(bytes)} (${reason}); ${flag} permits it`;
+  }
+  return null;
+}
+
+/**
  * The address to connect to for `host`, or why there is none (for the server log only: the
  * user is told the same thing whatever the reason).
  */

@@ -8,8 +8,7 @@
  */
 import * as oidc from "openid-client";
 import type { AppDeps } from "../../deps";
-import { formatAddress, nonPublicReason, parseAddress } from "../../lib/net/address";
-import { addressesOf } from "../mailin/mailbox-address";
+import { nonPublicHostReason } from "../mailin/mailbox-address";
 
 export type IssuerDeps = Pick<AppDeps, "config" | "resolver" | "log">;
 
@@ -36,16 +35,7 @@ export function issuerAddressProblem(deps: Pick<AppDeps, "config">, issuer: stri
 async function refusedHost(deps: IssuerDeps, url: URL): Promise<string | null> {
   if (insecureOidcAllowed(deps)) return null;
   if (url.protocol !== "https:") return "only https addresses are reached";
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const found = await addressesOf(deps, host);
-  if (!found.length) return `${host} has no address`;
-  for (const text of found) {
-    const bytes = parseAddress(text);
-    if (!bytes) continue;
-    const reason = nonPublicReason(bytes);
-    if (reason) return `${host} resolves to ${formatAddress(bytes)} (${reason}); --allow-insecure-oidc permits it`;
-  }
-  return null;
+  return nonPublicHostReason(deps, url.hostname, "--allow-insecure-oidc");
 }
 
 export class IssuerUnreachableError extends Error {}
