@@ -111,7 +111,7 @@ describe("accounts and the admin console", () => {
     // and signing in again lands back on the domain, which is still there
     await page.getByLabel("Email").fill("dana@example.com");
     await page.getByLabel("Password").fill("truth is out there 1013");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(ctx.server.url + "/app/domains");
     await page.getByRole("cell", { name: "scully-dental.example", exact: true }).waitFor();
     expect(errors).toEqual([]);

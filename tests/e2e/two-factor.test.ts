@@ -24,7 +24,7 @@ async function signInWithPassword(page: Page, base: string, email: string, passw
   await page.goto(base + "/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.getByRole("heading", { name: "Two-factor sign-in" }).waitFor();
 }
 
