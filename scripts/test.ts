@@ -3,7 +3,8 @@
  * server tests again on PostgreSQL (a throw-away cluster; skipped, saying why, only when
  * PostgreSQL is not installed), UI component tests (happy-dom, loaded only there), end-to-end
  * tests (the built executable in Chromium) — then one closing line "tests: N passed, N failed"
- * that counts every layer, with each layer's own figures after it.
+ * that counts every layer, with each layer's own figures after it, and the type check's outcome
+ * on a line of its own ("type check: clean"), not counted as a test.
  * Pass a layer name (server, postgres, ui, e2e) to run only that layer, and paths after it to
  * run only those test files in it: `bun scripts/test.ts postgres tests/server/audit.test.ts`.
  */
@@ -35,6 +36,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let broken = false;
+/** the type check's outcome, reported beside the tests' closing line (not counted as a test) */
+let typeCheck: string | null = null;
 /** each layer's figures, for the closing line */
 const figures: string[] = [];
 
@@ -42,13 +45,9 @@ const figures: string[] = [];
 if ((!only.length && !paths.length) || only.includes("types")) {
   console.log("\n=== type check (tsc --noEmit) ===");
   const tsc = Bun.spawnSync([process.execPath, "node_modules/typescript/bin/tsc", "--noEmit", "-p", "."], { stdout: "inherit", stderr: "inherit" });
-  if (tsc.exitCode === 0) {
-    console.log("type check: no errors");
-    passed++;
-  } else {
-    console.log("type check: errors above");
-    failed++;
-  }
+  // reported on its own after the closing line: a type check is not a test
+  typeCheck = tsc.exitCode === 0 ? "clean" : "errors (see above)";
+  console.log(`type check: ${typeCheck}`);
 }
 for (const [name, args] of Object.entries(LAYERS)) {
   if (only.length && !only.includes(name)) continue;
@@ -60,7 +59,8 @@ for (const [name, args] of Object.entries(LAYERS)) {
   await runLayer(name, args, {});
 }
 console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${figures.length ? ` (${figures.join("; ")})` : ""}`);
-process.exit(failed > 0 || broken ? 1 : 0);
+if (typeCheck) console.log(`type check: ${typeCheck}`);
+process.exit(failed > 0 || broken || (typeCheck !== null && typeCheck !== "clean") ? 1 : 0);
 
 /** The server tests on a throw-away PostgreSQL cluster with a migrated template database. */
 async function onPostgres(args: string[]): Promise<void> {

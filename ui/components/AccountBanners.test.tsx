@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, screen, waitFor } from "@testing-library/react";
 import type { BillingStatus } from "../../src/features/billing/contract";
 import { cleanUpAfterEach, renderWithProviders, restoreFetch, withFetch } from "../../tests/support/ui";
-import { AccountBanners } from "./AccountBanners";
+import { AccountBanners, billingStatusKey } from "./AccountBanners";
 
 cleanUpAfterEach();
 
@@ -19,7 +19,7 @@ const base: BillingStatus = {
 };
 
 function serve(status: Partial<BillingStatus> | null) {
-  const f = withFetch(() => (status ? Response.json({ ...base, ...status }) : Response.json({ error: { code: "unauthorized", message: "Please sign in" } }, { status: 401 })));
+  return withFetch(() => (status ? Response.json({ ...base, ...status }) : Response.json({ error: { code: "unauthorized", message: "Please sign in" } }, { status: 401 })));
 }
 
 describe("AccountBanners", () => {
@@ -45,16 +45,23 @@ describe("AccountBanners", () => {
     expect(screen.getByRole("heading", { name: "Set your password" })).toBeTruthy();
   });
 
-  test("nothing for a signed-out visitor or an account in good standing", async () => {
-    serve(null);
-    const { container } = renderWithProviders(<AccountBanners />);
-    await waitFor(() => expect(container.textContent).toBe(""));
+  test("nothing for a signed-out visitor or an account in good standing, once the status has arrived", async () => {
+    // signed out: the status query answers 401, read as "no account"
+    const signedOut = serve(null);
+    const first = renderWithProviders(<AccountBanners />);
+    await waitFor(() => expect(first.client.getQueryState(billingStatusKey)?.status).toBe("success"));
+    expect(signedOut.calls.map((c) => c.url)).toEqual(["/api/billing/status"]);
+    expect(first.client.getQueryData(billingStatusKey)).toBeNull();
+    expect(first.container.textContent).toBe("");
     cleanup();
     restoreFetch();
+
+    // in good standing: the status is there, and says nothing to show
     serve({});
     const second = renderWithProviders(<AccountBanners />);
-    await new Promise((r) => setTimeout(r, 20));
-    expect(second.container.querySelector('[role="alert"]')).toBeNull();
+    await waitFor(() => expect(second.client.getQueryData(billingStatusKey)).toMatchObject({ status: "active", hasPassword: true }));
+    expect(second.container.textContent).toBe("");
+    expect(screen.queryByRole("region", { name: "Account notices" })).toBeNull();
     expect(screen.queryByText("Set your password")).toBeNull();
   });
 });
