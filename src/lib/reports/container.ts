@@ -93,6 +93,8 @@ async function feedInSteps(data: Uint8Array, push: (step: Uint8Array, last: bool
  * the parser should refuse early) the streamed path runs instead.
  */
 const NATIVE_MAX = 16 * 1024 * 1024;
+/** compressed bytes that cannot expand past NATIVE_MAX (DEFLATE expands 1,032 times at most) */
+const SMALL_INPUT = Math.floor(NATIVE_MAX / 1032);
 /** decompressed bytes handed to the consumer at a time after a one-shot inflate */
 const HAND_OVER = 1024 * 1024;
 
@@ -104,6 +106,11 @@ const HAND_OVER = 1024 * 1024;
 function inflateNative(data: Uint8Array, budget: Budget): Uint8Array | null {
   const limit = Math.min(budget.remaining, NATIVE_MAX);
   try {
+    if (data.length <= SMALL_INPUT) {
+      // cannot expand past NATIVE_MAX: zlib straight, without node:zlib's output bookkeeping
+      const whole = Bun.inflateSync(data);
+      return whole.length <= limit ? whole : null;
+    }
     return inflateRawSync(data, { maxOutputLength: limit });
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) return null;

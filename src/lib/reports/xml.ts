@@ -97,6 +97,8 @@ export class XmlTokenizer {
   readonly names: string[] = [];
   /** text gathered since the last tag (only kept when it may be an element's value) */
   private text = "";
+  /** whether the element being read has had an element in it */
+  private hadChild = false;
   private started = false;
   /** the outermost element closed: the rest is ignored */
   private ended = false;
@@ -216,10 +218,15 @@ export class XmlTokenizer {
     let text = this.text;
     if (lt > pos) {
       if (text.length + (lt - pos) > this.bounds.maxTokenChars) throw tooLongToken(this.bounds.maxTokenChars, this.where());
-      const raw = buf.slice(pos, lt);
-      text = text.length ? text + decodeEntities(raw) : decodeEntities(raw);
+      // an element with elements in it has no value: the blanks after its last child are not read
+      if (this.hadChild) text = "";
+      else {
+        const raw = buf.slice(pos, lt);
+        text = text.length ? text + decodeEntities(raw) : decodeEntities(raw);
+      }
     }
     this.text = "";
+    this.hadChild = true;
     const name = this.names[depth - 1]!;
     this.raw.pop();
     this.names.pop();
@@ -321,10 +328,12 @@ export class XmlTokenizer {
     this.started = true;
     this.raw.push(rawName);
     this.names.push(name);
+    this.hadChild = false;
     this.sink.open(name, depth, attributes);
     if (selfClosing) {
       this.raw.pop();
       this.names.pop();
+      this.hadChild = true;
       this.sink.close(name, depth, "");
       if (depth === 1) this.ended = true;
     }
