@@ -15,10 +15,11 @@ import { explainSource, orgDomainOf, type AlignmentMode, type PublishedKey, type
 import { matchSpf, memoLookups, type SpfMatch } from "../../lib/readiness/spf-match";
 import { spfUsage, type SpfUsage } from "../../lib/readiness/spf-usage";
 import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
-import { reportAddress } from "../mailin/service";
+import { reportDestination } from "../mailin/destination";
+import { proposedRua, reportPath } from "../../lib/report-path";
 import { domainSourcesBetween } from "../reports/domain-sources";
 import { senderMarks } from "../reports/sender-marks";
-import { dnsCachePolicy, getSettings } from "../settings/service";
+import { dnsCachePolicy } from "../settings/service";
 
 /** The period readiness looks at, in days. */
 export const READINESS_DAYS = 30;
@@ -51,11 +52,10 @@ async function ownDomain(ctx: OrgContext, id: string) {
 
 const UNKNOWN_MATCH: SpfMatch = { result: "unknown", mechanism: null, domain: null, topTerm: null, path: [], reason: "The live SPF record could not be read." };
 
-async function ruaOf(ctx: OrgContext): Promise<string | null> {
-  const settings = await getSettings(ctx);
-  if (settings.dmarcRua) return settings.dmarcRua.replace(/^mailto:/i, "");
+/** The address the domain's reports should go to on this deployment (src/lib/report-path.ts), as tasks and the onboarding checklist say. */
+async function ruaOf(ctx: OrgContext, domain: string): Promise<string | null> {
   try {
-    return (await reportAddress(ctx)).address;
+    return proposedRua(reportPath(domain, await reportDestination(ctx)));
   } catch {
     return null;
   }
@@ -67,7 +67,7 @@ export async function domainReadiness(ctx: OrgContext, id: string): Promise<Read
   const domain = row.name.toLowerCase();
   const to = Math.floor(ctx.now().getTime() / 1000);
   const from = to - READINESS_DAYS * DAY;
-  const [figures, marks, rua] = await Promise.all([domainSourcesBetween(ctx, row.id, { from, to }), senderMarks(ctx), ruaOf(ctx)]);
+  const [figures, marks, rua] = await Promise.all([domainSourcesBetween(ctx, row.id, { from, to }), senderMarks(ctx), ruaOf(ctx, row.name)]);
 
   let analysis: DnsAnalysis | null = null;
   let analysisError: string | null = null;
