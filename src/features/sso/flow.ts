@@ -26,7 +26,7 @@ import { PlanLimitError } from "../billing/limits";
 import { effectiveRole } from "../orgs/directory";
 import { joinOrganization } from "../orgs/members";
 import type { SsoErrorCode, SsoRole } from "./contract";
-import { describeIssuerError, discoverIssuer } from "./issuer";
+import { cachedIssuer, describeIssuerError } from "./issuer";
 import { allowedDomainsOf, clientSecretOf, connectionForSlug, connectionOf, connectionsForDomain, redirectUriOf } from "./service";
 
 export const SSO_FLOW_COOKIE = "dw_sso";
@@ -89,12 +89,18 @@ export class SsoUnavailableError extends ServiceError {
   }
 }
 
+type SsoRow = Awaited<ReturnType<typeof connectionOf>> & {};
+
+/** The provider's configuration for a connection (kept a few minutes; see cachedIssuer). */
+const issuerOf = (ctx: ServiceContext, row: SsoRow) =>
+  cachedIssuer(ctx, [row.orgId, row.issuer, row.clientId, row.clientSecretEncrypted].join("\n"), { issuer: row.issuer, clientId: row.clientId, clientSecret: clientSecretOf(ctx, row) });
+
 /** Starts a flow: answers the identity provider's authorisation URL and the sealed flow cookie. */
 export async function startSso(ctx: ServiceContext, request: Request, input: { identifier: string; next?: string }): Promise<{ redirectUrl: string; cookie: string }> {
   const row = await chooseConnection(ctx, input.identifier);
   let config: oidc.Configuration;
   try {
-    config = await discoverIssuer(ctx, { issuer: row.issuer, clientId: row.clientId, clientSecret: clientSecretOf(ctx, row) });
+    config = await issuerOf(ctx, row);
   } catch (error) {
     ctx.log.warn("sso discovery failed", { orgId: row.orgId, issuer: row.issuer, reason: error instanceof SecretKeyError ? "the stored client secret does not decrypt with this server's key" : describeIssuerError(error) });
     throw new SsoUnavailableError();
@@ -177,7 +183,7 @@ export async function finishSso(ctx: ServiceContext, request: Request, sealed: s
   let claims: oidc.IDToken;
   let accessToken: string | undefined;
   try {
-    config = await discoverIssuer(ctx, { issuer: row.issuer, clientId: row.clientId, clientSecret: clientSecretOf(ctx, row) });
+    config = await issuerOf(ctx, row);
     const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce, idTokenExpected: true }, { redirect_uri: flow.redirectUri });
     claims = tokens.claims()!;
     accessToken = tokens.access_token;

@@ -10,7 +10,7 @@ import * as oidc from "openid-client";
 import type { AppDeps } from "../../deps";
 import { nonPublicHostReason } from "../mailin/mailbox-address";
 
-export type IssuerDeps = Pick<AppDeps, "config" | "resolver" | "log">;
+export type IssuerDeps = Pick<AppDeps, "config" | "resolver" | "log" | "store">;
 
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -73,6 +73,29 @@ export async function discoverIssuer(deps: IssuerDeps, client: IssuerClient): Pr
     execute,
     timeout: FETCH_TIMEOUT_MS / 1000,
   });
+}
+
+/** How long a discovered configuration (with its JWKS) is used before the discovery document is read again. */
+const CONFIGURATION_TTL_MS = 5 * 60_000;
+const configurations = new WeakMap<object, Map<string, { configuration: Promise<oidc.Configuration>; expiresAt: number }>>();
+
+/**
+ * `discoverIssuer` for sign-ins, kept a few minutes per connection (per app: keyed by its store)
+ * so a sign-in's start and callback do not each read the discovery document. `version` names the
+ * connection's settings: a change to them (a new sealed secret included) is a new entry.
+ */
+export function cachedIssuer(deps: IssuerDeps, version: string, client: IssuerClient): Promise<oidc.Configuration> {
+  let cache = configurations.get(deps.store);
+  if (!cache) configurations.set(deps.store, (cache = new Map()));
+  const now = Date.now();
+  for (const [key, entry] of cache) if (entry.expiresAt <= now) cache.delete(key);
+  const hit = cache.get(version);
+  if (hit) return hit.configuration;
+  const configuration = discoverIssuer(deps, client);
+  cache.set(version, { configuration, expiresAt: now + CONFIGURATION_TTL_MS });
+  // a failed discovery is tried again by the next sign-in
+  configuration.catch(() => cache.delete(version));
+  return configuration;
 }
 
 /** One line for the server log about a failure talking to the provider (never a secret: the library's messages name claims and URLs). */
