@@ -292,15 +292,14 @@ describe("the callback refuses what it cannot trust", () => {
 describe("existing accounts and two-factor sign-in", () => {
   test("an existing account with the verified, allowed email is signed in and joins with the configured role; an admin keeps their role", async () => {
     const { t, orgId, owner } = await configured();
+    // an account in no organisation yet (e.g. its own was deleted)
     const carolId = await createUser(t.deps.store, "carol@acme-labs.test", "Carol");
-    const own = await createOrg(t.deps.store, "Carol's Lab");
-    await addMember(t.deps.store, own, carolId, "owner");
     const done = await signInWithSso(t, "carol@acme-labs.test");
     expect(done.location).toBe("/app");
     const me = await t.json("GET", "/api/auth/me", { cookie: done.session });
     expect(me.body.user.id).toBe(carolId);
     expect(me.body.currentOrg).toMatchObject({ id: orgId, role: "member" });
-    expect(me.body.organizations).toHaveLength(2);
+    expect(me.body.organizations).toHaveLength(1);
 
     const daveId = await createUser(t.deps.store, "dave@acme.test", "Dave");
     await addMember(t.deps.store, orgId, daveId, "admin");
@@ -309,6 +308,19 @@ describe("existing accounts and two-factor sign-in", () => {
     expect(daveMe.body.currentOrg.role).toBe("admin");
     const joined = (await t.json("GET", "/api/audit?action=member.joined", { cookie: owner })).body.entries.map((e: any) => e.target);
     expect(joined).toEqual(["carol@acme-labs.test"]);
+  });
+
+  test("an account that also belongs to another organisation is never opened by this organisation's provider (it vouches for any address it likes)", async () => {
+    const { t, orgId, owner } = await configured();
+    const victimId = await createUser(t.deps.store, "ceo@acme.test", "The CEO");
+    const elsewhere = await createOrg(t.deps.store, "Board Seats Ltd");
+    await addMember(t.deps.store, elsewhere, victimId, "owner");
+    const reason = await expectRefused(t, await signInWithSso(t, "ceo@acme.test"), "account_elsewhere", owner);
+    expect(reason).toContain("other organisation");
+    expect(await acmeMembers(t, orgId)).toBe(1);
+    // a member of this organisation who also works in another is refused too
+    await addMember(t.deps.store, orgId, victimId, "viewer");
+    await expectRefused(t, await signInWithSso(t, "ceo@acme.test"), "account_elsewhere", owner);
   });
 
   test("single sign-on does not replace the account's own second factor: the code comes next, then the session", async () => {

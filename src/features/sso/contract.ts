@@ -84,5 +84,6 @@ export const SSO_ERRORS = {
   domain_not_allowed: "Your email domain is not allowed to sign in to this organisation with single sign-on. Ask your administrator to add it.",
   disabled: "Single sign-on is turned off for this organisation. Sign in with your password, or ask your administrator.",
   member_limit: "The organisation has reached its plan's number of members. Ask its owner to upgrade or remove a member.",
+  account_elsewhere: "An account with your email address also belongs to other organisations here, so single sign-on cannot open it. Sign in with your password (Forgot password? sets one).",
 } as const;
 export type SsoErrorCode = keyof typeof SSO_ERRORS;

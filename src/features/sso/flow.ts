@@ -7,7 +7,9 @@
  * audience, expiry and nonce (openid-client). Then the email: the provider must say it is
  * verified, and its domain must be one the organisation allows — for new and existing users
  * alike. New users join with the connection's role; an existing account with that email is
- * signed in (and joins the organisation with that role if it is not a member yet).
+ * signed in (and joins the organisation with that role if it is not a member yet) only when it
+ * belongs to no other organisation: the organisation's admins run its identity provider, which
+ * could otherwise vouch for the address of someone who works in other organisations too.
  *
  * Two-factor sign-in: single sign-on does not replace dmarcwarden's own second factor. A user
  * who turned it on enters a code after the identity provider, and an organisation that requires
@@ -23,7 +25,7 @@ import { createSession } from "../auth/sessions";
 import { decryptSecret, encryptSecret, SecretKeyError } from "../mailin/secret-box";
 import { serverKey } from "../mailin/server-key";
 import { PlanLimitError } from "../billing/limits";
-import { effectiveRole } from "../orgs/directory";
+import { effectiveRole, organizationsOf } from "../orgs/directory";
 import { joinOrganization } from "../orgs/members";
 import type { SsoErrorCode, SsoRole } from "./contract";
 import { cachedIssuer, describeIssuerError } from "./issuer";
@@ -210,6 +212,15 @@ export async function finishSso(ctx: ServiceContext, request: Request, sealed: s
   if (verified !== true) throw new SsoRefused("email_not_verified", "the provider did not say the email is verified", flow.orgId, email);
   const domain = email.slice(email.lastIndexOf("@") + 1);
   if (!allowedDomainsOf(row).includes(domain)) throw new SsoRefused("domain_not_allowed", `${domain} is not an allowed domain`, flow.orgId, email);
+
+  // The organisation's admins control its identity provider, which can vouch for any address:
+  // an existing account is signed in only when this organisation (and its clients) is all it
+  // belongs to, so no organisation's provider opens an account that also belongs to others.
+  const existing = await userByEmail(ctx, email);
+  if (existing) {
+    const elsewhere = (await organizationsOf(ctx, existing.id)).filter((org) => org.id !== row.orgId && org.parentId !== row.orgId);
+    if (elsewhere.length) throw new SsoRefused("account_elsewhere", `the account ${email} also belongs to ${elsewhere.length} other organisation(s)`, flow.orgId, email);
+  }
 
   const now = ctx.now();
   const role = row.newUserRole as SsoRole;
