@@ -13,6 +13,7 @@ export const domains = pgTable(
     dkimStatus: text("dkim_status"),
     overallStatus: text("overall_status").notNull().default("pending"),
     lastCheckedAt: timestamp("last_checked_at"),
+    checkFailedAt: timestamp("check_failed_at"),
     lastReportAt: timestamp("last_report_at"),
     createdAt: createdAt(),
   },

@@ -18,7 +18,10 @@ export const domains = sqliteTable(
     dkimStatus: text("dkim_status"),
     /** protected | partial | vulnerable | pending */
     overallStatus: text("overall_status").notNull().default("pending"),
+    /** the last check that succeeded: the statuses above are from then */
     lastCheckedAt: timestamp("last_checked_at"),
+    /** the last check the DNS server did not answer (timeout, SERVFAIL, refused); null once a check succeeds */
+    checkFailedAt: timestamp("check_failed_at"),
     lastReportAt: timestamp("last_report_at"),
     createdAt: createdAt(),
   },

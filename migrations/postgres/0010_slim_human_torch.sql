@@ -1,0 +1,1 @@
+ALTER TABLE "domains" ADD COLUMN "check_failed_at" bigint;

@@ -1,0 +1,1 @@
+ALTER TABLE `domains` ADD `check_failed_at` integer;
