@@ -45,12 +45,19 @@ export async function buildExecutable(outfile = join(distDir(root), "dmarcwarden
     ].join("\n"),
   );
 
+  // the report parser's worker thread (src/lib/reports/parallel.ts) is a second entry of the executable
+  const parseWorker = join(genDir, "parse-worker.ts");
+  writeFileSync(parseWorker, `import ${JSON.stringify(relative(genDir, join(root, "src/lib/reports/parse-worker.ts")).split(sep).join("/"))};\n`);
+
   const result = await Bun.build({
-    entrypoints: [entry],
+    entrypoints: [entry, parseWorker],
     compile: { outfile },
     minify: true,
     sourcemap: "none",
     target: "bun",
+    format: "esm",
+    // JavaScriptCore bytecode compiled at build time: the executable skips parsing at start
+    bytecode: true,
     define: { "process.env.NODE_ENV": '"production"' },
   } as Parameters<typeof Bun.build>[0]);
   if (!result.success) {

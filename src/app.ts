@@ -3,6 +3,7 @@ import type { AppDeps } from "./deps";
 import { access } from "./http/access";
 import { errorPlugin, jsonError } from "./http/errors";
 import { addSecurityHeaders, securityPlugin } from "./http/security";
+import { compressJson } from "./http/compress";
 import { serveSpa } from "./http/spa";
 import { adminRoutes } from "./features/admin/routes";
 import { authRoutes } from "./features/auth/routes";
@@ -77,7 +78,7 @@ export function createApp(deps: AppDeps) {
           const { pathname } = new URL(request.url);
           // Elysia matches this wildcard before `.all("/api/*")` for GET, so unknown API paths are refused here too.
           if (pathname === "/api" || pathname.startsWith("/api/")) return jsonError(404, "not_found", "No such endpoint.");
-          return serveSpa(deps.assets ?? { files: new Map() }, pathname);
+          return serveSpa(deps.assets ?? { files: new Map() }, pathname, request.headers.get("accept-encoding"));
         },
         { public: true },
       )
@@ -98,7 +99,7 @@ export function createHandler(deps: AppDeps, app: App = createApp(deps)) {
     const t0 = performance.now();
     let status = 500;
     try {
-      const response = await app.handle(request);
+      const response = await compressJson(request, await app.handle(request));
       status = response.status;
       addSecurityHeaders(response, request, deps.config);
       return response;

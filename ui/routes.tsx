@@ -1,12 +1,14 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from "react";
 import { Route, Routes, useLocation } from "react-router";
-import { AppLayout } from "./components/AppLayout";
 import { usesSidebar } from "./lib/layout";
-import NotFoundPage from "./pages/not-found";
 
 /** Each screen is its own chunk, loaded when first visited. */
 const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
 
+/** The sidebar layout (account banners, organisation switcher, notifications): only app screens load it. */
+const AppLayout = lazy(() => import("./components/AppLayout").then((m) => ({ default: m.AppLayout })));
+
+const NotFoundPage = page(() => import("./pages/not-found"));
 const Landing = page(() => import("./pages/landing"));
 const Demo = page(() => import("./pages/demo"));
 const Trial = page(() => import("./pages/trial"));
@@ -59,10 +61,19 @@ export const ROUTES: { path: string; element: ComponentType }[] = [
   { path: "/verify-email", element: VerifyEmail },
 ];
 
+/**
+ * While a screen's chunk loads: the space it will take, and a spinner that fades in only
+ * after 400 ms, so a fast load shows no flash and nothing shifts when the screen arrives.
+ */
 function Loading() {
+  const [slow, setSlow] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setSlow(true), 400);
+    return () => clearTimeout(timer);
+  }, []);
   return (
-    <div className="flex min-h-[40vh] items-center justify-center" role="status" aria-label="Loading">
-      <span className="loading loading-spinner loading-lg text-primary" />
+    <div className="flex min-h-[60vh] items-center justify-center" role="status" aria-label="Loading">
+      <span className={`loading loading-spinner loading-lg text-primary transition-opacity duration-200 ${slow ? "opacity-100" : "opacity-0"}`} />
     </div>
   );
 }
@@ -84,8 +95,10 @@ export function AppRoutes() {
   const { pathname } = useLocation();
   if (!usesSidebar(pathname)) return <Screens />;
   return (
-    <AppLayout>
-      <Screens />
-    </AppLayout>
+    <Suspense fallback={<Loading />}>
+      <AppLayout>
+        <Screens />
+      </AppLayout>
+    </Suspense>
   );
 }

@@ -3,10 +3,7 @@ import { createHandler } from "../app";
 import { parseConfig } from "../config";
 import { describeDatabase, openDatabase } from "../db";
 import type { AppDeps } from "../deps";
-import { seedAdmin } from "../features/admin/seed";
-import { seedDemo } from "../features/reports/demo";
 import { geoFromConfig } from "../features/reports/geo";
-import { describeDemoSeed } from "./seed-demo";
 import { startMailIn } from "../features/mailin/setup";
 import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
 import { probeOptionsFromConfig } from "../features/dns/probes";
@@ -31,12 +28,14 @@ export const serveCommand: Command = {
     const log = createLogger(config.logLevel);
     // checked before the database is opened: a bad mail setting stops start-up with one line
     const mailer = mailerFromConfig(config, log);
-    // the geolocation database: a bad --geoip-db file stops start-up the same way
-    geoFromConfig(config, log);
+    // the geolocation database: a bad --geoip-db file stops start-up the same way (the
+    // embedded one is opened by the first lookup instead: 8 MB not held by an idle server)
+    if (config.geoipDb.trim()) geoFromConfig(config, log);
     // the DNS checks' probes: an unreadable --extra-ca-file stops start-up the same way
     const probes = probeOptionsFromConfig(config);
     const store = await openDatabase(config);
     if (config.seedAdmin) {
+      const { seedAdmin } = await import("../features/admin/seed");
       const outcome = await seedAdmin({ store }, config.seedAdmin.username, config.seedAdmin.password);
       log.info("admin_seeded", { username: config.seedAdmin.username, outcome });
     }
@@ -55,6 +54,7 @@ export const serveCommand: Command = {
     let demoSignIn: string | null = null;
     if (config.seedDemo) {
       // the demo's senders carry their PTR names already: no DNS lookups while seeding
+      const [{ seedDemo }, { describeDemoSeed }] = await Promise.all([import("../features/reports/demo"), import("./seed-demo")]);
       demoSignIn = describeDemoSeed(await seedDemo({ ...deps, resolver: undefined }));
     }
     // queued alerts go out from here (and what a restart left queued, shortly after start)

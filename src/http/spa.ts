@@ -26,18 +26,62 @@ export function diskAssets(dir: string): SpaAssets {
 
 const HASHED = /-[a-z0-9]{8,}\.(js|css|map|woff2?|svg|png|jpg|webp)$/i;
 
+/** The precompressed twins the build writes beside an asset (scripts/build-ui.ts), best first. */
+const ENCODINGS = [
+  { name: "br", suffix: ".br" },
+  { name: "gzip", suffix: ".gz" },
+] as const;
+
+/**
+ * The encodings an Accept-Encoding header allows: a listed coding with q > 0, or `*`.
+ * Absent header: identity only (RFC 9110 §12.5.3 allows any, but a client that sends none
+ * is usually a script that would not decode).
+ */
+export function acceptedEncodings(header: string | null): Set<string> {
+  const accepted = new Set<string>();
+  if (!header) return accepted;
+  let star = false;
+  const refused = new Set<string>();
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const zero = q !== undefined && Number(q.slice(2)) === 0;
+    if (name === "*") star = !zero;
+    else if (zero) refused.add(name);
+    else accepted.add(name === "x-gzip" ? "gzip" : name);
+  }
+  if (star) for (const { name } of ENCODINGS) if (!refused.has(name)) accepted.add(name);
+  return accepted;
+}
+
 const MISSING_UI = `<!doctype html><meta charset="utf-8"><title>dmarcwarden</title><body style="font-family:sans-serif;padding:2rem"><h1>The web interface is not built</h1><p>Run <code>npm run build:ui</code> (or <code>npm start</code>, which builds it) and reload.</p></body>`;
 
 /**
  * Answers a GET for a non-API path: the asset itself (hashed names cached for a year,
- * others revalidated), or index.html for any client-side route. Never used for /api/*.
+ * others revalidated), as its precompressed brotli or gzip twin when the client accepts one
+ * (`Vary: Accept-Encoding`), or index.html for any client-side route. Never used for /api/*.
+ * The twins (`.br`, `.gz`) are not served under their own names.
  */
-export async function serveSpa(assets: SpaAssets, pathname: string): Promise<Response> {
-  const file = assets.files.get(pathname);
+export async function serveSpa(assets: SpaAssets, pathname: string, acceptEncoding: string | null = null): Promise<Response> {
+  const file = /\.(br|gz)$/.test(pathname) ? undefined : assets.files.get(pathname);
   if (file && pathname !== "/index.html") {
     const blob = typeof file === "string" ? Bun.file(file) : file;
     const cache = HASHED.test(pathname) ? "public, max-age=31536000, immutable" : "public, max-age=0, must-revalidate";
-    return new Response(blob, { headers: { "content-type": contentType(pathname, blob), "cache-control": cache } });
+    const headers: Record<string, string> = { "content-type": contentType(pathname, blob), "cache-control": cache };
+    // the build's brotli or gzip twin when the client takes it (br first: smaller)
+    const twins = ENCODINGS.filter((e) => assets.files.has(pathname + e.suffix));
+    headers["content-length"] = String(blob.size);
+    if (twins.length === 0) return new Response(blob, { headers });
+    headers.vary = "Accept-Encoding";
+    const accepted = acceptedEncodings(acceptEncoding);
+    const chosen = twins.find((e) => accepted.has(e.name));
+    if (!chosen) return new Response(blob, { headers });
+    const stored = assets.files.get(pathname + chosen.suffix)!;
+    const twin = typeof stored === "string" ? Bun.file(stored) : stored;
+    headers["content-encoding"] = chosen.name;
+    headers["content-length"] = String(twin.size);
+    return new Response(twin, { headers });
   }
   // A missing file with an extension is a 404, not the app (a stale chunk must not get HTML).
   if (/\.[a-z0-9]{1,5}$/i.test(pathname) && !pathname.endsWith(".html")) {

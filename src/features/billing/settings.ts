@@ -2,7 +2,7 @@
  * Billing configuration: which Stripe keys and prices are set, and the Stripe client built
  * from them. Without a secret key billing is off (self-hosted mode).
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { ConfigError, type Config } from "../../config";
 import { PLAN_KEYS, type PlanKey } from "../../lib/plans";
 
@@ -42,7 +42,10 @@ export function createStripeClient(config: Config): Stripe | null {
     ...PLAN_KEYS.filter((k) => !s.prices[k]).map((k) => `--stripe-price-${k} (STRIPE_PRICE_${k.toUpperCase()})`),
   ].filter(Boolean);
   if (missing.length) throw new ConfigError(`billing is on (a Stripe secret key is set) but ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} missing`);
-  return new Stripe(s.secretKey, { ...stripeEndpoint(s.apiBase), maxNetworkRetries: 1, timeout: 20_000, telemetry: false, appInfo: { name: "dmarcwarden" } });
+  // the Stripe library loads only when billing is on
+  const m = require("stripe");
+  const StripeClient: typeof Stripe = m.default ?? m;
+  return new StripeClient(s.secretKey, { ...stripeEndpoint(s.apiBase), maxNetworkRetries: 1, timeout: 20_000, telemetry: false, appInfo: { name: "dmarcwarden" } });
 }
 
 /** `--stripe-api-base http://127.0.0.1:12111` → the SDK's host/port/protocol options. */

@@ -9,7 +9,6 @@
 import { claimLease, releaseLease } from "../../db/leases";
 import type { ServiceContext } from "../../http/access";
 import type { DigestModel } from "../../lib/alerts/digest";
-import { renderDigestPdf } from "../../lib/alerts/digest-pdf";
 import type { Mailer } from "../mail/mailer";
 import { digestMail } from "../mail/templates";
 import { allOrganizations, verifiedEmailsOf } from "../orgs/audience";
@@ -43,6 +42,8 @@ type SendDeps = ServiceContext & { mailer: Mailer };
 /** Builds one organisation's digest and mails it now to its verified owners and admins (or to `to`). */
 export async function sendDigest(deps: SendDeps, orgId: string, options: BuildOptions & { to?: string[] } = {}): Promise<DigestSendResult> {
   const digest = await buildDigest(deps, orgId, options);
+  // pdf-lib loads with the first digest, not at start
+  const { renderDigestPdf } = await import("../../lib/alerts/digest-pdf");
   const pdf = await renderDigestPdf(digest);
   const recipients = options.to ?? (await verifiedEmailsOf(deps, orgId)).map((r) => r.email);
   const result: DigestSendResult = { digest, sent: [], failed: [] };

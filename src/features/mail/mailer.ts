@@ -2,7 +2,7 @@
  * Outgoing mail through the configured SMTP relay (nodemailer). One transport is kept for
  * the process; each send is a plain text + simple HTML message with no tracking.
  */
-import nodemailer from "nodemailer";
+import type Nodemailer from "nodemailer";
 import type { Config } from "../../config";
 import type { Logger } from "../../log";
 import { mailSettings, type MailSettings } from "./settings";
@@ -23,9 +23,15 @@ export interface Mailer {
   close(): void;
 }
 
+/** nodemailer, loaded when a relay is set up rather than at every start. */
+const loadNodemailer = (): typeof Nodemailer => {
+  const m = require("nodemailer");
+  return m.default ?? m;
+};
+
 export function createMailer(settings: MailSettings): Mailer {
   const { relay } = settings;
-  const transport = nodemailer.createTransport({
+  const transport = loadNodemailer().createTransport({
     host: relay.host,
     port: relay.port,
     secure: relay.secure,

@@ -3,7 +3,7 @@
  * hands each unseen message to a callback and files it in `Processed` or `Invalid`.
  * Knows nothing of organisations or the database; errors come back in words a user can act on.
  */
-import { ImapFlow } from "imapflow";
+import type { ImapFlow } from "imapflow";
 import { isIP } from "node:net";
 
 export interface ImapSettings {
@@ -52,7 +52,9 @@ function imapProblem(error: unknown, settings: ImapSettings): ImapProblem {
 
 function connect(settings: ImapSettings, timeoutMs: number): Promise<ImapFlow> {
   const host = settings.host.replace(/^\[|\]$/g, "");
-  const client = new ImapFlow({
+  // imapflow (and its MIME and charset tables) loads with the first mailbox connection
+  const { ImapFlow: Client } = require("imapflow") as typeof import("imapflow");
+  const client = new Client({
     host: settings.address ?? host,
     // a host name still names the server for SNI and certificate checks when connecting to its checked address
     servername: isIP(host) ? undefined : host,

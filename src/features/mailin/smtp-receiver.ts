@@ -8,7 +8,7 @@
  * message rate limits: smtp-limits.ts), and a message whose report could not be stored is
  * answered with a temporary failure, so the sender keeps it and tries again.
  */
-import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import type { SMTPServer, SMTPServerAddress, SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import { RateLimitedError } from "../../http/errors";
 import type { AppDeps } from "../../deps";
 import { organizationByReportToken } from "../orgs/service";
@@ -109,7 +109,9 @@ export function startSmtpReceiver(deps: AppDeps, ingest: IngestFn, options: Smtp
     clearTimeout(idleTimers.get(sessionId));
     idleTimers.delete(sessionId);
   };
-  const server: SMTPServer = new SMTPServer({
+  // smtp-server loads only when the receiver is turned on
+  const { SMTPServer: Server } = require("smtp-server") as typeof import("smtp-server");
+  const server: SMTPServer = new Server({
     name: options.name ?? domain,
     banner: "dmarcwarden report receiver",
     size: options.maxBytes,

@@ -3,7 +3,7 @@
  * a mail may carry a zip that holds gzip'd XML. Pure apart from CPU: no database, no DNS.
  */
 import { createHash } from "node:crypto";
-import PostalMime from "postal-mime";
+import type PostalMime from "postal-mime";
 import { looksLikeAggregateXml, parseAggregateXml } from "./aggregate";
 import { assertFieldBounds } from "./bounds";
 import { Budget, detectContainer, gunzipStreamed, unzipStreamed, unzlibStreamed, type ChunkConsumer } from "./container";
@@ -131,7 +131,10 @@ async function parseMail(raw: Uint8Array, ctx: Context, depth: number): Promise<
   const bytes = stripMboxLine(raw);
   let email: Awaited<ReturnType<typeof PostalMime.parse>>;
   try {
-    email = await PostalMime.parse(bytes, { forceRfc822Attachments: true, maxNestingDepth: 20 });
+    // the MIME parser loads with the first mail message
+    const m = require("postal-mime");
+    const Parser: typeof PostalMime = m.default ?? m;
+    email = await Parser.parse(bytes, { forceRfc822Attachments: true, maxNestingDepth: 20 });
   } catch (error) {
     throw new ReportRefusedError(`The e-mail message could not be read (${(error as Error).message}).`);
   }
