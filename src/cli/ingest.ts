@@ -29,7 +29,8 @@ export async function ingestPaths(deps: AppDeps, orgId: string, paths: string[],
   const files = expandPaths(paths);
   const summary: IngestSummary = { files: 0, ingested: 0, duplicates: 0, refused: [], reports: 0 };
   let done = 0;
-  for await (const { input, parsed } of parseInBackground(readInputs(files), (file) => file.bytes, { limits: reportLimits(deps) })) {
+  const onWorkersLost = (reason: string) => deps.log.warn("reports.parse_workers_unavailable", { reason, fallback: "parsing on the main thread" });
+  for await (const { input, parsed } of parseInBackground(readInputs(files), (file) => file.bytes, { limits: reportLimits(deps), onWorkersLost })) {
     const result = await ingestFile(deps, { orgId, fileName: input.name, bytes: input.bytes, source: "cli", parsed });
     summary.files++;
     if (result.status === "ingested") summary.ingested++;

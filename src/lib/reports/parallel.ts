@@ -24,6 +24,8 @@ export interface ParallelOptions {
   maxPreparseBytes?: number;
   /** counts where files were parsed, filled in as they are */
   stats?: ParseStats;
+  /** told once if the workers cannot run (files are then parsed on the calling thread) */
+  onWorkersLost?: (reason: string) => void;
 }
 
 export interface ParseStats {
@@ -67,13 +69,14 @@ class WorkerPool {
   constructor(
     size: number,
     private readonly stats: ParseStats,
+    private readonly onLost?: (reason: string) => void,
   ) {
     for (let i = 0; i < size; i++) {
       let worker: Worker;
       try {
-        worker = new Worker(new URL("./parse-worker.ts", import.meta.url).href);
-      } catch {
-        this.broken = true;
+        worker = new Worker(workerUrl());
+      } catch (error) {
+        this.fail(String(error));
         break;
       }
       worker.onmessage = (event: MessageEvent<ParseAnswer>) => {
@@ -81,14 +84,15 @@ class WorkerPool {
         this.waiting.delete(event.data.id);
         resolve?.(answerOf(event.data));
       };
-      worker.onerror = () => this.fail();
+      worker.onerror = (event) => this.fail(event.message);
       this.workers.push(worker);
     }
     if (this.workers.length === 0) this.broken = true;
   }
 
-  /** a worker died: whatever it held is parsed here instead */
-  private fail(): void {
+  /** a worker died or could not start: whatever it held is parsed here instead */
+  private fail(reason: string): void {
+    if (!this.broken) this.onLost?.(reason);
     this.broken = true;
     for (const [, resolve] of this.waiting) resolve(new WorkerLost());
     this.waiting.clear();
@@ -123,6 +127,14 @@ class WorkerPool {
 
 class WorkerLost extends Error {}
 
+/**
+ * The worker's entry: this folder's parse-worker.ts, or inside the built executable (where
+ * modules live under /$bunfs/root/) the parse-worker.js entry scripts/build.ts adds beside the main one.
+ */
+function workerUrl(): string {
+  return new URL(import.meta.url.includes("$bunfs") ? "./parse-worker.js" : "./parse-worker.ts", import.meta.url).href;
+}
+
 export function defaultWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
@@ -136,7 +148,7 @@ export async function* parseInBackground<T>(inputs: Iterable<T>, bytesOf: (input
   const maxInFlight = options.maxInFlight ?? 16;
   const maxInFlightBytes = options.maxInFlightBytes ?? 64 * MB;
   const maxPreparseBytes = options.maxPreparseBytes ?? 1 * MB;
-  const pool = new WorkerPool(options.workers ?? defaultWorkers(), options.stats ?? { onWorkers: 0, here: 0 });
+  const pool = new WorkerPool(options.workers ?? defaultWorkers(), options.stats ?? { onWorkers: 0, here: 0 }, options.onWorkersLost);
   const queue: { input: T; bytes: number; parsed: Promise<ParsedFile | Error | undefined> }[] = [];
   let queuedBytes = 0;
   const iterator = inputs[Symbol.iterator]();
