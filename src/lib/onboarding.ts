@@ -100,7 +100,9 @@ export function onboardingSteps(input: OnboardingInput): OnboardingStep[] {
       title: "Fix the sources that fail DMARC",
       detail:
         rate === null
-          ? "Waiting for reports: they show which services send as your domain and which of them fail."
+          ? reported.length
+            ? `No report covers mail of the last ${PASS_WINDOW_DAYS} days yet: the next ones show which services send as your domain and which of them fail.`
+            : "Waiting for reports: they show which services send as your domain and which of them fail."
           : `${rate}% of ${recent.messages.toLocaleString("en-US")} messages passed DMARC in the last ${PASS_WINDOW_DAYS} days (the goal is ${PASS_TARGET_PERCENT}%).`,
       done: rate !== null && rate >= PASS_TARGET_PERCENT,
       link: "/app/tasks",

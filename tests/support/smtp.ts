@@ -15,6 +15,8 @@ export interface AggregateReportSpec {
   orgName?: string;
   /** [source ip, count, dkim pass?, spf pass?] */
   rows?: Array<[string, number, boolean, boolean]>;
+  /** start of the report's day (epoch seconds); default 1700000000 (November 2023) */
+  begin?: number;
 }
 
 export function aggregateReportXml(spec: AggregateReportSpec): string {
@@ -24,7 +26,7 @@ export function aggregateReportXml(spec: AggregateReportSpec): string {
     ["192.0.2.10", 12, true, true],
     ["198.51.100.7", 3, false, false],
   ];
-  const begin = 1_700_000_000;
+  const begin = spec.begin ?? 1_700_000_000;
   const records = rows
     .map(
       ([ip, count, dkim, spf]) => `  <record>
@@ -66,7 +68,8 @@ export function aggregateReportMail(spec: AggregateReportSpec & { to?: string; f
   const reportId = spec.reportId ?? `r-${crypto.randomUUID()}`;
   const orgName = spec.orgName ?? "google.com";
   const gz = Bun.gzipSync(Buffer.from(aggregateReportXml({ ...spec, reportId, orgName })));
-  const fileName = `${orgName}!${spec.domain}!1700000000!1700086399.xml.gz`;
+  const begin = spec.begin ?? 1_700_000_000;
+  const fileName = `${orgName}!${spec.domain}!${begin}!${begin + 86399}.xml.gz`;
   const boundary = `b-${crypto.randomUUID()}`;
   return [
     `From: ${spec.from ?? `noreply-dmarc-support@${orgName}`}`,

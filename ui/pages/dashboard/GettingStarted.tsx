@@ -15,7 +15,8 @@ export const ONBOARDING_KEY = ["/api/onboarding"] as const;
  */
 export function GettingStarted() {
   const queryClient = useQueryClient();
-  const query = useQuery<OnboardingView>({ queryKey: ONBOARDING_KEY });
+  // read afresh each time the dashboard opens: the steps change on other screens (a domain added, a check run)
+  const query = useQuery<OnboardingView>({ queryKey: ONBOARDING_KEY, refetchOnMount: "always" });
   const dismiss = useMutation({
     mutationFn: async () => (await (await apiRequest("POST", "/api/onboarding/dismiss")).json()) as OnboardingView,
     onSuccess: (view) => queryClient.setQueryData(ONBOARDING_KEY, view),
