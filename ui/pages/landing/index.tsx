@@ -1,16 +1,21 @@
 import { ArrowRight, Lock, PlayCircle, Shield } from "lucide-react";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import type { RequestType } from "../../../src/features/contact/contract";
-import { AdminLoginDialog } from "../../components/AdminLoginDialog";
-import { ContactDialog } from "../../components/ContactDialog";
 import { SiteHeader } from "../../components/SiteHeader";
 import { DashboardPreview, FeatureGrid, HeroStats, IndustryGuides, Pricing, TrustStats } from "./sections";
+
+// The dialogs (their forms, validation and Radix dialog) load when first opened: the landing page stays light.
+const AdminLoginDialog = lazy(() => import("../../components/AdminLoginDialog").then((m) => ({ default: m.AdminLoginDialog })));
+const ContactDialog = lazy(() => import("../../components/ContactDialog").then((m) => ({ default: m.ContactDialog })));
 
 /** The landing page of SPEC §2. */
 export default function LandingPage() {
   const [loginOpen, setLoginOpen] = useState(false);
   const [contact, setContact] = useState<RequestType | null>(null);
+  // once opened, a dialog stays mounted so it closes with its own animation
+  const [loginUsed, setLoginUsed] = useState(false);
+  if (loginOpen && !loginUsed) setLoginUsed(true);
 
   return (
     <div className="min-h-screen bg-base-200">
@@ -134,8 +139,10 @@ export default function LandingPage() {
         <div className="border-t border-base-300 py-5 text-center text-xs opacity-60">© {new Date().getFullYear()} dmarcwarden. All rights reserved.</div>
       </footer>
 
-      <AdminLoginDialog open={loginOpen} onOpenChange={setLoginOpen} />
-      <ContactDialog key={contact ?? "closed"} open={contact !== null} onOpenChange={(open) => !open && setContact(null)} requestType={contact ?? "support"} />
+      <Suspense fallback={null}>
+        {loginUsed && <AdminLoginDialog open={loginOpen} onOpenChange={setLoginOpen} />}
+        {contact !== null && <ContactDialog key={contact} open onOpenChange={(open) => !open && setContact(null)} requestType={contact} />}
+      </Suspense>
     </div>
   );
 }
