@@ -98,8 +98,12 @@ export function LookupResults({ result, compact }: { result: DnsAnalysis; compac
     <div className="space-y-3" aria-live="polite">
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="text-lg font-semibold break-all">{result.domain}</h3>
-        <StatusBadge status={result.overallStatus} />
-        {result.incomplete ? <span className="text-sm text-warning">Some DNS lookups failed; results may be incomplete. Try again in a minute.</span> : null}
+        {result.overallStatus === "unchecked" ? <StatusBadge status="unchecked" label="Could not check" /> : <StatusBadge status={result.overallStatus} />}
+        {result.incomplete ? (
+          <p className="basis-full text-sm" role="status">
+            Could not check (DNS server did not answer). No verdict is given on answers that did not come: look up again in a minute.
+          </p>
+        ) : null}
       </div>
       <div className="space-y-3">
         <RecordResult

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { formatRelativeTime } from "../lib/format";
-import { StatusBadge } from "./StatusBadge";
+import { StatusBadge, statusLabel } from "./StatusBadge";
 
 /** What the table needs of a domain (SPEC §3 Domain): the signed-in API's view and the demo's sample data both fit. */
 export interface DomainStatusRow {
@@ -12,6 +12,35 @@ export interface DomainStatusRow {
   dkimStatus: string | null;
   overallStatus: string;
   lastReportAt: Date | string | null;
+  /** the last check that succeeded (the statuses are from then) */
+  lastCheckedAt?: Date | string | null;
+  /** the last check the DNS server did not answer */
+  checkFailedAt?: Date | string | null;
+}
+
+const time = (v: Date | string) => new Date(v).getTime();
+
+/** True when the latest DNS check went unanswered (the statuses shown are the last good ones, if any). */
+export function checkFailed(d: Pick<DomainStatusRow, "lastCheckedAt" | "checkFailedAt">): boolean {
+  return !!d.checkFailedAt && (!d.lastCheckedAt || time(d.checkFailedAt) >= time(d.lastCheckedAt));
+}
+
+/**
+ * The overall status, honest about the checks: "Not checked yet" before the first one; "Check
+ * failed" when the DNS server did not answer the latest, with the last good result and its time.
+ */
+export function OverallStatusBadge({ domain, now }: { domain: DomainStatusRow; now?: Date }) {
+  if (checkFailed(domain)) {
+    const lastGood = domain.lastCheckedAt && domain.overallStatus !== "pending" ? `last good: ${statusLabel(domain.overallStatus)}, ${formatRelativeTime(domain.lastCheckedAt, now).toLowerCase()}` : "never checked";
+    return (
+      <span className="inline-flex flex-col items-start gap-0.5" data-check="failed" title="Could not check (DNS server did not answer)">
+        <StatusBadge status="check failed" label="Check failed" />
+        <span className="text-xs whitespace-nowrap opacity-70">{lastGood}</span>
+      </span>
+    );
+  }
+  if (domain.overallStatus === "pending") return <StatusBadge status="pending" label="Not checked yet" />;
+  return <StatusBadge status={domain.overallStatus} />;
 }
 
 /** A status not known yet (the domain has not been checked) shows the neutral "Pending" badge. */
@@ -88,7 +117,7 @@ export function DomainStatusTable<D extends DomainStatusRow>({
               <Badge status={d.dkimStatus} />
             </td>
             <td>
-              <StatusBadge status={d.overallStatus} />
+              <OverallStatusBadge domain={d} now={now} />
             </td>
             <td className={`whitespace-nowrap opacity-70 ${compact ? "text-xs" : "text-sm"}`}>{lastReport(d, now)}</td>
             {renderActions && <td className="text-right">{renderActions(d)}</td>}
@@ -107,7 +136,7 @@ export function DomainStatusTable<D extends DomainStatusRow>({
             <div className="flex items-center justify-between gap-2">
               <span className="min-w-0 truncate font-medium">{name(d)}</span>
               <span className="flex shrink-0 items-center gap-1">
-                <StatusBadge status={d.overallStatus} />
+                <OverallStatusBadge domain={d} now={now} />
                 {renderActions?.(d)}
               </span>
             </div>

@@ -14,7 +14,7 @@ import { certificateFindings, mxHostFindings, type MxHostCheck } from "../../lib
 import { httpsGet, mapLimited, probeSmtp, type ProbeFailure, type ProbeOptions } from "./probes";
 import { overallStatus, type OverallStatus } from "../../lib/dns/overall";
 import { summarizeSpf, walkSpf, type SpfNode, type SpfStatus } from "../../lib/dns/spf-tree";
-import { finding, type Finding, isTemporaryFailure, type TxtLookup } from "../../lib/dns/types";
+import { finding, type Finding, isTemporaryFailure, type LookupStatus, type TxtLookup } from "../../lib/dns/types";
 import type { DnsResolver } from "./resolver";
 
 /** SPEC §3's {recordValue, isValid, errorMessage}, plus the status badge word, warnings, findings and details. */
@@ -59,18 +59,63 @@ export interface DkimDetails {
   keys: Pick<DkimKey, "selector" | "record" | "status" | "keyType" | "bits" | "testing">[];
 }
 
+/** A check whose lookups the DNS server did not answer (timeout, SERVFAIL, refused): nothing is known, nothing is judged. */
+export type Unchecked = "unchecked";
+
+/** What the lookup, the domain status and `dmarcwarden check` say for such a check. */
+export const NOT_ANSWERED = "could not check (DNS server did not answer)";
+
 export interface DnsAnalysis {
   domain: string;
   checkedAt: string;
+  dmarc: RecordCheck<DmarcStatus | Unchecked, DmarcDetails>;
+  spf: RecordCheck<SpfStatus | Unchecked, SpfDetails>;
+  dkim: RecordCheck<DkimStatus | Unchecked, DkimDetails>;
+  /** mx.details.hostChecks, mtaSts.details.policy, bimi.details.svgChecked: what the probes found */
+  extras: { mx: ExtraResult; mtaSts: ExtraResult; tlsRpt: ExtraResult; bimi: ExtraResult; dnssec: ExtraResult };
+  /** "unchecked" when DMARC, SPF or DKIM could not be checked: no verdict is built on missing answers */
+  overallStatus: OverallStatus | Unchecked;
+  /** a DNS server failed or timed out on a main lookup (DMARC, SPF or DKIM is "unchecked"): do not store the statuses */
+  incomplete: boolean;
+}
+
+/** An analysis whose DMARC, SPF and DKIM were all answered (what domain checks store). */
+export type CompleteAnalysis = DnsAnalysis & {
   dmarc: RecordCheck<DmarcStatus, DmarcDetails>;
   spf: RecordCheck<SpfStatus, SpfDetails>;
   dkim: RecordCheck<DkimStatus, DkimDetails>;
-  /** mx.details.hostChecks, mtaSts.details.policy, bimi.details.svgChecked: what the probes found */
-  extras: { mx: ExtraResult; mtaSts: ExtraResult; tlsRpt: ExtraResult; bimi: ExtraResult; dnssec: ExtraResult };
   overallStatus: OverallStatus;
-  /** a DNS server failed or timed out on a main lookup: statuses may be wrong, do not store them */
-  incomplete: boolean;
+};
+
+export function isComplete(analysis: DnsAnalysis): analysis is CompleteAnalysis {
+  return !analysis.incomplete && analysis.overallStatus !== "unchecked";
 }
+
+const FAILED_WORDS: Partial<Record<LookupStatus, string>> = { timeout: "timed out", servfail: "got SERVFAIL (server failure)", refused: "was refused" };
+
+/** The one finding of a check whose lookup was not answered: no record, no verdict, no setup advice. */
+function notAnsweredFinding(name: string, status: LookupStatus): Finding {
+  return finding(
+    "warning",
+    "dns.not_answered",
+    `Could not check (DNS server did not answer): the lookup of ${name} ${FAILED_WORDS[status] ?? "failed"}. Nothing is known about this record yet.`,
+    "Try again in a few minutes. If it keeps failing, the domain's name servers (or the DNS server this check asks) are not answering.",
+  );
+}
+
+function uncheckedRecord<S extends string, D>(check: RecordCheck<S, D>, name: string, status: LookupStatus): RecordCheck<S | Unchecked, D> {
+  return { ...check, status: "unchecked", isValid: false, recordValue: null, errorMessage: `Could not check (DNS server did not answer)`, warnings: [], findings: [notAnsweredFinding(name, status)] };
+}
+
+function uncheckedExtra(name: string, status: LookupStatus): ExtraResult {
+  return { status: "unchecked", recordValue: null, findings: [notAnsweredFinding(name, status)] };
+}
+
+/** The first lookup that was not answered, or null. */
+const firstFailure = (...lookups: [string, { status: LookupStatus }][]): [string, LookupStatus] | null => {
+  const failed = lookups.find(([, l]) => isTemporaryFailure(l.status));
+  return failed ? [failed[0], failed[1].status] : null;
+};
 
 export interface AnalyzeOptions {
   /** selectors the user typed */
@@ -128,10 +173,11 @@ export async function analyzeDomain(resolver: DnsResolver, domain: string, optio
   const spfTask = walkSpf(domain, resolver);
   const dkimTask = (async () => {
     const lookups = await Promise.all(selectors.map(async (s): Promise<[string, TxtLookup]> => [s, await resolver.txt(`${s}._domainkey.${domain}`)]));
-    return evaluateDkim(domain, lookups);
+    return { ...evaluateDkim(domain, lookups), lookups };
   })();
   const mxTask = (async () => {
     const mx = await resolver.mx(domain);
+    if (isTemporaryFailure(mx.status)) return { result: uncheckedExtra(`the MX records of ${domain}`, mx.status), hosts: [], checks: [] };
     const result = evaluateMx(domain, mx);
     const hosts = mxHostNames(result);
     const checks = await mapLimited(hosts, SMTP_PROBES_AT_ONCE, (host) => checkMxHost(resolver, host, options.probes));
@@ -143,14 +189,19 @@ export async function analyzeDomain(resolver: DnsResolver, domain: string, optio
   const spf = summarizeSpf(spfTree);
   const dmarcFindings = [...dmarc.findings, ...misplaced];
   const dmarcValid = dmarc.status === "reject" || dmarc.status === "quarantine" || dmarc.status === "none";
-  const incomplete = isTemporaryFailure(own.status) || isTemporaryFailure(spfTree.lookupStatus);
-  const mx = withFindings(mxChecked.result, mxHostFindings(mxChecked.checks, now), { hostChecks: mxChecked.checks });
-  const bimiResult = evaluateBimi(domain, bimi, dmarc.status === "quarantine" || dmarc.status === "reject");
+  const mx = mxChecked.result.status === "unchecked" ? mxChecked.result : withFindings(mxChecked.result, mxHostFindings(mxChecked.checks, now), { hostChecks: mxChecked.checks });
+  const bimiResult = isTemporaryFailure(bimi.status) ? uncheckedExtra(`default._bimi.${domain}`, bimi.status) : evaluateBimi(domain, bimi, dmarc.status === "quarantine" || dmarc.status === "reject");
   const [mtaStsResult, bimiChecked] = await Promise.all([
-    checkMtaStsPolicy(resolver, domain, evaluateMtaSts(domain, mtaSts), mxChecked.hosts, now, options.probes),
+    isTemporaryFailure(mtaSts.status) ? uncheckedExtra(`_mta-sts.${domain}`, mtaSts.status) : checkMtaStsPolicy(resolver, domain, evaluateMtaSts(domain, mtaSts), mxChecked.hosts, now, options.probes),
     checkBimiLogo(resolver, bimiResult, now, options.probes),
   ]);
-  return {
+  // DNS failures are not findings: a check whose lookup was not answered says so and judges nothing
+  const dmarcFailed = firstFailure([`_dmarc.${domain}`, own]);
+  const spfFailed = firstFailure([domain, { status: spfTree.lookupStatus }]);
+  // no usable key found while some selectors went unanswered: the key may be behind one of them
+  const dkimFailed = dkim.status === "valid" ? null : firstFailure(...dkim.lookups.map(([sel, l]): [string, TxtLookup] => [`${sel}._domainkey.${domain}`, l]));
+  const incomplete = !!(dmarcFailed || spfFailed || dkimFailed);
+  const analysis: DnsAnalysis = {
     domain,
     checkedAt: now.toISOString(),
     dmarc: check(dmarc.status, dmarcValid, dmarc.recordValue, dmarcFindings, {
@@ -175,13 +226,17 @@ export async function analyzeDomain(resolver: DnsResolver, domain: string, optio
     extras: {
       mx,
       mtaSts: mtaStsResult,
-      tlsRpt: evaluateTlsRpt(domain, tlsRpt),
+      tlsRpt: isTemporaryFailure(tlsRpt.status) ? uncheckedExtra(`_smtp._tls.${domain}`, tlsRpt.status) : evaluateTlsRpt(domain, tlsRpt),
       bimi: bimiChecked,
       dnssec,
     },
-    overallStatus: overallStatus(dmarc.status, spf.status, dkim.status),
+    overallStatus: incomplete ? "unchecked" : overallStatus(dmarc.status, spf.status, dkim.status),
     incomplete,
   };
+  if (dmarcFailed) analysis.dmarc = uncheckedRecord(analysis.dmarc, ...dmarcFailed);
+  if (spfFailed) analysis.spf = uncheckedRecord(analysis.spf, ...spfFailed);
+  if (dkimFailed) analysis.dkim = uncheckedRecord(analysis.dkim, ...dkimFailed);
+  return analysis;
 }
 
 /** The result with more findings and details; an error among them makes a configured result invalid. */
@@ -214,6 +269,7 @@ async function checkDnssec(resolver: DnsResolver, domain: string): Promise<Extra
   const names = labels.map((_, i) => labels.slice(i).join(".")).filter((n) => n.split(".").length >= Math.min(stop, labels.length)).slice(0, 8);
   const answers = await Promise.all(names.map((n) => resolver.dnskey(n)));
   const signedAt = answers.findIndex((a) => a.keys > 0);
+  if (signedAt < 0 && answers.length && answers.every((a) => isTemporaryFailure(a.status))) return uncheckedExtra(`the DNSKEY records of ${names[0]}`, answers[0]!.status);
   return evaluateDnssec(domain, {
     zone: signedAt >= 0 ? names[signedAt]! : null,
     authenticated: signedAt >= 0 && answers[signedAt]!.authenticated,

@@ -110,11 +110,13 @@ describe("full analysis of each fixture zone", () => {
     expect([bare.extras.mx.status, bare.extras.mtaSts.status, bare.extras.tlsRpt.status, bare.extras.bimi.status]).toEqual(["missing", "missing", "missing", "missing"]);
   });
 
-  test("a DNS server failure is reported as incomplete, not as a missing record", async () => {
+  test("a DNS server failure is reported as could not check, not as a missing or invalid record", async () => {
     const a = await analyzeDomain(resolver, "broken.test");
     expect(a.incomplete).toBe(true);
-    expect(a.spf.status).toBe("invalid");
-    expect(codes(a.spf.findings)).toContain("spf.lookup_failed");
+    expect(a.spf.status).toBe("unchecked");
+    expect(a.overallStatus).toBe("unchecked");
+    expect(codes(a.spf.findings)).toEqual(["dns.not_answered"]);
+    expect(a.spf.findings[0]!.message).toContain("Could not check (DNS server did not answer)");
   });
 });
 

@@ -26,7 +26,10 @@ export interface DomainView {
   dkimStatus: string | null;
   overallStatus: string;
   lastReportAt: string | null;
+  /** the last check that succeeded (the statuses are from then); null: not checked yet */
   lastCheckedAt: string | null;
+  /** the last check the DNS server did not answer, when it came after lastCheckedAt; null once a check succeeds */
+  checkFailedAt: string | null;
   createdAt: string;
 }
 

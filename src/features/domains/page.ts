@@ -68,6 +68,7 @@ const view = (row: Awaited<ReturnType<typeof ownDomain>>): DomainView => ({
   overallStatus: row.overallStatus,
   lastReportAt: row.lastReportAt?.toISOString() ?? null,
   lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+  checkFailedAt: row.checkFailedAt?.toISOString() ?? null,
   createdAt: row.createdAt.toISOString(),
 });
 
@@ -79,7 +80,7 @@ export async function domainOverview(ctx: OrgContext, id: string): Promise<Domai
   try {
     const resolver = ctx.resolver.withPolicy(await dnsCachePolicy(ctx, row.orgId));
     const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: seen, now: ctx.now, probes: ctx.probes });
-    return { domain: view(row), analysis, analysisError: analysis.incomplete ? "Some DNS lookups failed; the records shown may be incomplete. Try again in a minute." : null, selectorsSeen: seen };
+    return { domain: view(row), analysis, analysisError: analysis.incomplete ? "Could not check (DNS server did not answer): the records marked so are unknown, not missing. Try again in a minute." : null, selectorsSeen: seen };
   } catch (error) {
     ctx.log.warn("domain_overview_dns_failed", { domain: row.name, error: error instanceof Error ? error.message : String(error) });
     return { domain: view(row), analysis: null, analysisError: "The DNS servers did not answer. Try again in a minute.", selectorsSeen: seen };

@@ -21,6 +21,7 @@ function toView(row: typeof domains.$inferSelect): DomainView {
     overallStatus: row.overallStatus,
     lastReportAt: row.lastReportAt?.toISOString() ?? null,
     lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+    checkFailedAt: row.checkFailedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -75,7 +76,7 @@ export async function checkDomainNow(ctx: OrgContext, id: string): Promise<Domai
   if (!deps) throw new ServiceError(503, "dns_unavailable", "DNS checks are not available on this server.");
   const check = await runDomainCheck(deps, id);
   if (check.outcome === "gone") throw new NotFoundError("No such domain in this organisation.");
-  if (check.outcome === "incomplete") throw new ServiceError(503, "dns_unavailable", "The DNS servers did not answer for every record, so nothing was changed. Try again in a minute.");
+  if (check.outcome === "incomplete") throw new ServiceError(503, "dns_unavailable", "Could not check (DNS server did not answer): the last good result is kept. Try again in a minute.");
   const [updated] = await ctx.store.db.select().from(domains).where(eq(domains.id, id)).limit(1);
   if (!updated) throw new NotFoundError("No such domain in this organisation.");
   return {

@@ -11,7 +11,7 @@ import { claimLease } from "../../db/leases";
 import type { Logger } from "../../log";
 import { recordDnsCheck } from "../alerts/dns";
 import type { RecordedEvent } from "../alerts/events";
-import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
+import { analyzeDomain, isComplete, type CompleteAnalysis, type DnsAnalysis } from "../dns/analyze";
 import type { ProbeOptions } from "../dns/probes";
 import type { CachePolicy, DnsResolver } from "../dns/resolver";
 
@@ -45,7 +45,7 @@ function dkimRecordOf(analysis: DnsAnalysis): string | null {
 export async function storeDomainStatus(
   { store }: Pick<StatusDeps, "store">,
   domain: Pick<DomainRow, "id" | "orgId">,
-  analysis: DnsAnalysis,
+  analysis: CompleteAnalysis,
   at: Date,
 ): Promise<{ changed: string[] } | null> {
   const { domains, domainRecordHistory } = store.t;
@@ -61,7 +61,7 @@ export async function storeDomainStatus(
   return store.write(async (tx) => {
     const updated = await tx
       .update(domains)
-      .set({ dmarcPolicy: next.dmarcPolicy, spfStatus: next.spfStatus, dkimStatus: next.dkimStatus, overallStatus: next.overallStatus, lastCheckedAt: at })
+      .set({ dmarcPolicy: next.dmarcPolicy, spfStatus: next.spfStatus, dkimStatus: next.dkimStatus, overallStatus: next.overallStatus, lastCheckedAt: at, checkFailedAt: null })
       .where(eq(domains.id, domain.id))
       .returning({ id: domains.id });
     if (!updated.length) return null;
@@ -93,7 +93,8 @@ export type DomainCheck = { outcome: "checked"; analysis: DnsAnalysis; events: R
 
 /**
  * Checks one domain now. The statuses, the DNS snapshot and the events the change raises (with
- * their deliveries) are stored in one write; an incomplete check (DNS failed) stores and raises nothing.
+ * their deliveries) are stored in one write; an incomplete check (the DNS server did not answer)
+ * keeps the last good statuses, raises nothing and only records when it failed (checkFailedAt).
  */
 export async function runDomainCheck(deps: StatusDeps, domainId: string): Promise<DomainCheck> {
   const done = dnsCheckDuration.startTimer();
@@ -113,7 +114,11 @@ async function runDomainCheckOnce(deps: StatusDeps, domainId: string): Promise<D
   if (!row) return { outcome: "gone" };
   const resolver = deps.cachePolicy ? deps.resolver.withPolicy(await deps.cachePolicy(row.orgId)) : deps.resolver;
   const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: await deps.reportSelectors?.(row.orgId, row.name), now: deps.now, probes: deps.probes });
-  if (analysis.incomplete) {
+  if (!isComplete(analysis)) {
+    // the DNS server did not answer: no statuses from missing answers; the last good ones stay,
+    // with their time, and the domain says its last check failed
+    const { domains } = deps.store.t;
+    await deps.store.write((tx) => tx.update(domains).set({ checkFailedAt: deps.now() }).where(eq(domains.id, row.id)));
     deps.log?.warn("dns_check_incomplete", { domain: row.name });
     return { outcome: "incomplete", analysis };
   }

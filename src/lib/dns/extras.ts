@@ -5,7 +5,8 @@
 import { finding, type Finding, isTemporaryFailure, type LookupResult, type MxAnswer, parseTagList, type TxtLookup } from "./types";
 
 /** SPEC §4 badge words: configured (good), missing, invalid. */
-export type ExtraStatus = "configured" | "missing" | "invalid";
+/** "unchecked": the DNS server did not answer the lookup, so nothing is known (src/features/dns/analyze.ts) */
+export type ExtraStatus = "configured" | "missing" | "invalid" | "unchecked";
 
 export interface ExtraResult {
   status: ExtraStatus;

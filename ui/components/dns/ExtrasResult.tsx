@@ -16,6 +16,7 @@ const TLS_WORDS: Record<NonNullable<MxHostCheck["tls"]>["outcome"], string> = { 
 
 /** The badge words: DNSSEC is optional, so it reads signed / not signed. */
 function badge(key: keyof DnsAnalysis["extras"], status: string): { status: string; label?: string } {
+  if (status === "unchecked") return { status, label: "Could not check" };
   if (key === "dnssec") return status === "configured" ? { status: "configured", label: "Signed" } : { status: "unsigned", label: "Not signed" };
   return status === "missing" ? { status: "not set up", label: "Not set up" } : { status };
 }

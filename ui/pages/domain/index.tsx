@@ -6,6 +6,7 @@ import type { DomainCheckView } from "../../../src/features/domains/contract";
 import type { DomainHistory, DomainOverview, HistoryChange, HistoryEntry } from "../../../src/features/domains/page";
 import type { TopSources } from "../../../src/features/trends/contract";
 import { CountryLabel } from "../../components/CountryLabel";
+import { checkFailed, OverallStatusBadge } from "../../components/DomainStatusTable";
 import { LookupResults } from "../../components/DnsLookupTool";
 import { Panel } from "../../components/Panel";
 import { DomainReportPath } from "../../components/ReportPath";
@@ -47,10 +48,15 @@ export default function DomainPage({ now }: { now?: Date }) {
       <header className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0">
           <h1 className="flex flex-wrap items-center gap-2 text-2xl font-bold break-all sm:text-3xl">
-            {domain.name} <StatusBadge status={domain.overallStatus} />
+            {domain.name} <OverallStatusBadge domain={domain} now={now} />
           </h1>
           <p className="mt-1 text-sm opacity-70">
-            {domain.lastCheckedAt ? `DNS checked ${formatRelativeTime(domain.lastCheckedAt, now).toLowerCase()}` : "DNS not checked yet"} ·{" "}
+            {checkFailed(domain) && domain.checkFailedAt
+              ? `DNS check failed ${formatRelativeTime(domain.checkFailedAt, now).toLowerCase()} (DNS server did not answer)${domain.lastCheckedAt ? `; last good check ${formatRelativeTime(domain.lastCheckedAt, now).toLowerCase()}` : ""}`
+              : domain.lastCheckedAt
+                ? `DNS checked ${formatRelativeTime(domain.lastCheckedAt, now).toLowerCase()}`
+                : "DNS not checked yet"}{" "}
+            ·{" "}
             {domain.lastReportAt ? `last report ${formatRelativeTime(domain.lastReportAt, now)}` : "no reports yet"}
           </p>
         </div>
