@@ -119,22 +119,79 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
       ptrs.set(ip, await lookupPtr(resolver, ip));
     }),
   );
+  const named = targets.reduce((n, t) => n + t.ips.filter((ip) => ptrs.get(ip)).length, 0);
+  if (named > 0) await queueNames(deps, { targets, ptrs }, named);
+}
 
+interface Named {
+  targets: EnrichmentTarget[];
+  ptrs: Map<string, string | null>;
+}
+
+/**
+ * Names found are written in batches, one transaction for many reports (a CLI ingest of
+ * thousands of files would otherwise add a commit per file): a batch is written once it holds
+ * `BATCH_NAMES` names or `BATCH_MS` after its first, whichever comes first.
+ */
+const BATCH_NAMES = 2000;
+const BATCH_MS = 50;
+interface Batch {
+  deps: ServiceContext;
+  items: Named[];
+  names: number;
+  timer: ReturnType<typeof setTimeout>;
+  written: Promise<void>;
+  done: () => void;
+}
+/** the batch being filled, per store */
+const batches = new WeakMap<object, Batch>();
+
+function queueNames(deps: ServiceContext, item: Named, names: number): Promise<void> {
+  const key = deps.store as object;
+  let batch = batches.get(key);
+  if (!batch) {
+    let done!: () => void;
+    const written = new Promise<void>((resolve) => (done = resolve));
+    batch = { deps, items: [], names: 0, timer: setTimeout(() => void flush(key), BATCH_MS), written, done };
+    batches.set(key, batch);
+  }
+  batch.items.push(item);
+  batch.names += names;
+  const written = batch.written;
+  if (batch.names >= BATCH_NAMES) void flush(key);
+  return written;
+}
+
+async function flush(key: object): Promise<void> {
+  const batch = batches.get(key);
+  if (!batch) return;
+  batches.delete(key);
+  clearTimeout(batch.timer);
+  try {
+    await writeNames(batch.deps, batch.items);
+  } finally {
+    batch.done();
+  }
+}
+
+async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
   const { aggregateRecords, failureReports } = deps.store.t;
   try {
     await deps.store.write(async (tx) => {
-      for (const target of targets) {
-        for (const ip of target.ips) {
-          const ptr = ptrs.get(ip) ?? null;
-          if (!ptr) continue;
-          if (target.table === "aggregate") {
-            const { baseDomain, service } = sendingServiceOf(ptr);
-            await tx
-              .update(aggregateRecords)
-              .set({ ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null })
-              .where(and(eq(aggregateRecords.reportId, target.reportRowId), eq(aggregateRecords.sourceIp, ip)));
-            await nameSourceIp(deps.store, target.reportRowId, ip, { ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
-          } else await tx.update(failureReports).set({ ptr }).where(and(eq(failureReports.id, target.reportRowId), eq(failureReports.sourceIp, ip)));
+      for (const { targets, ptrs } of items) {
+        for (const target of targets) {
+          for (const ip of target.ips) {
+            const ptr = ptrs.get(ip) ?? null;
+            if (!ptr) continue;
+            if (target.table === "aggregate") {
+              const { baseDomain, service } = sendingServiceOf(ptr);
+              await tx
+                .update(aggregateRecords)
+                .set({ ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null })
+                .where(and(eq(aggregateRecords.reportId, target.reportRowId), eq(aggregateRecords.sourceIp, ip)));
+              await nameSourceIp(deps.store, target.reportRowId, ip, { ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
+            } else await tx.update(failureReports).set({ ptr }).where(and(eq(failureReports.id, target.reportRowId), eq(failureReports.sourceIp, ip)));
+          }
         }
       }
     });

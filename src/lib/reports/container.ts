@@ -108,7 +108,7 @@ function inflateNative(data: Uint8Array, budget: Budget): Uint8Array | null {
   try {
     if (data.length <= SMALL_INPUT) {
       // cannot expand past NATIVE_MAX: zlib straight, without node:zlib's output bookkeeping
-      const whole = Bun.inflateSync(data);
+      const whole = Bun.inflateSync(data as Uint8Array<ArrayBuffer>);
       return whole.length <= limit ? whole : null;
     }
     return inflateRawSync(data, { maxOutputLength: limit });
