@@ -130,7 +130,8 @@ try {
   });
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder();
-    for await (const chunk of stream) output = (output + decoder.decode(chunk, { stream: true })).slice(-20_000);
+    const reader = stream.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) output = (output + decoder.decode(chunk.value, { stream: true })).slice(-20_000);
   };
   void collect(server.stdout as ReadableStream<Uint8Array>);
   void collect(server.stderr as ReadableStream<Uint8Array>);

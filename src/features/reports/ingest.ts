@@ -8,13 +8,14 @@
  */
 import { ingestFailures, recordsIngested, reportsIngested } from "../metrics/registry";
 import type { ServiceContext } from "../../http/access";
-import { DEFAULT_LIMITS, ReportRefusedError, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
-import { parseReportFile } from "../../lib/reports/parse";
+import { DEFAULT_LIMITS, ReportRefusedError, type AggregateReport, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
+import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
 import { recordReportEvents } from "../alerts/report-events";
 import { domainNamesOf, recordReportArrival } from "../domains/service";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
-import { reportWriter, type StoredReport, type WriteContext } from "./store";
+import { reportWriter, type AggregateWrite, type StoredReport, type WriteContext } from "./store";
+import { maybeStreamable, NotStreamable, ParseCrashed, streamAggregate } from "./streamed-write";
 
 export type IngestSource = "upload" | "cli" | "smtp" | "imap" | "demo";
 export type IngestStatus = "ingested" | "duplicate" | "rejected";
@@ -27,6 +28,8 @@ export interface IngestInput {
   /** raw bytes: XML, JSON, gzip, zip or a whole e-mail message — detected by content */
   bytes: Uint8Array;
   source: IngestSource;
+  /** the file already parsed elsewhere (the CLI parses on a worker thread): its reports, or why it was refused */
+  parsed?: ParsedFile | Error;
 }
 
 export interface IngestedReportSummary {
@@ -68,6 +71,22 @@ interface Planned {
   tlsPolicies?: TlsPolicyResult[];
 }
 
+interface Stored {
+  planned: Planned;
+  row: StoredReport;
+  /** the report's source addresses, when its records were not kept (a streamed report) */
+  ips?: string[];
+}
+
+/** A report for a domain the organisation does not have: the whole file is refused. */
+class ForeignDomain extends Error {}
+
+function foreignDomainMessage(policyDomain: string, owned: OwnedDomain[]): string {
+  return owned.length === 0
+    ? `The report is for ${policyDomain}, but this organisation has no domains yet. Add ${policyDomain} under Domains, then upload the report again.`
+    : `The report is for ${policyDomain}, which is not one of this organisation's domains. Add it under Domains, or upload the report in the organisation that owns it.`;
+}
+
 const domainsOf = (report: ParsedReport): string[] =>
   report.kind === "aggregate" ? [report.policy.domain] : report.kind === "failure" ? [report.domain] : [...new Set(report.policies.map((p) => p.policyDomain))];
 
@@ -89,9 +108,17 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
     return { fileName: input.fileName, status: "rejected", kind, reports: [], error, code };
   };
 
+  const limits = reportLimits(deps);
+  if (!input.parsed && maybeStreamable(input.bytes, limits)) {
+    const streamed = await ingestStreamed(deps, input, limits, rejected);
+    if (streamed) return streamed;
+  }
+
   let reports: ParsedReport[];
   try {
-    reports = (await parseReportFile(input.bytes, reportLimits(deps))).reports;
+    const parsed = input.parsed ?? (await parseReportFile(input.bytes, limits));
+    if (parsed instanceof Error) throw parsed;
+    reports = parsed.reports;
   } catch (error) {
     if (error instanceof ReportRefusedError) return rejected(error.message, error.code);
     deps.log.error("reports.parse_crashed", { fileName: input.fileName, error });
@@ -106,24 +133,18 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
     for (const policyDomain of domainsOf(report)) {
       const domain = matchOwnedDomain(policyDomain, owned);
       if (!domain) {
-        return rejected(
-          owned.length === 0
-            ? `The report is for ${policyDomain}, but this organisation has no domains yet. Add ${policyDomain} under Domains, then upload the report again.`
-            : `The report is for ${policyDomain}, which is not one of this organisation's domains. Add it under Domains, or upload the report in the organisation that owns it.`,
-          "foreign_domain",
-          kind,
-        );
+        return rejected(foreignDomainMessage(policyDomain, owned), "foreign_domain", kind);
       }
       plan.push({ report, domain, policyDomain, tlsPolicies: report.kind === "tls" ? report.policies.filter((p) => p.policyDomain === policyDomain) : undefined });
     }
   }
 
   const now = deps.now();
-  let stored: { planned: Planned; row: StoredReport }[];
+  let stored: Stored[];
   try {
     const writer = reportWriter(deps.store);
     stored = await deps.store.write(async () => {
-      const written: { planned: Planned; row: StoredReport }[] = [];
+      const written: Stored[] = [];
       const arrivals = new Map<string, Date>();
       for (const planned of plan) {
         const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now };
@@ -143,6 +164,66 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
     return rejected("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", kind);
   }
 
+  return afterWrite(deps, input, kind, stored);
+}
+
+/**
+ * One aggregate report file stored as it is decompressed and parsed, in batches inside the
+ * file's one transaction (a refusal half-way leaves nothing): memory holds a batch, never the
+ * report. Null when the file is not one aggregate XML document (the whole-file path reads it).
+ */
+async function ingestStreamed(
+  deps: ServiceContext,
+  input: IngestInput,
+  limits: ReportLimits,
+  rejected: (error: string, code: IngestResult["code"], kind?: ReportKind | null) => IngestResult,
+): Promise<IngestResult | null> {
+  const owned: OwnedDomain[] = await domainNamesOf(deps, input.orgId);
+  const now = deps.now();
+  let stored: Stored;
+  try {
+    const writer = reportWriter(deps.store);
+    // the body may run again on PostgreSQL (serialization failure): it starts from the bytes each time
+    stored = await deps.store.write(async () => {
+      let write: AggregateWrite | null = null;
+      let duplicate: StoredReport | null = null;
+      let domain: OwnedDomain | null = null;
+      const ips = new Set<string>();
+      const result = await streamAggregate(input.bytes, limits, {
+        async head(head) {
+          domain = matchOwnedDomain(head.policy.domain, owned);
+          if (!domain) throw new ForeignDomain(foreignDomainMessage(head.policy.domain, owned));
+          const begun = await writer.beginAggregate({ orgId: input.orgId, domainId: domain.id, source: input.source, fileName: input.fileName, now }, head);
+          if ("geo" in begun) write = begun;
+          else duplicate = begun;
+          return write !== null;
+        },
+        async records(batch) {
+          for (const r of batch) ips.add(r.sourceIp);
+          await writer.addAggregateRecords(write!, batch);
+        },
+      });
+      const report: AggregateReport = { ...result.head, records: [] };
+      const row = write ? await writer.finishAggregate(write) : duplicate!;
+      if (!row.duplicate) await recordReportArrival(deps, domain!.id, reportedAt(report, now));
+      return { planned: { report, domain: domain!, policyDomain: report.policy.domain }, row, ips: [...ips] };
+    });
+  } catch (error) {
+    if (error instanceof NotStreamable) return null;
+    if (error instanceof ReportRefusedError) return rejected(error.message, error.code);
+    if (error instanceof ForeignDomain) return rejected(error.message, "foreign_domain", "aggregate");
+    if (error instanceof ParseCrashed) {
+      deps.log.error("reports.parse_crashed", { fileName: input.fileName, error });
+      return rejected("The file could not be read as a report.", "invalid");
+    }
+    deps.log.error("reports.write_failed", { fileName: input.fileName, error });
+    return rejected("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", "aggregate");
+  }
+  return afterWrite(deps, input, "aggregate", [stored]);
+}
+
+/** After the file's write: report events, reverse DNS, metrics, the answer. */
+async function afterWrite(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[]): Promise<IngestResult> {
   // report events (new failing sources, pass rate, failure reports) in their own write, right after
   const fresh = stored.filter((s) => !s.row.duplicate);
   if (fresh.length) {
@@ -160,10 +241,10 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
   }
 
   const targets: EnrichmentTarget[] = [];
-  for (const { planned, row } of stored) {
+  for (const { planned, row, ips } of stored) {
     if (row.duplicate) continue;
     const r = planned.report;
-    if (r.kind === "aggregate") targets.push({ table: "aggregate", reportRowId: row.id, ips: [...new Set(r.records.map((x) => x.sourceIp))] });
+    if (r.kind === "aggregate") targets.push({ table: "aggregate", reportRowId: row.id, ips: ips ?? [...new Set(r.records.map((x) => x.sourceIp))] });
     else if (r.kind === "failure" && r.sourceIp) targets.push({ table: "failure", reportRowId: row.id, ips: [r.sourceIp] });
   }
   scheduleReverseDns(deps, targets);

@@ -7,11 +7,11 @@
  */
 import { and, eq, sql, type AnyColumn } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
-import { recordPassesDmarc } from "../../lib/reports/aggregate";
-import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
-import { locateIp, type GeoLocation } from "./geo";
+import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
+import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
+import { locateIp } from "./geo";
 import { rollupReport, writeSenderDaysPostgres } from "./rollups";
-import { aggregateTotals, jsonList, tlsTotals, type ReportWriter, type StoredReport, type WriteContext } from "./store";
+import { jsonList, newAggregateWrite, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 /** Rows per INSERT: 1,000 records × 15 columns stays far below PostgreSQL's 65,535 parameters. */
 export const INSERT_BATCH = 1000;
@@ -21,22 +21,21 @@ const plusExcluded = (column: AnyColumn & { name: string }) => sql`${column} + e
 
 type AuthRow = { recordIndex: number; method: "dkim" | "spf"; domain: string; selector: string | null; scope: string | null; result: string; humanResult: string | null };
 
-export function postgresReportWriter(store: StoreCore): ReportWriter {
+export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writeAggregate"> {
   const { t } = store;
   return {
-    async writeAggregate(ctx: WriteContext, report: AggregateReport): Promise<StoredReport> {
+    async beginAggregate(ctx: WriteContext, head: AggregateHead): Promise<AggregateWrite | StoredReport> {
       const tx = store.db;
-      const p = report.policy;
-      const { messageCount, passCount } = aggregateTotals(report);
+      const p = head.policy;
       const id = crypto.randomUUID();
       const inserted = await tx
         .insert(t.aggregateReports)
         .values({
-          id, orgId: ctx.orgId, domainId: ctx.domainId, policyDomain: p.domain, reporterOrg: report.reporterOrg, reporterEmail: report.reporterEmail,
-          reporterContact: report.reporterContact, reportId: report.reportId, generator: report.generator, version: report.version, dmarcbis: report.dmarcbis,
-          dateBegin: report.dateBegin, dateEnd: report.dateEnd, policyAdkim: p.adkim, policyAspf: p.aspf, policyP: p.p, policySp: p.sp, policyNp: p.np,
-          policyPct: p.pct, policyFo: p.fo, policyTesting: p.testing, policyDiscoveryMethod: p.discoveryMethod, reporterErrors: jsonList(report.reporterErrors),
-          recordCount: report.records.length, messageCount, passCount, source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
+          id, orgId: ctx.orgId, domainId: ctx.domainId, policyDomain: p.domain, reporterOrg: head.reporterOrg, reporterEmail: head.reporterEmail,
+          reporterContact: head.reporterContact, reportId: head.reportId, generator: head.generator, version: head.version, dmarcbis: head.dmarcbis,
+          dateBegin: head.dateBegin, dateEnd: head.dateEnd, policyAdkim: p.adkim, policyAspf: p.aspf, policyP: p.p, policySp: p.sp, policyNp: p.np,
+          policyPct: p.pct, policyFo: p.fo, policyTesting: p.testing, policyDiscoveryMethod: p.discoveryMethod, reporterErrors: jsonList(head.reporterErrors),
+          recordCount: 0, messageCount: 0, passCount: 0, source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
         })
         .onConflictDoNothing()
         .returning({ id: t.aggregateReports.id });
@@ -44,21 +43,25 @@ export function postgresReportWriter(store: StoreCore): ReportWriter {
         const [existing] = await tx
           .select({ id: t.aggregateReports.id, recordCount: t.aggregateReports.recordCount, messageCount: t.aggregateReports.messageCount })
           .from(t.aggregateReports)
-          .where(and(eq(t.aggregateReports.orgId, ctx.orgId), eq(t.aggregateReports.reporterOrg, report.reporterOrg), eq(t.aggregateReports.reportId, report.reportId), eq(t.aggregateReports.policyDomain, p.domain)));
-        return { ...existing!, duplicate: true };
+          .where(and(eq(t.aggregateReports.orgId, ctx.orgId), eq(t.aggregateReports.reporterOrg, head.reporterOrg), eq(t.aggregateReports.reportId, head.reportId), eq(t.aggregateReports.policyDomain, p.domain)));
+        return { ...existing!, messageCount: Number(existing!.messageCount), duplicate: true };
       }
+      return newAggregateWrite(id, ctx, head);
+    },
 
-      const geo = new Map<string, GeoLocation>();
-      for (let start = 0; start < report.records.length; start += INSERT_BATCH) {
-        const batch = report.records.slice(start, start + INSERT_BATCH);
+    async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
+      const tx = store.db;
+      const { id, ctx, head, geo } = write;
+      tallyBatch(write, records);
+      for (let start = 0; start < records.length; start += INSERT_BATCH) {
+        const batch = records.length <= INSERT_BATCH ? records : records.slice(start, start + INSERT_BATCH);
         const auth: AuthRow[] = [];
         const rows = batch.map((r, i) => {
-          let where = geo.get(r.sourceIp);
-          if (!where) geo.set(r.sourceIp, (where = locateIp(r.sourceIp)));
+          const where = geo.get(r.sourceIp)!;
           for (const d of r.dkimResults) auth.push({ recordIndex: i, method: "dkim", domain: d.domain, selector: d.selector, scope: null, result: d.result, humanResult: d.humanResult });
           for (const f of r.spfResults) auth.push({ recordIndex: i, method: "spf", domain: f.domain, selector: null, scope: f.scope, result: f.result, humanResult: f.humanResult });
           return {
-            reportId: id, orgId: ctx.orgId, dateBegin: report.dateBegin, sourceIp: r.sourceIp, messageCount: r.count, disposition: r.disposition,
+            reportId: id, orgId: ctx.orgId, dateBegin: head.dateBegin, sourceIp: r.sourceIp, messageCount: r.count, disposition: r.disposition,
             dkimAligned: r.dkimAligned, spfAligned: r.spfAligned, dmarcPass: recordPassesDmarc(r), headerFrom: r.headerFrom, envelopeFrom: r.envelopeFrom,
             envelopeTo: r.envelopeTo, reasons: jsonList(r.reasons), country: where.country, city: where.city,
           };
@@ -70,8 +73,7 @@ export function postgresReportWriter(store: StoreCore): ReportWriter {
           await tx.insert(t.aggregateAuthResults).values(authBatch);
         }
       }
-
-      const rollup = rollupReport(report, (ip) => geo.get(ip) ?? null, ctx.now);
+      const rollup = rollupReport({ ...head, records }, (ip) => geo.get(ip) ?? null, ctx.now);
       if (rollup.domain) {
         const dd = t.dailyDomainStats;
         await tx
@@ -96,8 +98,16 @@ export function postgresReportWriter(store: StoreCore): ReportWriter {
             },
           });
       }
-      await writeSenderDaysPostgres(store, ctx, rollup, p.domain);
-      return { id, duplicate: false, recordCount: report.records.length, messageCount };
+      await writeSenderDaysPostgres(store, ctx, rollup, head.policy.domain);
+    },
+
+    async finishAggregate(write: AggregateWrite): Promise<StoredReport> {
+      const a = t.aggregateReports;
+      await store.db
+        .update(a)
+        .set({ recordCount: write.recordCount, messageCount: write.messageCount, passCount: write.passCount })
+        .where(and(eq(a.orgId, write.ctx.orgId), eq(a.id, write.id)));
+      return { id: write.id, duplicate: false, recordCount: write.recordCount, messageCount: write.messageCount };
     },
 
     async writeFailure(ctx: WriteContext, report: FailureReport): Promise<StoredReport> {

@@ -3,11 +3,11 @@
  * inside the caller's `store.write` (which holds the write lock and the open transaction).
  */
 import type { Database, Statement } from "bun:sqlite";
-import { recordPassesDmarc } from "../../lib/reports/aggregate";
-import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
-import { locateIp, type GeoLocation } from "./geo";
+import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
+import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
+import { locateIp } from "./geo";
 import { rollupReport, SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
-import { aggregateTotals, jsonList, tlsTotals, type ReportWriter, type StoredReport, type WriteContext } from "./store";
+import { jsonList, newAggregateWrite, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -23,6 +23,7 @@ interface Statements {
   upsertDomainDay: Statement;
   upsertSourceDay: Statement;
   upsertSenderDay: Statement;
+  setAggregateCounts: Statement;
 }
 
 const ADD_COUNTS = "messages = messages + excluded.messages, passed = passed + excluded.passed, quarantined = quarantined + excluded.quarantined, rejected = rejected + excluded.rejected, spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned";
@@ -66,30 +67,34 @@ function prepare(sqlite: Database): Statements {
        ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(country, excluded.country), ${ADD_COUNTS}`,
     ),
     upsertSenderDay: sqlite.prepare(SENDER_DAY_UPSERT),
+    setAggregateCounts: sqlite.prepare("UPDATE aggregate_reports SET record_count = ?, message_count = ?, pass_count = ? WHERE id = ?"),
   };
   statements.set(sqlite, s);
   return s;
 }
 
-export function sqliteReportWriter(sqlite: Database): ReportWriter {
+export function sqliteReportWriter(sqlite: Database): Omit<ReportWriter, "writeAggregate"> {
   const s = prepare(sqlite);
   return {
-    async writeAggregate(ctx: WriteContext, report: AggregateReport): Promise<StoredReport> {
-      const existing = s.findAggregate.get(ctx.orgId, report.reporterOrg, report.reportId, report.policy.domain) as { id: string; recordCount: number; messageCount: number } | null;
+    async beginAggregate(ctx: WriteContext, head: AggregateHead): Promise<AggregateWrite | StoredReport> {
+      const existing = s.findAggregate.get(ctx.orgId, head.reporterOrg, head.reportId, head.policy.domain) as { id: string; recordCount: number; messageCount: number } | null;
       if (existing) return { ...existing, duplicate: true };
       const id = crypto.randomUUID();
-      const { messageCount, passCount } = aggregateTotals(report);
-      const p = report.policy;
+      const p = head.policy;
       s.insertAggregate.run(
-        id, ctx.orgId, ctx.domainId, p.domain, report.reporterOrg, report.reporterEmail, report.reporterContact, report.reportId, report.generator, report.version, report.dmarcbis ? 1 : 0,
-        epoch(report.dateBegin), epoch(report.dateEnd), p.adkim, p.aspf, p.p, p.sp, p.np, p.pct, p.fo, p.testing, p.discoveryMethod,
-        jsonList(report.reporterErrors), report.records.length, messageCount, passCount, ctx.source, ctx.fileName, epoch(ctx.now),
+        id, ctx.orgId, ctx.domainId, p.domain, head.reporterOrg, head.reporterEmail, head.reporterContact, head.reportId, head.generator, head.version, head.dmarcbis ? 1 : 0,
+        epoch(head.dateBegin), epoch(head.dateEnd), p.adkim, p.aspf, p.p, p.sp, p.np, p.pct, p.fo, p.testing, p.discoveryMethod,
+        jsonList(head.reporterErrors), 0, 0, 0, ctx.source, ctx.fileName, epoch(ctx.now),
       );
-      const begin = epoch(report.dateBegin);
-      const geo = new Map<string, GeoLocation>();
-      for (const r of report.records) {
-        let where = geo.get(r.sourceIp);
-        if (!where) geo.set(r.sourceIp, (where = locateIp(r.sourceIp)));
+      return newAggregateWrite(id, ctx, head);
+    },
+
+    async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
+      const { id, ctx, head, geo } = write;
+      tallyBatch(write, records);
+      const begin = epoch(head.dateBegin);
+      for (const r of records) {
+        const where = geo.get(r.sourceIp)!;
         const recordId = s.insertRecord.run(
           id, ctx.orgId, begin, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
           r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city,
@@ -97,16 +102,20 @@ export function sqliteReportWriter(sqlite: Database): ReportWriter {
         for (const d of r.dkimResults) s.insertAuth.run(recordId, ctx.orgId, "dkim", d.domain, d.selector, null, d.result, d.humanResult);
         for (const f of r.spfResults) s.insertAuth.run(recordId, ctx.orgId, "spf", f.domain, null, f.scope, f.result, f.humanResult);
       }
-      const rollup = rollupReport(report, (ip) => geo.get(ip) ?? null, ctx.now);
+      const rollup = rollupReport({ ...head, records }, (ip) => geo.get(ip) ?? null, ctx.now);
       if (rollup.domain) {
         const d = rollup.domain;
         s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
       }
       for (const x of rollup.sources) {
         s.upsertSourceDay.run(ctx.orgId, ctx.domainId, rollup.day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
-        s.upsertSenderDay.run(...senderDayValues(ctx, rollup.day, report.policy.domain, x));
+        s.upsertSenderDay.run(...senderDayValues(ctx, rollup.day, head.policy.domain, x));
       }
-      return { id, duplicate: false, recordCount: report.records.length, messageCount };
+    },
+
+    async finishAggregate(write: AggregateWrite): Promise<StoredReport> {
+      s.setAggregateCounts.run(write.recordCount, write.messageCount, write.passCount, write.id);
+      return { id: write.id, duplicate: false, recordCount: write.recordCount, messageCount: write.messageCount };
     },
 
     async writeFailure(ctx: WriteContext, report: FailureReport): Promise<StoredReport> {

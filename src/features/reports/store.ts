@@ -9,7 +9,9 @@
 import type { StoreCore } from "../../db/store";
 import type { Store } from "../../db";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
-import type { AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
+import type { AggregateHead } from "../../lib/reports/aggregate";
+import type { AggregateRecord, AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
+import { locateIp, type GeoLocation } from "./geo";
 import { postgresReportWriter } from "./store.postgres";
 import { sqliteReportWriter } from "./store.sqlite";
 
@@ -28,7 +30,28 @@ export interface StoredReport {
   messageCount: number;
 }
 
+/**
+ * An aggregate report being written: its row is in (with its counts still zero), its records
+ * come in batches, `finishAggregate` sets its counts. A report of any size is written this way
+ * without ever being held whole (see streamed-write.ts).
+ */
+export interface AggregateWrite {
+  id: string;
+  ctx: WriteContext;
+  head: AggregateHead;
+  /** the report's source addresses located so far (country, city), kept across batches */
+  geo: Map<string, GeoLocation>;
+  recordCount: number;
+  messageCount: number;
+  passCount: number;
+}
+
 export interface ReportWriter {
+  /** The report's row, or the stored one's summary (`duplicate`) when it is stored already. */
+  beginAggregate(ctx: WriteContext, head: AggregateHead): Promise<AggregateWrite | StoredReport>;
+  /** The next records of the report, with their roll-ups. */
+  addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void>;
+  finishAggregate(write: AggregateWrite): Promise<StoredReport>;
   writeAggregate(ctx: WriteContext, report: AggregateReport): Promise<StoredReport>;
   writeFailure(ctx: WriteContext, report: FailureReport): Promise<StoredReport>;
   writeTls(ctx: WriteContext, report: TlsReport, policyDomain: string, policies: TlsPolicyResult[]): Promise<StoredReport>;
@@ -37,11 +60,36 @@ export interface ReportWriter {
 /** The active database's writer; call its methods inside `store.write`. */
 export function reportWriter(store: StoreCore): ReportWriter {
   const sqlite = (store as Store).sqlite;
-  return store.dialect === "sqlite" && sqlite ? sqliteReportWriter(sqlite) : postgresReportWriter(store);
+  const writer = store.dialect === "sqlite" && sqlite ? sqliteReportWriter(sqlite) : postgresReportWriter(store);
+  return {
+    ...writer,
+    async writeAggregate(ctx, report) {
+      const { records, ...head } = report;
+      const write = await writer.beginAggregate(ctx, head);
+      if (!("geo" in write)) return write;
+      for (let i = 0; i < records.length; i += WRITE_BATCH) await writer.addAggregateRecords(write, records.length <= WRITE_BATCH ? records : records.slice(i, i + WRITE_BATCH));
+      return writer.finishAggregate(write);
+    },
+  };
+}
+
+/** records written per call of addAggregateRecords when a whole report is written */
+const WRITE_BATCH = 5000;
+
+/** A new AggregateWrite for the report row `id`. */
+export const newAggregateWrite = (id: string, ctx: WriteContext, head: AggregateHead): AggregateWrite => ({ id, ctx, head, geo: new Map(), recordCount: 0, messageCount: 0, passCount: 0 });
+
+/** Locates each new source address of `records` (cached in the write) and adds their counts to the write's. */
+export function tallyBatch(write: AggregateWrite, records: AggregateRecord[]): void {
+  for (const r of records) if (!write.geo.has(r.sourceIp)) write.geo.set(r.sourceIp, locateIp(r.sourceIp));
+  const { messageCount, passCount } = aggregateTotals({ records });
+  write.recordCount += records.length;
+  write.messageCount += messageCount;
+  write.passCount += passCount;
 }
 
 /** Messages and DMARC-passing messages of an aggregate report. */
-export function aggregateTotals(report: AggregateReport): { messageCount: number; passCount: number } {
+export function aggregateTotals(report: Pick<AggregateReport, "records">): { messageCount: number; passCount: number } {
   let messageCount = 0;
   let passCount = 0;
   for (const r of report.records) {

@@ -1,0 +1,176 @@
+/**
+ * One aggregate report file (XML, or gzip / zlib of it) read and stored as it is decompressed:
+ * the report's head (metadata and policy) is handed over as soon as it is read, then its records
+ * in batches, so a report of any size holds one batch of records in memory, never the report.
+ * The caller writes them inside the file's one transaction, so a refusal half-way (a malformed
+ * tail, a bound passed) leaves nothing. Any other kind of file (zip, mail, JSON, a gzip of
+ * something else) is `NotStreamable`: it goes through the whole-file parser instead.
+ * Refusals are the whole-file parser's, in its words: the same reader, bounds and budget.
+ */
+import { Inflate } from "fflate";
+import { AggregateXmlReader, assertAggregateHead, type AggregateHead } from "../../lib/reports/aggregate";
+import { assertFieldBounds } from "../../lib/reports/bounds";
+import { Budget, concat, detectContainer, gzipPayload } from "../../lib/reports/container";
+import { ReportRefusedError, yieldToEventLoop, type AggregateRecord, type ReportLimits } from "../../lib/reports/model";
+import { textStream, type TextStream } from "../../lib/reports/text";
+
+/** records per batch handed to the writer */
+export const RECORD_BATCH = 5000;
+/** compressed bytes inflated per step: DEFLATE expands at most ~1,032×, so a step yields ≤ ~4 MB */
+const INPUT_STEP = 4096;
+/** raw XML bytes decoded per step */
+const XML_STEP = 256 * 1024;
+/** decompressed bytes looked at before deciding what the document is */
+const HEAD_BYTES = 4096;
+/** decompressed bytes between turns of the event loop */
+const YIELD_EVERY = 4 * 1024 * 1024;
+
+/** The file is not one aggregate report XML document: parse it whole. */
+export class NotStreamable extends Error {}
+
+/** The parser failed in a way that is not a refusal (a bug, not the file): reported as unreadable. */
+export class ParseCrashed extends Error {}
+
+export interface RecordSink {
+  /** the report's head, once read; false stops reading (the report is already stored) */
+  head(head: AggregateHead): Promise<boolean>;
+  /** the next records, in document order */
+  records(batch: AggregateRecord[]): Promise<void>;
+}
+
+export interface StreamedReport {
+  head: AggregateHead;
+  recordCount: number;
+  /** false when the sink stopped the read at the head */
+  complete: boolean;
+}
+
+/** Whether `bytes` could be one aggregate report read as it streams (the document inside decides). */
+export function maybeStreamable(bytes: Uint8Array, limits: ReportLimits): boolean {
+  if (bytes.length === 0 || bytes.length > limits.maxInputBytes) return false;
+  const kind = detectContainer(bytes);
+  return kind === "gzip" || kind === "zlib" || kind === "xml";
+}
+
+const sameIdentity = (a: AggregateHead, b: AggregateHead) =>
+  a.reportId === b.reportId && a.reporterOrg === b.reporterOrg && a.policy.domain === b.policy.domain && a.dateBegin.getTime() === b.dateBegin.getTime() && a.dateEnd.getTime() === b.dateEnd.getTime();
+
+/** Reads `bytes` (see maybeStreamable) into `sink`; throws ReportRefusedError, NotStreamable or ParseCrashed. */
+export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, sink: RecordSink): Promise<StreamedReport> {
+  const kind = detectContainer(bytes);
+  if (!maybeStreamable(bytes, limits)) throw new NotStreamable();
+  const parsing = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (error) {
+      if (error instanceof ReportRefusedError || error instanceof NotStreamable) throw error;
+      throw new ParseCrashed((error as Error).message);
+    }
+  };
+
+  let head: AggregateHead | null = null;
+  let stopped = false;
+  let batch: AggregateRecord[] = [];
+  let recordCount = 0;
+  let document: { text: TextStream; reader: AggregateXmlReader } | null = null;
+  let headChunks: Uint8Array[] = [];
+  let headBytes = 0;
+
+  /** one piece of the decompressed document */
+  const push = (chunk: Uint8Array, final: boolean) =>
+    parsing(() => {
+      if (document) return document.reader.write(document.text.decode(chunk, final));
+      headChunks.push(chunk);
+      headBytes += chunk.length;
+      if (headBytes < HEAD_BYTES && !final) return;
+      const start = concat(headChunks, headBytes);
+      headChunks = [];
+      if (detectContainer(start) !== "xml") throw new NotStreamable();
+      const text = textStream(start);
+      const decoded = text.decode(start, final);
+      assertAggregateHead(decoded);
+      document = { text, reader: new AggregateXmlReader(limits) };
+      document.reader.write(decoded);
+    });
+
+  /** after each step: the head once read, then full batches */
+  const flush = async (last: boolean, take = true) => {
+    if (!document) return;
+    const reader: AggregateXmlReader = document.reader;
+    if (!head) {
+      const read = parsing(() => reader.head());
+      if (!read) return;
+      parsing(() => assertFieldBounds({ ...read, kind: "aggregate", records: [] }));
+      head = read;
+      if (!(await sink.head(read))) {
+        stopped = true;
+        return;
+      }
+    }
+    const taken = take ? reader.takeRecords() : [];
+    if (taken.length) batch = batch.length ? batch.concat(taken) : taken;
+    if (batch.length >= RECORD_BATCH || (last && batch.length)) {
+      const out = batch;
+      batch = [];
+      parsing(() => assertFieldBounds({ ...head!, kind: "aggregate", records: out }));
+      recordCount += out.length;
+      await sink.records(out);
+    }
+  };
+
+  let produced = 0;
+  let lastYield = 0;
+  const step = async () => {
+    await flush(false);
+    if (produced - lastYield >= YIELD_EVERY) {
+      lastYield = produced;
+      await yieldToEventLoop();
+    }
+  };
+
+  if (kind === "xml") {
+    for (let i = 0; i < bytes.length && !stopped; i += XML_STEP) {
+      const piece = bytes.subarray(i, i + XML_STEP);
+      produced += piece.length;
+      push(piece, i + XML_STEP >= bytes.length);
+      await step();
+    }
+  } else {
+    const data = kind === "gzip" ? parsing(() => gzipPayload(bytes)) : bytes.subarray(2);
+    const budget = new Budget(limits, bytes.length);
+    let inflated = 0;
+    const inflate = new Inflate((chunk, final) => {
+      budget.spend(chunk.length);
+      inflated += chunk.length;
+      if (final && inflated === 0) throw new ReportRefusedError("The compressed data is empty or damaged.");
+      push(chunk, final);
+    });
+    for (let i = 0; i < data.length && !stopped; i += INPUT_STEP) {
+      try {
+        inflate.push(data.subarray(i, i + INPUT_STEP), i + INPUT_STEP >= data.length);
+      } catch (error) {
+        if (error instanceof ReportRefusedError || error instanceof NotStreamable || error instanceof ParseCrashed) throw error;
+        throw new ReportRefusedError(`The compressed data is damaged and could not be decompressed (${(error as Error).message}).`);
+      }
+      produced = inflated;
+      await step();
+    }
+    // a document shorter than the head, never told it was final by a stream that ended early
+    if (!document && !stopped) push(new Uint8Array(0), true);
+  }
+  if (stopped) return { head: head!, recordCount: 0, complete: false };
+  if (!document) throw new NotStreamable();
+
+  const reader: AggregateXmlReader = (document as { reader: AggregateXmlReader }).reader;
+  const report = parsing(() => reader.finish());
+  const { records, ...finalHead } = report;
+  if (head && !sameIdentity(head, finalHead)) throw new ReportRefusedError("The aggregate report names itself twice, differently (<report_metadata> or <policy_published> repeated after its records); it was refused.");
+  if (!head) {
+    parsing(() => assertFieldBounds({ ...report, records: [] }));
+    head = finalHead;
+    if (!(await sink.head(finalHead))) return { head: finalHead, recordCount: 0, complete: false };
+  }
+  if (records.length) batch = batch.concat(records);
+  await flush(true, false);
+  return { head: finalHead, recordCount, complete: true };
+}
