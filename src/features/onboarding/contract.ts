@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DOMAIN_REQUIRED_MESSAGE, normalizeDomainInput } from "../../lib/domain-name";
+import { addDomainSchema } from "../domains/contract";
 import type { OnboardingStep } from "../../lib/onboarding";
 import type { ReportPath } from "../../lib/report-path";
 
@@ -18,19 +18,7 @@ export interface OnboardingView {
   paths: ReportPath[];
 }
 
-/** GET /api/report-path?domain= */
-export const reportPathQuerySchema = z.object({
-  domain: z
-    .string({ error: DOMAIN_REQUIRED_MESSAGE })
-    .max(300, "Please enter a valid domain name (e.g., example.com)")
-    .transform((value, ctx) => {
-      const result = normalizeDomainInput(value);
-      if (!result.ok) {
-        ctx.addIssue({ code: "custom", message: result.message });
-        return z.NEVER;
-      }
-      return result.domain;
-    }),
-});
+/** GET /api/report-path?domain=: the domain-name rule of POST /api/domains (SPEC §5), trimmed and lower-cased. */
+export const reportPathQuerySchema = z.object({ domain: addDomainSchema.shape.name });
 
 export const CHECKLIST_NOT_DONE = "The getting-started checklist can be put away once every step is done.";

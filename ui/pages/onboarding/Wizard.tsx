@@ -6,9 +6,9 @@ import { BrandLink } from "../../components/SiteHeader";
 import { Tooltip } from "../../components/TooltipProvider";
 import type { DomainView } from "../../../src/features/domains/contract";
 import { isSignedIn, useMe } from "../../lib/auth";
-import { toast } from "../../lib/toast";
 import { dmarcRecord, recordDomain, spfRecord, type WizardKind } from "./records";
 import { ReportPathView, startingDmarcRecord, useReportPath } from "../../components/ReportPath";
+import { useCopy } from "../../components/CopyButton";
 import { saveWizardDetails } from "../../lib/wizard-handoff";
 
 /** SPEC §9: the wizard has 4 steps. */
@@ -207,18 +207,7 @@ function recordDomainPlaceholder(kind: WizardKind) {
 
 /** A DNS value with a copy button; copying toasts SPEC §8's text. */
 export function CopyableRecord({ label, value, what }: { label: string; value: string; what: "SPF record" | "DMARC record" }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    try {
-      if (!navigator.clipboard) throw new Error("clipboard unavailable");
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 2000);
-      toast({ title: "Copied to clipboard", description: `${what} copied successfully` });
-    } catch {
-      toast({ title: "Copy failed", description: "Your browser blocked the clipboard. Select the value and copy it by hand.", variant: "destructive" });
-    }
-  };
+  const { copied, copy } = useCopy(value, what);
   return (
     <div className="grid gap-1.5">
       <p className="text-sm font-medium">{label}</p>
