@@ -133,6 +133,8 @@ class ResolverCore {
   readonly cache = new Map<string, CacheEntry>();
   readonly inFlight = new Map<string, Promise<LookupResult<unknown>>>();
   queries = 0;
+  /** when the full cache was last swept for expired answers */
+  private lastSweep = Number.NEGATIVE_INFINITY;
   constructor(
     readonly servers: DnsServer[],
     readonly timeoutMs: number,
@@ -240,7 +242,11 @@ class ResolverCore {
     if (ttl <= 0) return;
     if (this.cache.size >= MAX_CACHE_ENTRIES) {
       const now = this.now();
-      for (const [k, v] of this.cache) if (v.expires <= now) this.cache.delete(k);
+      // the walk over every entry at most once a second: a full cache must not make each answer cost a walk (a CLI ingest stores 100,000 PTRs)
+      if (now - this.lastSweep >= 1000) {
+        this.lastSweep = now;
+        for (const [k, v] of this.cache) if (v.expires <= now) this.cache.delete(k);
+      }
       while (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
     }
     this.cache.set(key, { expires: this.now() + ttl * 1000, result });
