@@ -45,12 +45,15 @@ export async function buildExecutable(outfile = join(distDir(root), "dmarcwarden
     ].join("\n"),
   );
 
-  // the report parser's worker thread (src/lib/reports/parallel.ts) is a second entry of the executable
-  const parseWorker = join(genDir, "parse-worker.ts");
-  writeFileSync(parseWorker, `import ${JSON.stringify(relative(genDir, join(root, "src/lib/reports/parse-worker.ts")).split(sep).join("/"))};\n`);
+  // worker threads are entries of the executable of their own: the report parser's (src/lib/reports/parallel.ts) and the CLI's PTR lookups (src/features/reports/ptr-remote.ts)
+  const workers = ["src/lib/reports/parse-worker.ts", "src/features/reports/ptr-worker.ts"].map((source) => {
+    const shim = join(genDir, source.split("/").pop()!);
+    writeFileSync(shim, `import ${JSON.stringify(relative(genDir, join(root, source)).split(sep).join("/"))};\n`);
+    return shim;
+  });
 
   const result = await Bun.build({
-    entrypoints: [entry, parseWorker],
+    entrypoints: [entry, ...workers],
     compile: { outfile },
     minify: true,
     sourcemap: "none",
