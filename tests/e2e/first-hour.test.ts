@@ -16,6 +16,8 @@ import { freePort, startServer, type RunningServer } from "../support/server";
 import { aggregateReportMail, sendMail } from "../support/smtp";
 
 const DOMAIN = "firsthour.test";
+/** the receiver-off server's domain: the first test publishes DMARC for DOMAIN in the shared DNS stand-in */
+const OTHER = "harbor-dental.test";
 const SMTP_DOMAIN = "reports.dw-firsthour.test";
 
 let dns: TestDnsServer;
@@ -25,7 +27,7 @@ let smtpPort: number;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
 beforeAll(async () => {
-  dns = await startDnsServer({ [DOMAIN]: { TXT: ["v=spf1 ip4:192.0.2.0/24 -all"] } });
+  dns = await startDnsServer({ [DOMAIN]: { TXT: ["v=spf1 ip4:192.0.2.0/24 -all"] }, [OTHER]: { TXT: ["v=spf1 ip4:192.0.2.0/24 -all"] } });
   smtpPort = await freePort();
   const common = ["--dns-server", dns.address, "--smtp-probe-port", "0", "--dns-check-interval", "0"];
   [server, plain] = await Promise.all([
@@ -143,6 +145,17 @@ describe("the first hour (SMTP receiver on)", () => {
     expect(await noOverflow(page)).toBeLessThanOrEqual(0);
     await shot(page, "first-hour-2-where-reports-go-375");
     if (process.env.SHOTS_DIR) await page.getByRole("region", { name: "Where reports go" }).screenshot({ path: `${process.env.SHOTS_DIR}/first-hour-where-reports-go-panel-375.png` });
+
+    // signed in, a setup wizard's last step publishes the organisation's own report address too
+    await page.goto(server.url + "/onboarding/healthcare");
+    await page.getByLabel(/Practice Name/).fill("Harbor Dental");
+    await page.getByLabel(/Practice Domain/).fill(DOMAIN);
+    await page.getByLabel(/Administrator Email/).fill("grace@harbor.test");
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: /Next/ }).click();
+    await page.locator("[data-wizard-report-path]").waitFor();
+    expect(await page.getByTestId("dmarc-value").innerText()).toBe(`v=DMARC1; p=none; rua=${rua}`);
+    expect(await noOverflow(page)).toBeLessThanOrEqual(0);
+    await shot(page, "first-hour-wizard-step4-375");
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);
@@ -158,16 +171,17 @@ describe("the first hour (SMTP receiver off)", () => {
     expect(await nav.getByRole("button", { name: "Sign In", exact: true }).isVisible()).toBe(true);
     expect(await noOverflow(page)).toBeLessThanOrEqual(0);
     await shot(page, "first-hour-landing-375");
+    if (process.env.SHOTS_DIR) await page.locator("header").first().screenshot({ path: `${process.env.SHOTS_DIR}/first-hour-landing-header-375.png` });
 
     await signUp(page, plain.url, "ada@harbor.test");
-    const added = await page.request.post(plain.url + "/api/domains", { data: { name: DOMAIN }, headers: { origin: plain.url } });
+    const added = await page.request.post(plain.url + "/api/domains", { data: { name: OTHER }, headers: { origin: plain.url } });
     expect(added.status()).toBe(201);
     const { id } = await added.json();
     await page.goto(`${plain.url}/app/domains/${id}#report-path`);
     const where = page.getByRole("region", { name: "Where reports go" });
     await where.locator('[data-report-path="choice"]').waitFor();
-    expect(await where.getByTestId("rua-mailbox").innerText()).toBe(`mailto:dmarc@${DOMAIN}`);
-    expect(await where.getByTestId("rua-upload").innerText()).toBe(`mailto:dmarc@${DOMAIN}`);
+    expect(await where.getByTestId("rua-mailbox").innerText()).toBe(`mailto:dmarc@${OTHER}`);
+    expect(await where.getByTestId("rua-upload").innerText()).toBe(`mailto:dmarc@${OTHER}`);
     expect(await where.getByRole("link", { name: "Settings › Report mail" }).getAttribute("href")).toBe("/app/settings#report-mail");
     expect(await noOverflow(page)).toBeLessThanOrEqual(0);
     await where.scrollIntoViewIfNeeded();
@@ -176,11 +190,11 @@ describe("the first hour (SMTP receiver off)", () => {
 
     // the first DNS check of the domain runs after it is added: its task says how reports can reach dmarcwarden
     let tasks: { title: string; description: string }[] = [];
-    for (let i = 0; i < 100 && !tasks.some((t) => t.title === `Publish a DMARC record for ${DOMAIN}`); i++) {
+    for (let i = 0; i < 100 && !tasks.some((t) => t.title === `Publish a DMARC record for ${OTHER}`); i++) {
       await Bun.sleep(200);
       tasks = await (await page.request.get(plain.url + "/api/tasks")).json();
     }
-    expect(tasks.find((t) => t.title === `Publish a DMARC record for ${DOMAIN}`)?.description).toContain("connect it under Settings › Report mail (IMAP), or read it yourself and upload the reports");
+    expect(tasks.find((t) => t.title === `Publish a DMARC record for ${OTHER}`)?.description).toContain("connect it under Settings › Report mail (IMAP), or read it yourself and upload the reports");
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(plain.url + "/app/tasks");
     await page.getByText("This server does not receive report mail itself", { exact: false }).first().waitFor();
