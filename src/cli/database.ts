@@ -1,6 +1,35 @@
 import { existsSync } from "node:fs";
 import { ConfigError, type Config } from "../config";
-import { openDatabase, type Store } from "../db";
+import { describeDatabase, migrateDatabase, openDatabase, type Store } from "../db";
+
+/**
+ * A database that cannot be opened (a folder that cannot be created, a file that is not a
+ * database, a PostgreSQL server that refuses) stops the command with one line naming the flag,
+ * not a stack trace. The URL is shown without its password.
+ */
+function cannotOpen(config: Config, error: unknown): ConfigError {
+  const flag = config.databaseUrl ? "--database-url" : "--db";
+  const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  return new ConfigError(`${flag} ${describeDatabase(config)}: cannot open the database (${reason})`);
+}
+
+/** Opens the configured database (creating a SQLite file when missing), or says in one line why not. */
+export async function openCommandDatabase(config: Config): Promise<Store> {
+  try {
+    return await openDatabase(config);
+  } catch (error) {
+    throw cannotOpen(config, error);
+  }
+}
+
+/** Applies pending migrations, or says in one line why the database cannot be opened. */
+export async function migrateCommandDatabase(config: Config): Promise<string[]> {
+  try {
+    return await migrateDatabase(config);
+  } catch (error) {
+    throw cannotOpen(config, error);
+  }
+}
 
 /**
  * Opens the database of a command that works on existing data (ingest, digest). A SQLite file
@@ -11,5 +40,5 @@ export async function openExistingDatabase(config: Config): Promise<Store> {
   if (!config.databaseUrl && config.db !== ":memory:" && !existsSync(config.db)) {
     throw new ConfigError(`--db ${config.db}: no database there (check the path; dmarcwarden serve or migrate creates one)`);
   }
-  return openDatabase(config);
+  return openCommandDatabase(config);
 }

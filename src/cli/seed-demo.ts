@@ -1,10 +1,10 @@
 import { parseConfig } from "../config";
-import { openDatabase } from "../db";
 import { seedDemo } from "../features/reports/demo";
 import { geoFromConfig } from "../features/reports/geo";
 import { RateLimiter } from "../http/rate-limit";
 import { createLogger } from "../log";
 import type { Command } from "./commands";
+import { openCommandDatabase } from "./database";
 
 export const seedDemoCommand: Command = {
   summary: "create the demo organisation, its owner, domains and several weeks of reports (idempotent)",
@@ -12,7 +12,7 @@ export const seedDemoCommand: Command = {
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "seed-demo");
     geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
-    const store = await openDatabase(config);
+    const store = await openCommandDatabase(config);
     try {
       const log = createLogger("warn", (line) => process.stderr.write(`${line}\n`));
       const result = await seedDemo({ config, store, log, limiter: new RateLimiter(store), now: () => new Date() }, { resetPassword: config.resetPassword });

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { createHandler } from "../app";
-import { parseConfig } from "../config";
-import { describeDatabase, openDatabase } from "../db";
+import { ConfigError, parseConfig } from "../config";
+import { describeDatabase } from "../db";
 import type { AppDeps } from "../deps";
 import { geoFromConfig } from "../features/reports/geo";
 import { startMailIn } from "../features/mailin/setup";
@@ -19,6 +19,7 @@ import { diskAssets } from "../http/spa";
 import { createLogger } from "../log";
 import { VERSION } from "../version";
 import type { Command } from "./commands";
+import { openCommandDatabase } from "./database";
 
 export const serveCommand: Command = {
   summary: "start the web server (and, when configured, the SMTP receiver and scheduler)",
@@ -33,7 +34,7 @@ export const serveCommand: Command = {
     if (config.geoipDb.trim()) geoFromConfig(config, log);
     // the DNS checks' probes: an unreadable --extra-ca-file stops start-up the same way
     const probes = probeOptionsFromConfig(config);
-    const store = await openDatabase(config);
+    const store = await openCommandDatabase(config);
     if (config.seedAdmin) {
       const { seedAdmin } = await import("../features/admin/seed");
       const outcome = await seedAdmin({ store }, config.seedAdmin.username, config.seedAdmin.password);
@@ -70,7 +71,7 @@ export const serveCommand: Command = {
     const lagProbe = config.metrics || config.metricsToken ? startSchedulerLagProbe() : null;
     const mailIn = await startMailIn(deps);
     const handler = createHandler(deps);
-    const server = Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 });
+    const server = listen(() => Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 }), config);
     deps.server = server;
     const port = server.port;
     log.info("listening", { url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, db: describeDatabase(config), version: VERSION });
@@ -95,6 +96,16 @@ export const serveCommand: Command = {
     return 0;
   },
 };
+
+/** Starts listening, or stops with one line naming --port / --host (a port in use, an address not on this machine). */
+function listen<T>(start: () => T, config: { port: number; host: string }): T {
+  try {
+    return start();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    throw new ConfigError(`--port ${config.port} / --host ${config.host}: cannot listen (${reason})`);
+  }
+}
 
 /** How long shutdown waits for in-flight HTTP requests before closing connections. */
 const SHUTDOWN_GRACE_MS = 5000;

@@ -68,6 +68,22 @@ describe("bad flags and variables: one line naming them, exit 2", () => {
   });
 });
 
+describe("a database or port that cannot be used: one line naming the flag, exit 2", () => {
+  test("--db where no folder can be made, --database-url that refuses, --port in use", async () => {
+    refusedInOneLine(await cli(["migrate", "--db", "/proc/no-such/dw.db"]), "--db /proc/no-such/dw.db", "cannot open the database");
+    refusedInOneLine(await cli(["seed-demo", "--db", "/proc/dw.db"]), "--db /proc/dw.db", "cannot open the database");
+    const refused = await cli(["migrate", "--database-url", "postgres://dw:s3cret@127.0.0.1:1/dw"]);
+    refusedInOneLine(refused, "--database-url postgres://dw:***@127.0.0.1:1/dw", "cannot open the database");
+    expect(refused.err).not.toContain("s3cret");
+    const busy = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+    try {
+      refusedInOneLine(await cli(["serve", "--db", join(dir, "busy.db"), "--host", "127.0.0.1", "--port", String(busy.port), "--dns-check-interval", "0", "--imap-poll-interval", "0"]), `--port ${busy.port}`, "cannot listen");
+    } finally {
+      busy.stop(true);
+    }
+  }, 60_000);
+});
+
 describe("help", () => {
   const columns = (help: string) => {
     const lines = help.split("\n").filter((l) => l.startsWith("  --"));
