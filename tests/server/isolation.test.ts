@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { alertChannels, alertDeliveries, apiTokens, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, ssoConnections, type Role } from "../../src/db/schema";
+import { alertChannels, alertDeliveries, apiTokens, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, type Role } from "../../src/db/schema";
 import { hashToken } from "../../src/lib/tokens";
 import { recordAudit } from "../../src/features/audit/service";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -126,12 +126,14 @@ const ssoRows = new WeakSet<World>();
 async function homeSso(w: World): Promise<void> {
   if (ssoRows.has(w)) return;
   ssoRows.add(w);
+  // the store's own table (its PostgreSQL twin there: a boolean column)
   await w.t.deps.store.db
-    .insert(ssoConnections)
+    .insert(w.t.deps.store.t.ssoConnections)
     .values({ orgId: w.home.orgId, issuer: HOME_ISSUER, clientId: "homestead-client", clientSecretEncrypted: "v1.aaaa.bbbb.cccc", allowedDomains: '["homestead-secret.example"]', newUserRole: "viewer", enabled: true, updatedAt: new Date() });
   w.secrets.push("homestead-client");
 }
 const homeSsoUnchanged = async (w: World) => {
+  const { ssoConnections } = w.t.deps.store.t;
   const rows = await w.t.deps.store.db.select().from(ssoConnections).where(eq(ssoConnections.orgId, w.home.orgId));
   expect(rows.map((r) => [r.issuer, r.enabled])).toEqual([[HOME_ISSUER, true]]);
 };
