@@ -79,7 +79,7 @@ export async function domainReadiness(ctx: OrgContext, id: string): Promise<Read
       const resolver = ctx.resolver.withPolicy(await dnsCachePolicy(ctx, ctx.actor.orgId));
       const selectors = [...new Set(figures.flatMap((f) => f.dkim.filter((d) => d.domain === domain && d.selector).map((d) => d.selector!.toLowerCase())))];
       analysis = await analyzeDomain(resolver, domain, { reportSelectors: selectors, now: ctx.now });
-      if (analysis.incomplete) analysisError = "Some DNS lookups failed; the explanations may be incomplete. Try again in a minute.";
+      if (analysis.incomplete) analysisError = "Could not check (DNS server did not answer): what was not answered comes from the last check. Try again in a minute.";
       // the keys of signatures within the domain's organisational domain, as published now
       const wanted = new Set<string>();
       for (const f of figures) for (const d of f.dkim) if (d.selector && orgDomainOf(d.domain) === orgDomainOf(domain)) wanted.add(`${d.selector.toLowerCase()}._domainkey.${d.domain}`);
@@ -119,7 +119,8 @@ export async function domainReadiness(ctx: OrgContext, id: string): Promise<Read
   );
   const enforcement = assessEnforcement({
     domain,
-    dmarcStatus: analysis ? analysis.dmarc.status : (row.dmarcPolicy ?? "missing"),
+    // a DMARC lookup the DNS server did not answer is no stage: the last check's stands
+    dmarcStatus: analysis && analysis.dmarc.status !== "unchecked" ? analysis.dmarc.status : (row.dmarcPolicy ?? "missing"),
     dmarcRecord: analysis?.dmarc.recordValue ?? null,
     days: READINESS_DAYS,
     sources,
