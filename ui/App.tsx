@@ -1,8 +1,9 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { Toaster } from "./components/Toaster";
+import { LazyToaster } from "./components/LazyToaster";
 import { TooltipProvider } from "./components/TooltipProvider";
 import { queryClient as defaultClient } from "./lib/queryClient";
+import { RouteTitle } from "./lib/title";
 import { AppRoutes } from "./routes";
 
 /** Providers shared by the app and by component tests. */
@@ -20,6 +21,7 @@ export function Providers({ children, client = defaultClient }: { children: Reac
 export function App({ client }: { client?: QueryClient }) {
   return (
     <Providers client={client}>
+      <RouteTitle />
       <AppRoutes />
     </Providers>
   );

@@ -90,7 +90,7 @@ describe("accounts and the admin console", () => {
     const footer = page.getByTestId("sidebar-user");
     expect(await footer.textContent()).toContain("Dana Scully");
     expect(await footer.textContent()).toContain("Owner");
-    expect(await page.getByRole("button", { name: "Switch organisation" }).textContent()).toContain("Scully Dental");
+    expect(await page.getByRole("button", { name: /switch organization/i }).textContent()).toContain("Scully Dental");
 
     await page.getByLabel("Add a domain").fill("not a domain");
     await page.getByRole("button", { name: "Add Domain" }).click();

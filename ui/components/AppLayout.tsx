@@ -1,5 +1,5 @@
 import { Menu, Shield } from "lucide-react";
-import { useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Navigate, useLocation, useNavigate } from "react-router";
 import { isSignedIn, ROLE_LABELS, useMe, useSignOut } from "../lib/auth";
 import { errorMessage } from "../lib/api";
@@ -19,6 +19,15 @@ const TWO_FACTOR_ENROL_PATH = "/app/two-factor";
  */
 export function AppLayout({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
+  const drawer = useRef<HTMLDivElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  // the phone drawer takes focus when it opens (its close button) and gives it back to the menu button when it closes
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (open) drawer.current?.querySelector<HTMLElement>("[data-drawer-close]")?.focus();
+    else if (wasOpen.current) menuButton.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const me = useMe();
@@ -52,12 +61,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
 
   return (
     <div className="drawer lg:drawer-open min-h-screen bg-base-200">
-      <input id="app-drawer" type="checkbox" className="drawer-toggle" checked={open} onChange={(e) => setOpen(e.target.checked)} aria-label="Open navigation" />
+      {/* daisyUI's drawer state; people use the menu button, the close button, Escape or a click outside */}
+      <input id="app-drawer" type="checkbox" className="drawer-toggle" checked={open} onChange={(e) => setOpen(e.target.checked)} tabIndex={-1} aria-hidden />
       <div className="drawer-content flex min-h-screen min-w-0 flex-col">
         <header className="navbar border-b border-base-300 bg-base-100 lg:hidden">
-          <label htmlFor="app-drawer" className="btn btn-ghost btn-square" aria-label="Open navigation">
-            <Menu className="h-5 w-5" />
-          </label>
+          <button ref={menuButton} type="button" className="btn btn-ghost btn-square" aria-expanded={open} aria-controls="app-sidebar" onClick={() => setOpen(true)}>
+            <Menu className="h-5 w-5" aria-hidden />
+            <span className="sr-only">Open navigation</span>
+          </button>
           <Shield className="ml-1 h-6 w-6 text-primary" aria-hidden />
           <span className="ml-2 font-bold">dmarcwarden</span>
         </header>
@@ -70,8 +81,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
           {children}
         </main>
       </div>
-      <div className="drawer-side z-40">
-        <label htmlFor="app-drawer" aria-label="Close navigation" className="drawer-overlay" />
+      <div ref={drawer} id="app-sidebar" className="drawer-side z-40" onKeyDown={(e) => open && e.key === "Escape" && setOpen(false)}>
+        {/* a click outside closes the drawer; keyboard and screen-reader users have the sidebar's own close button */}
+        <label htmlFor="app-drawer" className="drawer-overlay" aria-hidden />
         <Sidebar user={user} header={signedIn ? <OrgSwitcher me={signedIn} /> : undefined} onNavigate={() => setOpen(false)} />
       </div>
     </div>

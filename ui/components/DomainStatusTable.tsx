@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { formatRelativeTime } from "../lib/format";
+import { ScrollArea } from "./ScrollArea";
 import { StatusBadge, statusLabel } from "./StatusBadge";
 
 /** What the table needs of a domain (SPEC §3 Domain): the signed-in API's view and the demo's sample data both fit. */
@@ -56,7 +57,10 @@ function lastReport(d: DomainStatusRow, now?: Date) {
  * The domain status table: each domain's DMARC policy, SPF, DKIM, overall status and last report.
  * `renderActions` adds a last column (e.g. a remove button). `stackOnPhones` shows a stacked list
  * on phones instead of a table that scrolls sideways; `compact` (dashboard cards) is a smaller
- * table that always stacks on phones.
+ * table that always stacks on phones. The layout follows the width of the card, not the window
+ * (container queries): a compact table in a narrow card shows the last report under the name
+ * instead of in its own column, the stacked list replaces the table when even that would not
+ * fit, and whatever is still too wide scrolls inside the card (ScrollArea).
  */
 export function DomainStatusTable<D extends DomainStatusRow>({
   domains,
@@ -95,7 +99,7 @@ export function DomainStatusTable<D extends DomainStatusRow>({
           <th>SPF</th>
           <th>DKIM</th>
           <th>Status</th>
-          <th className="whitespace-nowrap">Last Report</th>
+          <th className={`whitespace-nowrap ${compact ? "hidden @3xl:table-cell" : ""}`}>Last Report</th>
           {renderActions && (
             <th>
               <span className="sr-only">Actions</span>
@@ -106,7 +110,10 @@ export function DomainStatusTable<D extends DomainStatusRow>({
       <tbody>
         {domains.map((d) => (
           <tr key={d.id} data-domain={d.name}>
-            <td className={`font-medium ${compact ? "max-w-48 truncate" : "whitespace-nowrap"}`}>{name(d)}</td>
+            <td className={`font-medium ${compact ? "max-w-48 break-words" : "whitespace-nowrap"}`}>
+              {name(d)}
+              {compact && <span className="block text-xs font-normal opacity-70 @3xl:hidden">{lastReport(d, now)}</span>}
+            </td>
             <td>
               <Badge status={d.dmarcPolicy} />
             </td>
@@ -119,18 +126,18 @@ export function DomainStatusTable<D extends DomainStatusRow>({
             <td>
               <OverallStatusBadge domain={d} now={now} />
             </td>
-            <td className={`whitespace-nowrap opacity-70 ${compact ? "text-xs" : "text-sm"}`}>{lastReport(d, now)}</td>
+            <td className={`whitespace-nowrap opacity-70 ${compact ? "hidden text-xs @3xl:table-cell" : "text-sm"}`}>{lastReport(d, now)}</td>
             {renderActions && <td className="text-right">{renderActions(d)}</td>}
           </tr>
         ))}
       </tbody>
     </table>
   );
-  if (!stackOnPhones) return <div className="overflow-x-auto">{table}</div>;
+  if (!stackOnPhones) return <ScrollArea label="Domain status table">{table}</ScrollArea>;
   return (
-    <>
+    <div className="@container">
       {/* phones: one stacked row a domain, so every status stays in view */}
-      <ul className={`divide-y divide-base-300 sm:hidden ${compact ? "" : "px-4"}`} aria-label="Domains">
+      <ul className={`divide-y divide-base-300 @lg:hidden ${compact ? "" : "px-4"}`} aria-label="Domains">
         {domains.map((d) => (
           <li key={d.id} className="grid gap-1.5 py-2.5" data-domain-row={d.name}>
             <div className="flex items-center justify-between gap-2">
@@ -148,7 +155,9 @@ export function DomainStatusTable<D extends DomainStatusRow>({
           </li>
         ))}
       </ul>
-      <div className="hidden overflow-x-auto sm:block">{table}</div>
-    </>
+      <ScrollArea label="Domain status table" className="hidden @lg:block">
+        {table}
+      </ScrollArea>
+    </div>
   );
 }

@@ -97,14 +97,16 @@ export function NotificationsMenu({ notifications: local, now }: { notifications
     server.markAllRead();
   };
   const unread = notifications.filter((n) => !n.read).length;
+  // the badge's text is part of the button's name (what a voice-control user says to press it)
+  const badge = unread > 99 ? "99+" : String(unread);
   const sorted = [...notifications].sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime());
   return (
     <Dropdown.Root>
-      <Dropdown.Trigger className="btn btn-ghost btn-square relative border border-base-300 bg-base-100" aria-label={unread ? `Notifications (${unread} unread)` : "Notifications"}>
+      <Dropdown.Trigger className="btn btn-ghost btn-square relative border border-base-300 bg-base-100" aria-label={unread ? `Notifications: ${badge} unread` : "Notifications"}>
         <Bell className="h-5 w-5" aria-hidden />
         {unread > 0 && (
           <span className="badge badge-error badge-xs absolute -right-1 -top-1 h-5 min-w-5 px-1 text-[10px] font-bold" aria-hidden>
-            {unread > 9 ? "9+" : unread}
+            {badge}
           </span>
         )}
       </Dropdown.Trigger>
@@ -150,7 +152,7 @@ export function NotificationsMenu({ notifications: local, now }: { notifications
                           {!n.read && <span className="sr-only"> (unread)</span>}
                         </span>
                         <span className="line-clamp-2 text-xs opacity-70">{n.message}</span>
-                        <span className="block text-[11px] opacity-50">{formatNotificationTime(n.timestamp, now)}</span>
+                        <span className="block text-[11px] opacity-70">{formatNotificationTime(n.timestamp, now)}</span>
                       </span>
                       {!n.read && <span className="mt-1.5 h-2 w-2 shrink-0 rounded-full bg-primary" aria-hidden />}
                     </Dropdown.Item>

@@ -31,7 +31,7 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
       onSelect={() => choose(org)}
       className={`flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-base-200 ${indent ? "pl-6" : ""}`}
     >
-      <span className="min-w-0 flex-1 truncate">{org.name}</span>
+      <span className="min-w-0 flex-1 break-words">{org.name}</span>
       <span className="text-xs opacity-60">{ROLE_LABELS[org.role]}</span>
       {org.id === current?.id ? <Check className="h-4 w-4 text-primary" aria-label="current" /> : <span className="w-4" />}
     </Dropdown.Item>
@@ -40,20 +40,22 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
   return (
     <div className="px-3 pb-2">
       <Dropdown.Root>
-        <Dropdown.Trigger className="btn btn-ghost btn-sm h-auto w-full justify-between border border-base-300 px-3 py-2 font-normal" aria-label="Switch organisation">
+        <Dropdown.Trigger className="btn btn-ghost btn-sm h-auto w-full justify-between border border-base-300 px-3 py-2 font-normal" title={current?.name}>
           <span className="flex min-w-0 items-center gap-2">
             <Building2 className="h-4 w-4 shrink-0 opacity-70" aria-hidden />
-            <span className="truncate text-left text-sm font-medium">{current?.name ?? "Choose an organisation"}</span>
+            {/* long names wrap onto a second line (and show whole in the tooltip) rather than lose their end */}
+            <span className="line-clamp-2 min-w-0 break-words text-left text-sm font-medium">{current?.name ?? "Choose an organisation"}</span>
+            <span className="sr-only">, switch organization</span>
           </span>
           <ChevronsUpDown className="h-4 w-4 shrink-0 opacity-60" aria-hidden />
         </Dropdown.Trigger>
         <Dropdown.Portal>
-          <Dropdown.Content align="start" sideOffset={4} className="z-50 w-64 rounded-box border border-base-300 bg-base-100 p-1 shadow-lg">
-            <Dropdown.Label className="px-2 py-1 text-xs font-semibold uppercase opacity-60">Organisations</Dropdown.Label>
+          <Dropdown.Content align="start" sideOffset={4} className="z-50 w-72 max-w-[calc(100vw-1rem)] rounded-box border border-base-300 bg-base-100 p-1 shadow-lg">
+            <Dropdown.Label className="px-2 py-1 text-xs font-semibold uppercase opacity-70">Organisations</Dropdown.Label>
             {groupOrganizations(me.organizations).map(({ org, clients }) => (
               <Dropdown.Group key={org.id} aria-label={org.name}>
                 {item(org, false)}
-                {clients.length > 0 && <div className="px-6 pt-1 text-[11px] uppercase tracking-wide opacity-50">Clients</div>}
+                {clients.length > 0 && <div className="px-6 pt-1 text-[11px] uppercase tracking-wide opacity-70">Clients</div>}
                 {clients.map((c) => item(c, true))}
               </Dropdown.Group>
             ))}

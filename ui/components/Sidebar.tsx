@@ -1,7 +1,8 @@
-import { BarChart3, FileText, Globe, LayoutDashboard, ListChecks, LogIn, LogOut, Search, Settings, Shield, ShieldAlert } from "lucide-react";
+import { BarChart3, FileText, Globe, LayoutDashboard, ListChecks, LogIn, LogOut, Search, Settings, Shield, ShieldAlert, X } from "lucide-react";
 import type { ComponentType } from "react";
 import { Link, useLocation } from "react-router";
 import { isActive, NAV_ITEMS } from "../lib/layout";
+import { ThemeSwitch } from "./ThemeSwitch";
 
 const ICONS: Record<string, ComponentType<{ className?: string }>> = {
   Dashboard: LayoutDashboard,
@@ -31,6 +32,12 @@ export function Sidebar({ user, header, onNavigate }: { user?: SidebarUser; head
       <div className="flex items-center gap-2 px-5 py-5">
         <Shield className="h-7 w-7 text-primary" aria-hidden />
         <span className="text-lg font-bold tracking-tight">dmarcwarden</span>
+        {onNavigate && (
+          <button type="button" className="btn btn-ghost btn-sm btn-square ml-auto lg:hidden" onClick={onNavigate} data-drawer-close>
+            <X className="h-4 w-4" aria-hidden />
+            <span className="sr-only">Close navigation</span>
+          </button>
+        )}
       </div>
       {header}
       <nav className="flex-1 px-3 py-2" aria-label="Main">
@@ -49,6 +56,7 @@ export function Sidebar({ user, header, onNavigate }: { user?: SidebarUser; head
           })}
         </ul>
       </nav>
+      <ThemeSwitch className="border-t border-base-300 px-4 py-3" />
       <div className="flex items-center gap-3 border-t border-base-300 px-4 py-4" data-testid="sidebar-user">
         <div className="avatar avatar-placeholder">
           <div className="w-9 rounded-full bg-primary text-primary-content">

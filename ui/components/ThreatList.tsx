@@ -1,6 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, ShieldCheck } from "lucide-react";
-import { useMemo, useState, type ReactNode } from "react";
+import { useMemo, useRef, useState, type ReactNode } from "react";
 import { formatCount, formatRelativeTime } from "../lib/format";
+import { useOverflows } from "./ScrollArea";
 import { Tooltip } from "./TooltipProvider";
 
 /** SPEC §3 IP threat. */
@@ -53,6 +54,9 @@ const LEVEL_BADGE: Record<IpThreat["threatLevel"], string> = { high: "badge-erro
  */
 export function ThreatList({ threats, title = "Threat Activity", now, empty }: { threats: IpThreat[]; title?: string; now?: Date; /** shown instead of SPEC's "No Active Threats" when there is nothing to judge yet (no domains or no reports) */ empty?: ReactNode }) {
   const [sort, setSort] = useState<{ key: ThreatSortKey; direction: SortDirection }>({ key: "attemptCount", direction: "desc" });
+  // a list taller than max-h-96 scrolls: keyboard users reach it with Tab and scroll it with the arrows
+  const list = useRef<HTMLUListElement>(null);
+  const scrolls = useOverflows(list);
   const sorted = useMemo(() => sortThreats(threats, sort.key, sort.direction), [threats, sort]);
 
   return (
@@ -96,7 +100,7 @@ export function ThreatList({ threats, title = "Threat Activity", now, empty }: {
                 );
               })}
             </div>
-            <ul className="max-h-96 divide-y divide-base-300 overflow-y-auto" aria-label="Threats">
+            <ul ref={list} tabIndex={scrolls ? 0 : undefined} className="max-h-96 divide-y divide-base-300 overflow-y-auto" aria-label="Threats">
               {sorted.map((t) => (
                 <li key={t.ipAddress} className="flex items-center justify-between gap-3 py-2.5" data-ip={t.ipAddress}>
                   <div className="min-w-0">

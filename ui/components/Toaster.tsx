@@ -8,7 +8,7 @@ const VARIANT: Record<string, string> = {
   destructive: "border-error bg-error text-error-content",
 };
 
-/** Radix toasts: F8 focuses the region, swipe right past 50 px dismisses. */
+/** Radix toasts: F8 focuses the region, swipe right past 50 px dismisses; SPEC §9's 420 px at most from medium screens. */
 export function Toaster() {
   const toasts = useToasts();
   return (
@@ -30,7 +30,8 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport hotkey={["F8"]} className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]" />
+      {/* bottom right everywhere: on phones a toast at the top would cover the header and its menu button */}
+      <ToastPrimitive.Viewport hotkey={["F8"]} className="fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col p-4 pb-[max(1rem,env(safe-area-inset-bottom))] md:max-w-[420px]" />
     </ToastPrimitive.Provider>
   );
 }

@@ -40,7 +40,7 @@ describe("notifications bell with server events", () => {
     const local: AppNotification[] = [{ id: "local-1", type: "warning", title: "Publish DMARC", message: "m", timestamp: new Date(now.getTime() - 5 * 60_000), read: false }];
     renderWithProviders(<NotificationsMenu notifications={local} now={now} />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "Notifications (3 unread)" }));
+    await user.click(await screen.findByRole("button", { name: "Notifications: 3 unread" }));
     expect(screen.getByText("DMARC policy of example.com weakened")).toBeTruthy();
     expect(screen.getByText("1h ago")).toBeTruthy();
     await user.click(screen.getByText("DMARC policy of example.com weakened"));

@@ -49,9 +49,9 @@ export function passRateTone(passRate: number): PassRateTone {
 }
 
 const PASS_RATE_CLASSES: Record<PassRateTone, string> = {
-  green: "text-green-600",
-  orange: "text-orange-500",
-  red: "text-red-600",
+  green: "text-pass-green",
+  orange: "text-pass-orange",
+  red: "text-pass-red",
 };
 
 /** The text colour class for a pass rate (see passRateTone). */

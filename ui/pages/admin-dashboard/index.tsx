@@ -7,6 +7,7 @@ import { ApiError, errorMessage } from "../../lib/api";
 import { toast } from "../../lib/toast";
 import { useAdminLogout, useContactSubmissions, useMarkRead } from "./api";
 import { countSubmissions, filterSubmissions, FILTERS, formatSubmittedAt, requestTypeBadgeClass, type SubmissionFilter } from "./submissions";
+import { ScrollArea } from "../../components/ScrollArea";
 
 /** The Master Administrator Console (SPEC §2/§4/§5/§8): contact submissions. */
 export default function AdminDashboardPage() {
@@ -134,7 +135,7 @@ function SubmissionsTable({ state, rows, onMarkRead, markingId }: { state: "load
   if (state === "error") return <p className="py-10 text-center text-error" role="alert">Failed to load submissions</p>;
   if (!rows.length) return <p className="py-10 text-center opacity-70">No submissions found</p>;
   return (
-    <div className="overflow-x-auto">
+    <ScrollArea label="Contact submissions table">
       <table className="table">
         <thead>
           <tr>
@@ -180,6 +181,6 @@ function SubmissionsTable({ state, rows, onMarkRead, markingId }: { state: "load
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

@@ -236,7 +236,7 @@ describe("notifications menu (SPEC §3/§4, local only)", () => {
   test("unread count; click marks one read; Mark all read; delete down to No notifications; minutes then hours", async () => {
     const user = userEvent.setup();
     renderWithProviders(<NotificationsMenu notifications={list} now={now} />);
-    await user.click(screen.getByRole("button", { name: "Notifications (2 unread)" }));
+    await user.click(screen.getByRole("button", { name: "Notifications: 2 unread" }));
     expect(screen.getByText("5m ago")).toBeTruthy();
     expect(screen.getByText("3h ago")).toBeTruthy();
     await user.click(screen.getByText("Publish DMARC"));

@@ -74,6 +74,9 @@ export default function DemoPage() {
   };
 
   const current = DEMO_TABS.find((t) => t.key === shown)!;
+  // at /app the app's own <main> holds the demo: one main landmark per page
+  const Main = embedded ? "div" : "main";
+  const Aside = embedded ? "div" : "aside";
 
   return (
     <div className={`flex flex-col bg-base-200 ${embedded ? "overflow-hidden rounded-box border border-base-300" : "min-h-screen"}`}>
@@ -97,7 +100,7 @@ export default function DemoPage() {
       </header>
 
       <div className={`flex flex-1 flex-col ${embedded ? "" : "lg:flex-row"}`}>
-        <aside className={`border-b border-base-300 bg-base-100 ${embedded ? "" : "lg:w-60 lg:shrink-0 lg:border-b-0 lg:border-r"}`}>
+        <Aside className={`border-b border-base-300 bg-base-100 ${embedded ? "" : "lg:w-60 lg:shrink-0 lg:border-b-0 lg:border-r"}`}>
           <div
             role="tablist"
             aria-label="Demo sections"
@@ -126,9 +129,9 @@ export default function DemoPage() {
               );
             })}
           </div>
-        </aside>
+        </Aside>
 
-        <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
+        <Main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
           <div className="alert alert-info alert-soft mb-5 text-sm" role="note">
             <span>
               You're exploring a live demo with sample data. <Link to="/trial" className="link font-medium">Start a free trial</Link> to monitor your own domains.
@@ -148,7 +151,7 @@ export default function DemoPage() {
             </div>
             <DemoPanel tab={shown} data={data} now={now} />
           </div>
-        </main>
+        </Main>
       </div>
     </div>
   );

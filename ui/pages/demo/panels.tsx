@@ -2,6 +2,7 @@ import { AlertTriangle, CheckCircle2, FileText, Globe, ListChecks, TrendingDown,
 import { Tooltip } from "../../components/TooltipProvider";
 import { formatCount, formatPercent, formatRelativeTime, formatReportsProcessed, passRateClass } from "../../lib/format";
 import type { DemoReport, DemoStats, DemoTask } from "./sample-data";
+import { ScrollArea } from "../../components/ScrollArea";
 
 function Change({ value, goodWhen }: { value: string; goodWhen: "up" | "down" }) {
   const up = value.startsWith("+");
@@ -55,9 +56,9 @@ export function StatCards({ stats }: { stats: DemoStats }) {
               ) : (
                 number
               )}
-              <p className="flex flex-wrap items-center gap-1 text-xs opacity-90">
+              <p className="flex flex-wrap items-center gap-1 text-xs">
                 {change}
-                <span className="opacity-60">{note}</span>
+                <span className="opacity-70">{note}</span>
               </p>
             </div>
           </div>
@@ -89,7 +90,7 @@ export function TaskList({ tasks, now, limit }: { tasks: DemoTask[]; now: Date; 
             <span className={`badge badge-sm shrink-0 ${PRIORITY_BADGE[t.priority]}`}>{capitalise(t.priority)}</span>
           </div>
           <p className="mt-1 text-sm opacity-70">{t.description}</p>
-          <p className="mt-1 text-xs opacity-50">{formatRelativeTime(t.createdAt, now)}</p>
+          <p className="mt-1 text-xs opacity-70">{formatRelativeTime(t.createdAt, now)}</p>
         </li>
       ))}
     </ul>
@@ -100,7 +101,7 @@ export function ReportTable({ reports, now, limit }: { reports: DemoReport[]; no
   const shown = limit ? reports.slice(0, limit) : reports;
   if (shown.length === 0) return <p className="py-6 text-center opacity-70">No reports available</p>;
   return (
-    <div className="overflow-x-auto">
+    <ScrollArea label="Reports table">
       <table className="table table-sm">
         <thead>
           <tr>
@@ -123,6 +124,6 @@ export function ReportTable({ reports, now, limit }: { reports: DemoReport[]; no
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

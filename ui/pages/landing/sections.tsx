@@ -258,9 +258,11 @@ export function TrustStats() {
         <dl className="mt-10 grid grid-cols-2 gap-6 lg:grid-cols-4">
           {TRUST.map(({ icon: Icon, value, label, tip }) => {
             const body = (
-              <div className="flex flex-col items-center gap-2 text-center" tabIndex={tip ? 0 : undefined}>
-                <Icon className="h-7 w-7 opacity-80" aria-hidden />
-                <dt className="text-2xl font-bold sm:text-3xl">{value}</dt>
+              <div key={value} className="flex flex-col items-center gap-2 text-center" tabIndex={tip ? 0 : undefined}>
+                <dt className="flex flex-col items-center gap-2 text-2xl font-bold sm:text-3xl">
+                  <Icon className="h-7 w-7 opacity-80" aria-hidden />
+                  {value}
+                </dt>
                 <dd className="text-sm opacity-75">{label}</dd>
               </div>
             );
@@ -269,7 +271,7 @@ export function TrustStats() {
                 {body}
               </Tooltip>
             ) : (
-              <div key={value}>{body}</div>
+              body
             );
           })}
         </dl>

@@ -5,7 +5,7 @@ import { Link } from "react-router";
 /** The frame of the sign-in screens (outside the sidebar): logo, title, card, footer line. */
 export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
   return (
-    <div className="flex min-h-screen flex-col items-center justify-center bg-base-200 px-4 py-10">
+    <main className="flex min-h-screen flex-col items-center justify-center bg-base-200 px-4 py-10">
       <Link to="/" className="mb-6 flex items-center gap-2">
         <Shield className="h-8 w-8 text-primary" aria-hidden />
         <span className="text-xl font-bold tracking-tight">dmarcwarden</span>
@@ -20,7 +20,7 @@ export function AuthCard({ title, subtitle, children, footer }: { title: string;
         </div>
       </div>
       {footer && <div className="mt-4 text-sm">{footer}</div>}
-    </div>
+    </main>
   );
 }
 

@@ -10,6 +10,7 @@ import { dmarcRecord, recordDomain, spfRecord, type WizardKind } from "./records
 import { ReportPathView, startingDmarcRecord, useReportPath } from "../../components/ReportPath";
 import { useCopy } from "../../components/CopyButton";
 import { saveWizardDetails } from "../../lib/wizard-handoff";
+import { ScrollArea } from "../../components/ScrollArea";
 
 /** SPEC §9: the wizard has 4 steps. */
 export const WIZARD_STEPS = 4;
@@ -228,7 +229,7 @@ export function CopyableRecord({ label, value, what }: { label: string; value: s
 /** The DNS record to add, as a small table (type, name, value). */
 export function DnsRecordRow({ name, value, note }: { name: string; value: string; note?: string }) {
   return (
-    <div className="overflow-x-auto rounded-field border border-base-300">
+    <ScrollArea label="DNS record" className="rounded-field border border-base-300">
       <table className="table table-sm">
         <thead>
           <tr>
@@ -246,7 +247,7 @@ export function DnsRecordRow({ name, value, note }: { name: string; value: strin
         </tbody>
       </table>
       {note && <p className="border-t border-base-300 px-3 py-2 text-xs opacity-70">{note}</p>}
-    </div>
+    </ScrollArea>
   );
 }
 

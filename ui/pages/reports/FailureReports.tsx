@@ -2,6 +2,7 @@ import { MailWarning } from "lucide-react";
 import { useFailureReport, useFailureReports, type FailureReportDetail, type FailureReportSummary } from "./api";
 import { ReportPager, usePage } from "./ReportList";
 import { Field, formatUtcDate, formatUtcDateTime, formatUtcTime, ReportDetailCard, ReportListCard } from "./ReportTabs";
+import { ScrollArea } from "../../components/ScrollArea";
 
 export function EmptyFailureReports() {
   return (
@@ -34,7 +35,7 @@ export function FailureReportTable({ reports, onOpen }: { reports: FailureReport
       <div className="border-b border-base-300 px-4 py-3">
         <h2 className="font-semibold">Failure Reports</h2>
       </div>
-      <div className="overflow-x-auto">
+      <ScrollArea label="Failure reports table">
         <table className="table">
           <thead>
             <tr>
@@ -81,7 +82,7 @@ export function FailureReportTable({ reports, onOpen }: { reports: FailureReport
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
       <ReportPager {...pager} />
     </>
   );

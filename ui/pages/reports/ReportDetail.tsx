@@ -3,6 +3,7 @@ import { errorMessage } from "../../lib/api";
 import { formatCount, passRateClass } from "../../lib/format";
 import { useReport, type DmarcReportDetail } from "./api";
 import { formatPeriod } from "./ReportList";
+import { ScrollArea } from "../../components/ScrollArea";
 
 type RecordView = DmarcReportDetail["records"][number];
 
@@ -91,7 +92,7 @@ function ReportBody({ report }: { report: DmarcReportDetail }) {
         </span>
       </p>
       {report.reporterErrors.length > 0 && <p className="text-sm text-warning">Reporter notes: {report.reporterErrors.join("; ")}</p>}
-      <div className="overflow-x-auto">
+      <ScrollArea label="Report records table">
         <table className="table table-sm">
           <thead>
             <tr>
@@ -110,7 +111,7 @@ function ReportBody({ report }: { report: DmarcReportDetail }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
       {report.recordsTruncated && <p className="text-sm opacity-70">Showing the {formatCount(report.records.length)} largest of {formatCount(report.recordCount)} records.</p>}
       <p className="text-xs opacity-60">
         <a href="https://db-ip.com" target="_blank" rel="noreferrer" className="link">

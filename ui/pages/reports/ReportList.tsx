@@ -2,6 +2,7 @@ import { ChevronLeft, ChevronRight, FileText } from "lucide-react";
 import { useState } from "react";
 import { formatCount, formatRelativeTime, passRateClass } from "../../lib/format";
 import type { DmarcReportSummary } from "./api";
+import { ScrollArea } from "../../components/ScrollArea";
 
 /** Reports shown per page of the list. */
 export const REPORTS_PAGE_SIZE = 25;
@@ -57,7 +58,7 @@ export function ReportPager({ first, shown, total, current, pages, onPage }: { f
 /** The organisation's aggregate reports, newest first; a row opens the report. */
 export function ReportList({ reports, onOpen }: { reports: DmarcReportSummary[]; onOpen: (id: string) => void }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollArea label="Reports table">
       <table className="table">
         <thead>
           <tr>
@@ -87,6 +88,6 @@ export function ReportList({ reports, onOpen }: { reports: DmarcReportSummary[];
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }

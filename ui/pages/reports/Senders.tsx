@@ -20,11 +20,11 @@ export function useSenders(days: number, domain: string) {
 }
 
 export const VERDICT_STYLE: Record<SenderVerdict, { icon: typeof ShieldCheck; className: string }> = {
-  authenticated: { icon: ShieldCheck, className: "text-green-600" },
-  partly: { icon: ShieldAlert, className: "text-orange-500" },
-  failing: { icon: ShieldX, className: "text-red-600" },
-  setup: { icon: Wrench, className: "text-orange-500" },
-  spoofing: { icon: Skull, className: "text-red-600" },
+  authenticated: { icon: ShieldCheck, className: "text-pass-green" },
+  partly: { icon: ShieldAlert, className: "text-pass-orange" },
+  failing: { icon: ShieldX, className: "text-pass-red" },
+  setup: { icon: Wrench, className: "text-pass-orange" },
+  spoofing: { icon: Skull, className: "text-pass-red" },
 };
 
 /** The sender page of a sender key. */
@@ -105,7 +105,7 @@ function EmptySenders({ days }: { days: number }) {
   );
 }
 
-const Label = ({ children }: { children: string }) => <span className="mr-2 text-xs uppercase opacity-60 sm:hidden">{children}</span>;
+const Label = ({ children }: { children: string }) => <span className="mr-2 text-xs font-normal uppercase text-base-content/70 sm:hidden">{children}</span>;
 
 /** Senders, most mail first; below 640 px each row stacks into a card. */
 export function SenderTable({ senders }: { senders: SenderSummary[] }) {
@@ -163,9 +163,9 @@ export function SenderTable({ senders }: { senders: SenderSummary[] }) {
                 <Label>Domains</Label>
                 {s.domains.join(", ")}
               </td>
-              <td className="block pt-1 text-sm opacity-70 sm:table-cell sm:py-3">
+              <td className="block pt-1 text-sm sm:table-cell sm:py-3">
                 <Label>Last seen</Label>
-                {formatRelativeTime(s.lastSeen)}
+                <span className="opacity-70">{formatRelativeTime(s.lastSeen)}</span>
               </td>
             </tr>
           );

@@ -3,6 +3,7 @@ import { formatCount } from "../../lib/format";
 import { useTlsReport, useTlsReports, type TlsReportDetail, type TlsReportSummary } from "./api";
 import { formatPeriod, ReportPager, usePage } from "./ReportList";
 import { Field, formatUtcDateTime, ReportDetailCard, ReportListCard } from "./ReportTabs";
+import { ScrollArea } from "../../components/ScrollArea";
 
 type TlsPolicy = TlsReportDetail["policies"][number];
 
@@ -53,7 +54,7 @@ export function TlsReportTable({ reports, onOpen }: { reports: TlsReportSummary[
       <div className="border-b border-base-300 px-4 py-3">
         <h2 className="font-semibold">SMTP TLS Reports</h2>
       </div>
-      <div className="overflow-x-auto">
+      <ScrollArea label="TLS reports table">
         <table className="table">
           <thead>
             <tr>
@@ -83,7 +84,7 @@ export function TlsReportTable({ reports, onOpen }: { reports: TlsReportSummary[
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollArea>
       <ReportPager {...pager} />
     </>
   );
@@ -154,7 +155,7 @@ function TlsPolicyCard({ policy: p }: { policy: TlsPolicy }) {
       {p.failureDetails.length === 0 ? (
         <p className="mt-3 text-sm opacity-70">No failures for this policy.</p>
       ) : (
-        <div className="mt-3 overflow-x-auto">
+        <ScrollArea label="Policy failures table" className="mt-3">
           <table className="table table-sm">
             <thead>
               <tr>
@@ -186,7 +187,7 @@ function TlsPolicyCard({ policy: p }: { policy: TlsPolicy }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollArea>
       )}
     </section>
   );

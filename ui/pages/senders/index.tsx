@@ -150,7 +150,7 @@ function MarkControls({ detail }: { detail: SenderDetail }) {
   );
 }
 
-const Label = ({ children }: { children: string }) => <span className="mr-2 text-xs uppercase opacity-60 sm:hidden">{children}</span>;
+const Label = ({ children }: { children: string }) => <span className="mr-2 text-xs font-normal uppercase text-base-content/70 sm:hidden">{children}</span>;
 
 function IpTable({ ips }: { ips: SenderIpView[] }) {
   return (
@@ -190,9 +190,9 @@ function IpTable({ ips }: { ips: SenderIpView[] }) {
                 <span className="mr-2 whitespace-nowrap">SPF {formatPercent(ip.spfAlignedRate)}</span>
                 <span className="whitespace-nowrap">DKIM {formatPercent(ip.dkimAlignedRate)}</span>
               </td>
-              <td className="block text-sm opacity-70 sm:table-cell">
+              <td className="block text-sm sm:table-cell">
                 <Label>Last seen</Label>
-                {formatRelativeTime(ip.lastSeen)}
+                <span className="opacity-70">{formatRelativeTime(ip.lastSeen)}</span>
               </td>
             </tr>
           ))}

@@ -6,6 +6,7 @@ import { ALERT_CHANNEL_TYPES, type AlertChannelType, type ChannelView, type Deli
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { getQueryFn } from "../../lib/queryClient";
 import { toast } from "../../lib/toast";
+import { ScrollArea } from "../../components/ScrollArea";
 
 export const channelsKey = ["/api/alerts/channels"] as const;
 const meKey = ["/api/auth/me"] as const;
@@ -143,7 +144,7 @@ function DeliveryLog({ queryKey }: { queryKey: string[] }) {
   const rows = log.data!.deliveries;
   if (!rows.length) return <p className="px-1 text-sm opacity-70">Nothing sent to this channel yet.</p>;
   return (
-    <div className="mt-1 overflow-x-auto">
+    <ScrollArea label="Sent alerts table" className="mt-1">
       <table className="table table-xs">
         <thead>
           <tr>
@@ -178,7 +179,7 @@ function DeliveryLog({ queryKey }: { queryKey: string[] }) {
           })}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 

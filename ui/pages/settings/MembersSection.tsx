@@ -5,6 +5,7 @@ import type { InviteResponse, MembersResponse } from "../../../src/features/orgs
 import { apiRequest, errorMessage } from "../../lib/api";
 import { isSignedIn, ROLE_LABELS, useMe, type OrgSummary } from "../../lib/auth";
 import { toast } from "../../lib/toast";
+import { ScrollArea } from "../../components/ScrollArea";
 
 type Role = OrgSummary["role"];
 const ROLES: Role[] = ["owner", "admin", "member", "viewer"];
@@ -58,7 +59,7 @@ export function MembersSection() {
         ) : members.isError ? (
           <p className="text-sm text-error">{errorMessage(members.error)}</p>
         ) : (
-          <div className="overflow-x-auto">
+          <ScrollArea label="Members table">
             <table className="table table-sm">
               <thead>
                 <tr>
@@ -114,7 +115,7 @@ export function MembersSection() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollArea>
         )}
       </div>
     </section>

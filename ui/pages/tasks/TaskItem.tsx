@@ -25,10 +25,10 @@ export function TaskItem({ task, now, compact = false }: { task: Task; now?: Dat
           <PriorityBadge priority={task.priority} />
         </div>
         <p className={`mt-1 text-sm opacity-75 ${compact ? "line-clamp-2" : ""}`}>{task.description}</p>
-        <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs opacity-60">
-          <span>{formatRelativeTime(task.createdAt, now)}</span>
+        <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
+          <span className="opacity-70">{formatRelativeTime(task.createdAt, now)}</span>
           {!compact && task.link && (
-            <Link to={task.link} className="link link-primary inline-flex items-center gap-1 opacity-100">
+            <Link to={task.link} className="link link-primary inline-flex items-center gap-1">
               {LINK_LABEL[task.link] ?? (task.link.endsWith("#readiness") ? "Open readiness" : "Open")} <ArrowRight className="h-3 w-3" aria-hidden />
             </Link>
           )}

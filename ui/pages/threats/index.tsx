@@ -1,9 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { Globe2, MailWarning, ShieldAlert, Waypoints } from "lucide-react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { THREAT_MAP_RANGES, type ThreatCountries, type ThreatMapRange } from "../../../src/features/dashboard/contract";
 import { LazyWorldMap } from "../../components/charts/lazy";
 import { ErrorState } from "../../components/QueryStates";
+import { useOverflows } from "../../components/ScrollArea";
 import { StatCard } from "../../components/StatCard";
 import { ThreatList } from "../../components/ThreatList";
 import { errorMessage } from "../../lib/api";
@@ -17,9 +18,11 @@ import { byCountry } from "./countries";
 function CountryBreakdown({ threats }: { threats: IpThreat[] }) {
   const countries = byCountry(threats);
   const max = Math.max(1, ...countries.map((c) => c.attempts));
+  const list = useRef<HTMLUListElement>(null);
+  const scrolls = useOverflows(list);
   if (countries.length === 0) return <p className="py-6 text-center text-sm opacity-60">No failing mail from any country in the last 24 hours.</p>;
   return (
-    <ul className="grid max-h-96 gap-3 overflow-y-auto pr-1" aria-label="Attempts by country">
+    <ul ref={list} tabIndex={scrolls ? 0 : undefined} className="grid max-h-96 gap-3 overflow-y-auto pr-1" aria-label="Attempts by country">
       {countries.map((c) => (
         <li key={c.country} data-country={c.country}>
           <div className="flex items-baseline justify-between gap-2 text-sm">
