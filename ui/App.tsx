@@ -12,7 +12,7 @@ export function Providers({ children, client = defaultClient }: { children: Reac
     <QueryClientProvider client={client}>
       <TooltipProvider>
         {children}
-        <Toaster />
+        <LazyToaster />
       </TooltipProvider>
     </QueryClientProvider>
   );
