@@ -85,7 +85,6 @@ export const aggregateRecords = pgTable(
     primaryKey({ columns: [t.orgId, t.id] }),
     foreignKey({ name: "aggregate_records_report_fk", columns: [t.orgId, t.reportId], foreignColumns: [aggregateReports.orgId, aggregateReports.id] }).onDelete("cascade"),
     index("aggregate_records_report_idx").on(t.reportId),
-    index("aggregate_records_org_ip_idx").on(t.orgId, t.sourceIp),
     index("aggregate_records_org_date_idx").on(t.orgId, t.dateBegin),
   ],
 );

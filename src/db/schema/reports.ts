@@ -87,9 +87,10 @@ export const aggregateRecords = sqliteTable(
     service: text("service"),
     serviceType: text("service_type"),
   },
+  // by report (detail, reverse DNS, purge) and by organisation and period (exports, selectors, a
+  // domain's sources); dashboards and sender lists read the daily roll-ups, never these rows
   (t) => [
     index("aggregate_records_report_idx").on(t.reportId),
-    index("aggregate_records_org_ip_idx").on(t.orgId, t.sourceIp),
     index("aggregate_records_org_date_idx").on(t.orgId, t.dateBegin),
   ],
 );

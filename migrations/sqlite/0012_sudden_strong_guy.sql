@@ -1,0 +1,1 @@
+DROP INDEX `aggregate_records_org_ip_idx`;
