@@ -23,33 +23,32 @@ export interface Mailer {
   close(): void;
 }
 
-/** nodemailer, loaded when a relay is set up rather than at every start. */
-const loadNodemailer = (): typeof Nodemailer => {
-  const m = require("nodemailer");
-  return m.default ?? m;
-};
-
 export function createMailer(settings: MailSettings): Mailer {
   const { relay } = settings;
-  const transport = loadNodemailer().createTransport({
-    host: relay.host,
-    port: relay.port,
-    secure: relay.secure,
-    auth: relay.auth ?? undefined,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    logger: false,
-    debug: false,
-  });
+  // nodemailer loads with the first message rather than at every start
+  let transport: Promise<ReturnType<typeof Nodemailer.createTransport>> | null = null;
+  const transportOf = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        host: relay.host,
+        port: relay.port,
+        secure: relay.secure,
+        auth: relay.auth ?? undefined,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+        logger: false,
+        debug: false,
+      }),
+    ));
   return {
     publicUrl: settings.publicUrl,
     async send(message) {
       const attachments = message.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.content), contentType: a.contentType }));
-      const info = await transport.sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html, attachments });
+      const info = await (await transportOf()).sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html, attachments });
       if (!info.accepted?.length) throw new Error(`the relay refused ${message.to}: ${String(info.response ?? "")}`);
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
 

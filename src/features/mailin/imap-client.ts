@@ -50,10 +50,10 @@ function imapProblem(error: unknown, settings: ImapSettings): ImapProblem {
   return new ImapProblem(describeImapError(error, settings), isFolderMissing(error));
 }
 
-function connect(settings: ImapSettings, timeoutMs: number): Promise<ImapFlow> {
+async function connect(settings: ImapSettings, timeoutMs: number): Promise<ImapFlow> {
   const host = settings.host.replace(/^\[|\]$/g, "");
   // imapflow (and its MIME and charset tables) loads with the first mailbox connection
-  const { ImapFlow: Client } = require("imapflow") as typeof import("imapflow");
+  const { ImapFlow: Client } = await import("imapflow");
   const client = new Client({
     host: settings.address ?? host,
     // a host name still names the server for SNI and certificate checks when connecting to its checked address

@@ -99,7 +99,7 @@ function replyFor(results: IngestResult[]): { error?: Error; message?: string } 
   return { error: smtpError(554, `Report refused: ${reason.replace(/[\r\n]+/g, " ").slice(0, 400)}`) };
 }
 
-export function startSmtpReceiver(deps: AppDeps, ingest: IngestFn, options: SmtpReceiverOptions): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(deps: AppDeps, ingest: IngestFn, options: SmtpReceiverOptions): Promise<SmtpReceiver> {
   const domain = options.domain.toLowerCase().replace(/\.$/, "");
   const limits: SmtpLimits = { ...DEFAULT_SMTP_LIMITS, ...options.limits };
   const connections = new ConnectionCounter();
@@ -110,7 +110,7 @@ export function startSmtpReceiver(deps: AppDeps, ingest: IngestFn, options: Smtp
     idleTimers.delete(sessionId);
   };
   // smtp-server loads only when the receiver is turned on
-  const { SMTPServer: Server } = require("smtp-server") as typeof import("smtp-server");
+  const { SMTPServer: Server } = await import("smtp-server");
   const server: SMTPServer = new Server({
     name: options.name ?? domain,
     banner: "dmarcwarden report receiver",

@@ -132,8 +132,7 @@ async function parseMail(raw: Uint8Array, ctx: Context, depth: number): Promise<
   let email: Awaited<ReturnType<typeof PostalMime.parse>>;
   try {
     // the MIME parser loads with the first mail message
-    const m = require("postal-mime");
-    const Parser: typeof PostalMime = m.default ?? m;
+    const Parser: typeof PostalMime = (await import("postal-mime")).default;
     email = await Parser.parse(bytes, { forceRfc822Attachments: true, maxNestingDepth: 20 });
   } catch (error) {
     throw new ReportRefusedError(`The e-mail message could not be read (${(error as Error).message}).`);
