@@ -49,17 +49,17 @@ export function GettingStarted() {
         <progress className="progress progress-primary w-full" value={doneCount} max={steps.length} aria-label={`${doneCount} of ${steps.length} steps done`} />
         <ol className="grid gap-1" aria-label="Getting-started steps">
           {steps.map((step, i) => (
-            <li key={step.key} className={`flex items-start gap-3 rounded-box p-2 ${step === next ? "bg-primary/5" : ""}`} data-step={step.key} data-done={step.done}>
+            <li key={step.key} className={`flex flex-wrap items-start gap-x-3 gap-y-2 rounded-box p-2 ${step === next ? "bg-primary/5" : ""}`} data-step={step.key} data-done={step.done}>
               {step.done ? <CheckCircle2 className="mt-0.5 h-5 w-5 shrink-0 text-success" aria-hidden /> : <Circle className="mt-0.5 h-5 w-5 shrink-0 opacity-40" aria-hidden />}
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0 flex-1 basis-52">
                 <p className={`text-sm font-medium ${step.done ? "opacity-70" : ""}`}>
                   {i + 1}. {step.title}
                   <span className="sr-only">{step.done ? " (done)" : " (to do)"}</span>
                 </p>
-                <p className="break-words text-xs opacity-70">{step.detail}</p>
+                <p className="text-xs opacity-70 wrap-anywhere">{step.detail}</p>
               </div>
               {step === next && (
-                <Link to={step.link} className="btn btn-primary btn-xs shrink-0 gap-1">
+                <Link to={step.link} className="btn btn-primary btn-xs ml-8 shrink-0 gap-1 sm:ml-0">
                   {step.key === "domain" ? "Add a domain" : step.key === "dmarc" ? "Where reports go" : step.key === "report" ? "Reports" : step.key === "sources" ? "Tasks" : "Readiness"}
                   <ArrowRight className="h-3 w-3" aria-hidden />
                 </Link>
