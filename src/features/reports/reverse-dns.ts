@@ -20,15 +20,28 @@ const CACHE_TTL_MS = 3600_000;
 const CACHE_MAX = 20_000;
 /** lookups under way at once, across every report being enriched */
 export const MAX_IN_FLIGHT = 64;
+/**
+ * lookups waiting for a slot; past it an address is not looked up this time (its PTR stays
+ * empty, and a later report may look it up), so slow DNS never makes the queue grow with the reports
+ */
+export const MAX_WAITING = 10_000;
 
-/** A process-wide bound on lookups under way: the rest wait their turn, first come first served. */
-class Slots {
+/**
+ * A bound on tasks under way: the rest wait their turn, first come first served, and when
+ * `maxWaiting` already wait, a task is not run at all (`run` answers `skipped`).
+ */
+export class Slots {
   private used = 0;
   private readonly queue: (() => void)[] = [];
-  constructor(private readonly size: number) {}
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.used >= this.size) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.used++;
+  constructor(
+    private readonly size: number,
+    private readonly maxWaiting: number,
+  ) {}
+  async run<T>(task: () => Promise<T>, skipped: T): Promise<T> {
+    if (this.used >= this.size) {
+      if (this.queue.length >= this.maxWaiting) return skipped;
+      await new Promise<void>((resolve) => this.queue.push(resolve));
+    } else this.used++;
     try {
       return await task();
     } finally {
@@ -40,8 +53,13 @@ class Slots {
   get inFlight(): number {
     return this.used;
   }
+  get waiting(): number {
+    return this.queue.length;
+  }
 }
-const slots = new Slots(MAX_IN_FLIGHT);
+const slots = new Slots(MAX_IN_FLIGHT, MAX_WAITING);
+/** a lookup not made because too many wait (not cached: a later report asks again) */
+const SKIPPED = Symbol("skipped");
 /** lookups under way, by resolver and address: a second report asking waits for the same answer */
 const inFlight = new WeakMap<ReverseResolver, Map<string, Promise<string | null>>>();
 
@@ -66,7 +84,10 @@ function lookupPtr(resolver: ReverseResolver, ip: string): Promise<string | null
   if (!running) inFlight.set(resolver, (running = new Map()));
   const already = running.get(ip);
   if (already) return already;
-  const lookup = slots.run(() => resolvePtr(resolver, ip, cache)).finally(() => running.delete(ip));
+  const lookup = slots
+    .run<string | null | typeof SKIPPED>(() => resolvePtr(resolver, ip, cache), SKIPPED)
+    .then((ptr) => (ptr === SKIPPED ? null : ptr))
+    .finally(() => running.delete(ip));
   running.set(ip, lookup);
   return lookup;
 }
