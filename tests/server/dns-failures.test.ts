@@ -135,3 +135,21 @@ describe("dmarcwarden check when the DNS server does not answer", () => {
     expect(await json.exited).toBe(3);
   });
 });
+
+describe("a partial failure", () => {
+  test("the policy's name up the tree unanswered: DMARC could not be checked (not missing); what answered is judged", async () => {
+    const zone: Zone = { ...fixtureZone(), "sub.half.test": { TXT: ["v=spf1 -all"] }, "_dmarc.half.test": { servfail: true } };
+    const server = await startDnsServer(zone);
+    try {
+      const { analyzeDomain } = await import("../../src/features/dns/analyze");
+      const a = await analyzeDomain(resolverFor(server), "sub.half.test");
+      expect(a.dmarc.status).toBe("unchecked");
+      expect(a.dmarc.findings.map((f) => f.code)).toEqual(["dns.not_answered"]);
+      expect(a.dmarc.findings[0]!.message).toContain("_dmarc.half.test");
+      expect(a.spf.status).toBe("valid");
+      expect(a.overallStatus).toBe("unchecked");
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -160,13 +160,13 @@ export async function analyzeDomain(resolver: DnsResolver, domain: string, optio
     const own = ownLookup!;
     const ancestors = walkNames.slice(1).map((d, i) => ({ domain: d, lookup: ancestorLookups[i]! }));
     const first = evaluateDmarc({ domain, own, ancestors });
-    if (!first.parsed) return { result: first, own };
+    if (!first.parsed) return { result: first, own, ancestors };
     const policyDomain = first.source?.replace(/^_dmarc\./, "") ?? domain;
     const hosts = externalDestinations(first.parsed);
-    if (!hosts.length) return { result: first, own };
+    if (!hosts.length) return { result: first, own, ancestors };
     const authorizations: Record<string, TxtLookup> = {};
     await Promise.all(hosts.map(async (h) => void (authorizations[h] = await resolver.txt(authorizationName(policyDomain, h)))));
-    return { result: evaluateDmarc({ domain, own, ancestors, authorizations }), own };
+    return { result: evaluateDmarc({ domain, own, ancestors, authorizations }), own, ancestors };
   })();
   // a DMARC record where receivers never look: the domain's own TXT (shared with the SPF walk's query) and "dmarc." without the underscore
   const misplacedTask = Promise.all([resolver.txt(domain), resolver.txt(`dmarc.${domain}`)]).then(([apex, bare]) => misplacedDmarcFindings(domain, apex, bare));
@@ -185,7 +185,7 @@ export async function analyzeDomain(resolver: DnsResolver, domain: string, optio
   })();
   const dnssecTask = checkDnssec(resolver, domain);
   const extrasTask = Promise.all([resolver.txt(`_mta-sts.${domain}`), resolver.txt(`_smtp._tls.${domain}`), resolver.txt(`default._bimi.${domain}`)]);
-  const [{ result: dmarc, own }, misplaced, spfTree, dkim, mxChecked, dnssec, [mtaSts, tlsRpt, bimi]] = await Promise.all([dmarcTask, misplacedTask, spfTask, dkimTask, mxTask, dnssecTask, extrasTask]);
+  const [{ result: dmarc, own, ancestors }, misplaced, spfTree, dkim, mxChecked, dnssec, [mtaSts, tlsRpt, bimi]] = await Promise.all([dmarcTask, misplacedTask, spfTask, dkimTask, mxTask, dnssecTask, extrasTask]);
   const spf = summarizeSpf(spfTree);
   const dmarcFindings = [...dmarc.findings, ...misplaced];
   const dmarcValid = dmarc.status === "reject" || dmarc.status === "quarantine" || dmarc.status === "none";
@@ -196,7 +196,8 @@ export async function analyzeDomain(resolver: DnsResolver, domain: string, optio
     checkBimiLogo(resolver, bimiResult, now, options.probes),
   ]);
   // DNS failures are not findings: a check whose lookup was not answered says so and judges nothing
-  const dmarcFailed = firstFailure([`_dmarc.${domain}`, own]);
+  // "missing" while a name up the tree went unanswered is not known to be missing: the policy may be there
+  const dmarcFailed = firstFailure([`_dmarc.${domain}`, own]) ?? (dmarc.status === "missing" ? firstFailure(...ancestors.map((a): [string, TxtLookup] => [`_dmarc.${a.domain}`, a.lookup])) : null);
   const spfFailed = firstFailure([domain, { status: spfTree.lookupStatus }]);
   // no usable key found while some selectors went unanswered: the key may be behind one of them
   const dkimFailed = dkim.status === "valid" ? null : firstFailure(...dkim.lookups.map(([sel, l]): [string, TxtLookup] => [`${sel}._domainkey.${domain}`, l]));
