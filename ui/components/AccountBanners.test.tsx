@@ -45,6 +45,14 @@ describe("AccountBanners", () => {
     expect(screen.getByRole("heading", { name: "Set your password" })).toBeTruthy();
   });
 
+  test("the set-password prompt only when the server says there is no password", async () => {
+    serve({ hasPassword: undefined });
+    const { client, container } = renderWithProviders(<AccountBanners />);
+    await waitFor(() => expect(client.getQueryData(billingStatusKey)).toMatchObject({ status: "active" }));
+    expect(screen.queryByText("Set your password")).toBeNull();
+    expect(container.textContent).toBe("");
+  });
+
   test("nothing for a signed-out visitor or an account in good standing, once the status has arrived", async () => {
     // signed out: the status query answers 401, read as "no account"
     const signedOut = serve(null);

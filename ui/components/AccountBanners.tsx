@@ -26,7 +26,9 @@ export function AccountBanners({ now = new Date() }: { now?: Date }) {
   if (!data) return null;
   const daysLeft = data.status === "trialing" && data.trialEndsAt ? Math.max(0, Math.ceil((new Date(data.trialEndsAt).getTime() - now.getTime()) / 86400_000)) : null;
   // nothing to say: no empty region (and no gap) above the screen
-  if (!data.readOnly && data.status !== "past_due" && daysLeft === null && data.hasPassword) return null;
+  // the prompt only when the server says the account has no password (never on a status it did not send)
+  const noPassword = data.hasPassword === false;
+  if (!data.readOnly && data.status !== "past_due" && daysLeft === null && !noPassword) return null;
   return (
     <div className="mb-6 grid gap-3" aria-label="Account notices" role="region">
       {data.readOnly && (
@@ -55,7 +57,7 @@ export function AccountBanners({ now = new Date() }: { now?: Date }) {
           </span>
         </div>
       )}
-      {!data.hasPassword && <SetPasswordPrompt />}
+      {noPassword && <SetPasswordPrompt />}
     </div>
   );
 }
