@@ -77,3 +77,121 @@ describe("axe-core finds no serious or critical violation on any screen", () => 
     }
   }
 });
+
+describe("theme, titles, toasts and long names", () => {
+  /** The lightness (0 to 1) of the app's page background: Chromium gives the theme's oklch() colours as they are. */
+  const background = (page: Page) =>
+    page.evaluate(() => {
+      const color = getComputedStyle(document.documentElement).backgroundColor;
+      const oklch = /oklch\(([\d.]+)(%?)/.exec(color);
+      if (oklch) return Number(oklch[1]) / (oklch[2] ? 100 : 1);
+      const [r, g, b] = color.match(/[\d.]+/g)!.map(Number);
+      return (r! + g! + b!) / 3 / 255;
+    });
+
+  test("the theme follows the system until the switch keeps a choice, on every page", async () => {
+    const context = await memberContext(ctx.browser, ctx.server, { viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    const page = await context.newPage();
+    await page.goto(ctx.server.url + "/app/dashboard");
+    const theme = page.getByRole("combobox", { name: "Theme" });
+    await theme.waitFor();
+    expect(await theme.inputValue()).toBe("system");
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe("dark");
+    expect(await background(page)).toBeLessThan(0.3);
+
+    await theme.selectOption("light");
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dmarcwarden");
+    expect(await background(page)).toBeGreaterThan(0.9);
+    await page.reload();
+    await page.getByRole("combobox", { name: "Theme" }).waitFor();
+    expect(await page.getByRole("combobox", { name: "Theme" }).inputValue()).toBe("light");
+    expect(await background(page)).toBeGreaterThan(0.9);
+
+    // the public pages keep it too, and their own switch (in the landing page's footer) changes it back
+    await page.goto(ctx.server.url + "/");
+    const footerSwitch = page.getByRole("contentinfo").getByRole("combobox", { name: "Theme" });
+    expect(await footerSwitch.inputValue()).toBe("light");
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe("light");
+    await footerSwitch.selectOption("system");
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe("dark");
+    expect(await page.evaluate(() => localStorage.getItem("dmarcwarden-theme"))).toBeNull();
+    await context.close();
+  }, 60_000);
+
+  test("each route names its screen in the document title", async () => {
+    const context = await memberContext(ctx.browser, ctx.server, {});
+    const visitor = await ctx.browser.newContext();
+    const pages = { member: await context.newPage(), visitor: await visitor.newPage() };
+    const titles = new Map<string, string>();
+    for (const screen of screens(ids)) {
+      await openScreen(pages[screen.as], ctx.server, screen);
+      titles.set(screen.path.split("?")[0]!, await pages[screen.as].title());
+    }
+    expect(titles.get("/")).toBe("dmarcwarden — DMARC, SPF & DKIM monitoring");
+    expect(titles.get("/app/dashboard")).toBe("Dashboard · dmarcwarden");
+    expect(titles.get("/app/domains")).toBe("Domain Management · dmarcwarden");
+    expect(titles.get(`/app/domains/${ids.domainId}`)).toBe("example.com · dmarcwarden");
+    expect(titles.get("/login")).toBe("Sign in · dmarcwarden");
+    expect(titles.get("/admin/dashboard")).toBe("Master Administrator Console · dmarcwarden");
+    expect(titles.get("/no-such-page")).toBe("404 Page Not Found · dmarcwarden");
+    // /app is SPEC's "same screen as /demo"; every other screen has a title of its own
+    expect(titles.get("/app")).toBe(titles.get("/demo")!);
+    const others = [...titles].filter(([path]) => path !== "/app").map(([, title]) => title);
+    expect(new Set(others).size).toBe(others.length);
+    await context.close();
+    await visitor.close();
+  }, 120_000);
+
+  test("on a phone a toast leaves the header and its menu button free", async () => {
+    const context = await memberContext(ctx.browser, ctx.server, { viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    await page.goto(ctx.server.url + "/app/dns");
+    await page.getByRole("heading", { name: "DNS Lookup", level: 1 }).waitFor();
+    await page.getByRole("main").getByRole("button", { name: /Lookup/ }).first().click();
+    const toast = page.getByTestId("toast").filter({ hasText: "Domain Required" });
+    await toast.waitFor();
+    const header = (await page.getByRole("banner").boundingBox())!;
+    const box = (await toast.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
+    const menu = page.getByRole("button", { name: "Open navigation" });
+    await menu.click({ trial: true }); // nothing covers it
+    await menu.click();
+    // the drawer takes focus on its close button; Escape closes it and focus goes back to the menu button
+    await page.waitForFunction(() => document.activeElement?.textContent === "Close navigation", null, { timeout: 5000 });
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => document.activeElement?.textContent === "Open navigation", null, { timeout: 5000 });
+    await context.close();
+  }, 60_000);
+
+  test("a long organisation name is readable whole in the switcher, at 1280 and 375 px", async () => {
+    const name = "Northwind Dental & Orthodontic Associates of Springfield";
+    const setup = await memberContext(ctx.browser, ctx.server, {});
+    const home = ((await (await setup.request.get(ctx.server.url + "/api/auth/me")).json()) as { currentOrg: { id: string } }).currentOrg.id;
+    const created = await setup.request.post(ctx.server.url + "/api/orgs/clients", { data: { name }, headers: { origin: ctx.server.url } });
+    expect(created.status()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    for (const width of [1280, 375]) {
+      const context = await memberContext(ctx.browser, ctx.server, { viewport: { width, height: 900 } });
+      expect((await context.request.post(ctx.server.url + `/api/orgs/${id}/switch`, { headers: { origin: ctx.server.url } })).status()).toBe(200);
+      const page = await context.newPage();
+      await page.goto(ctx.server.url + "/app/domains");
+      if (width < 1024) await page.getByRole("button", { name: "Open navigation" }).click();
+      const trigger = page.getByRole("button", { name: /switch organization/i });
+      await trigger.waitFor();
+      expect(await trigger.textContent()).toContain(name);
+      const shown = trigger.getByText(name, { exact: true });
+      await shot(page, `a11y-long-org-name-${width}-switcher`);
+      // nothing of the name is clamped away or cut
+      expect(await shown.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await trigger.click();
+      const item = page.getByRole("menuitem", { name: new RegExp(name) });
+      await item.waitFor();
+      expect(await item.getByText(name, { exact: true }).evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await shot(page, `a11y-long-org-name-${width}`);
+      await context.close();
+    }
+    // back to the demo organisation for whatever runs next
+    expect((await setup.request.post(ctx.server.url + `/api/orgs/${home}/switch`, { headers: { origin: ctx.server.url } })).status()).toBe(200);
+    await setup.close();
+  }, 90_000);
+});

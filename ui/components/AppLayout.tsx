@@ -24,9 +24,17 @@ export function AppLayout({ children }: { children: ReactNode }) {
   // the phone drawer takes focus when it opens (its close button) and gives it back to the menu button when it closes
   const wasOpen = useRef(false);
   useEffect(() => {
-    if (open) drawer.current?.querySelector<HTMLElement>("[data-drawer-close]")?.focus();
-    else if (wasOpen.current) menuButton.current?.focus();
+    const target = open ? drawer.current?.querySelector<HTMLElement>("[data-drawer-close]") : wasOpen.current ? menuButton.current : null;
     wasOpen.current = open;
+    if (!target) return;
+    // the drawer becomes visible (focusable) over the next frames of its CSS transition
+    let frame = 0;
+    const focus = () => {
+      target.focus();
+      if (document.activeElement !== target && ++frame < 30) id = requestAnimationFrame(focus);
+    };
+    let id = requestAnimationFrame(focus);
+    return () => cancelAnimationFrame(id);
   }, [open]);
   const { pathname, search } = useLocation();
   const navigate = useNavigate();

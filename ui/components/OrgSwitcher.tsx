@@ -43,8 +43,8 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
         <Dropdown.Trigger className="btn btn-ghost btn-sm h-auto w-full justify-between border border-base-300 px-3 py-2 font-normal" title={current?.name}>
           <span className="flex min-w-0 items-center gap-2">
             <Building2 className="h-4 w-4 shrink-0 opacity-70" aria-hidden />
-            {/* long names wrap onto a second line (and show whole in the tooltip) rather than lose their end */}
-            <span className="line-clamp-2 min-w-0 break-words text-left text-sm font-medium">{current?.name ?? "Choose an organisation"}</span>
+            {/* long names wrap onto more lines rather than lose their end */}
+            <span className="min-w-0 whitespace-normal break-words text-left text-sm font-medium">{current?.name ?? "Choose an organisation"}</span>
             <span className="sr-only">, switch organization</span>
           </span>
           <ChevronsUpDown className="h-4 w-4 shrink-0 opacity-60" aria-hidden />

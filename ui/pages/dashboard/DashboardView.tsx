@@ -99,7 +99,7 @@ export function DashboardView({ now }: { now?: Date }) {
   const footing = footingOf(domains.data);
 
   return (
-    <div className="mx-auto grid max-w-7xl gap-4 sm:gap-6">
+    <div className="mx-auto grid max-w-7xl grid-cols-1 gap-4 sm:gap-6">
       <header className="flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
           <h1 className="text-2xl font-bold sm:text-3xl">Dashboard</h1>

@@ -19,6 +19,7 @@ import { toast } from "../../lib/toast";
 import { DOMAINS_KEY } from "../domains/api";
 import { enforcementKey, ReadinessPanel, SourcesPanel, sourcesKey, SpfUsagePanel } from "./Readiness";
 import { ScrollArea } from "../../components/ScrollArea";
+import { useDocumentTitle } from "../../lib/title";
 
 const RECORD_NAMES: Record<HistoryChange["record"], string> = { dmarc: "DMARC", spf: "SPF", dkim: "DKIM" };
 const dateTime = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone: "UTC", timeZoneName: "short" });
@@ -30,6 +31,7 @@ const historyKey = (id: string) => [`/api/domains/${encodeURIComponent(id)}/hist
 export default function DomainPage({ now }: { now?: Date }) {
   const { id = "" } = useParams();
   const overview = useQuery<DomainOverview>({ queryKey: overviewKey(id) });
+  useDocumentTitle(overview.data?.domain.name);
   if (overview.isPending) return <LoadingState text="Loading domain..." />;
   if (overview.isError) {
     return (

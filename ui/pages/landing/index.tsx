@@ -3,6 +3,7 @@ import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import type { RequestType } from "../../../src/features/contact/contract";
 import { SiteHeader } from "../../components/SiteHeader";
+import { ThemeSwitch } from "../../components/ThemeSwitch";
 import { DashboardPreview, FeatureGrid, HeroStats, IndustryGuides, Pricing, TrustStats } from "./sections";
 
 // The dialogs (their forms, validation and Radix dialog) load when first opened: the landing page stays light.
@@ -136,7 +137,10 @@ export default function LandingPage() {
             </ul>
           </div>
         </div>
-        <div className="border-t border-base-300 py-5 text-center text-xs opacity-60">© {new Date().getFullYear()} dmarcwarden. All rights reserved.</div>
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3 border-t border-base-300 px-4 py-5 sm:px-6">
+          <p className="text-xs opacity-70">© {new Date().getFullYear()} dmarcwarden. All rights reserved.</p>
+          <ThemeSwitch />
+        </div>
       </footer>
 
       <Suspense fallback={null}>

@@ -15,6 +15,8 @@ import { formatCount, formatPercent, formatRelativeTime, passRateClass } from ".
 import { toast } from "../../lib/toast";
 import { MarkBadge, PeriodSelect, VERDICT_STYLE } from "../reports/Senders";
 import { useMarkSender, useSender, type SenderDetail, type SenderMark } from "./api";
+import { ScrollArea } from "../../components/ScrollArea";
+import { useDocumentTitle } from "../../lib/title";
 
 const KIND_LABEL: Record<SenderDetail["kind"], string> = { service: "Sending service", domain: "Mail servers of a domain", ip: "A server without reverse DNS" };
 
@@ -27,6 +29,7 @@ export default function SenderPage() {
   const { key = "" } = useParams();
   const [days, setDays] = useState<number>(30);
   const sender = useSender(key, days);
+  useDocumentTitle(sender.data?.sender);
   return (
     <div className="mx-auto grid w-full min-w-0 max-w-7xl gap-4 sm:gap-6">
       <div>
@@ -154,7 +157,7 @@ const Label = ({ children }: { children: string }) => <span className="mr-2 text
 
 function IpTable({ ips }: { ips: SenderIpView[] }) {
   return (
-    <div className="min-w-0">
+    <ScrollArea label="IP addresses table" className="min-w-0">
       <table className="table table-sm">
         <thead className="hidden sm:table-header-group">
           <tr>
@@ -198,7 +201,7 @@ function IpTable({ ips }: { ips: SenderIpView[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollArea>
   );
 }
 
