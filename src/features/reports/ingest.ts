@@ -190,10 +190,10 @@ async function ingestStreamed(
       let domain: OwnedDomain | null = null;
       const ips = new Set<string>();
       const result = await streamAggregate(input.bytes, limits, {
-        async head(head) {
+        async head(head, whole) {
           domain = matchOwnedDomain(head.policy.domain, owned);
           if (!domain) throw new ForeignDomain(foreignDomainMessage(head.policy.domain, owned));
-          const begun = await writer.beginAggregate({ orgId: input.orgId, domainId: domain.id, source: input.source, fileName: input.fileName, now }, head);
+          const begun = await writer.beginAggregate({ orgId: input.orgId, domainId: domain.id, source: input.source, fileName: input.fileName, now }, head, whole);
           if ("geo" in begun) write = begun;
           else duplicate = begun;
           return write !== null;

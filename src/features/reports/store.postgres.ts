@@ -10,8 +10,8 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { rollupReport, writeSenderDaysPostgres } from "./rollups";
-import { jsonList, newAggregateWrite, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
+import { writeSenderDaysPostgres } from "./rollups";
+import { addToRollup, initialCounts, jsonList, newAggregateWrite, takeRollup, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 /** Rows per INSERT: 1,000 records × 15 columns stays far below PostgreSQL's 65,535 parameters. */
 export const INSERT_BATCH = 1000;
@@ -23,8 +23,39 @@ type AuthRow = { recordIndex: number; method: "dkim" | "spf"; domain: string; se
 
 export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writeAggregate"> {
   const { t } = store;
+  const writeRollup = async (write: AggregateWrite) => {
+    const rollup = takeRollup(write);
+    if (!rollup) return;
+    const { ctx, head } = write;
+    const tx = store.db;
+    if (rollup.domain) {
+      const dd = t.dailyDomainStats;
+      await tx
+        .insert(dd)
+        .values({ orgId: ctx.orgId, domainId: ctx.domainId, day: rollup.day, ...rollup.domain })
+        .onConflictDoUpdate({
+          target: [dd.orgId, dd.domainId, dd.day],
+          set: { messages: plusExcluded(dd.messages), passed: plusExcluded(dd.passed), quarantined: plusExcluded(dd.quarantined), rejected: plusExcluded(dd.rejected), spfAligned: plusExcluded(dd.spfAligned), dkimAligned: plusExcluded(dd.dkimAligned) },
+        });
+    }
+    const ds = t.dailySourceStats;
+    for (let start = 0; start < rollup.sources.length; start += INSERT_BATCH) {
+      const rows = rollup.sources.slice(start, start + INSERT_BATCH).map((x) => ({ orgId: ctx.orgId, domainId: ctx.domainId, day: rollup.day, ...x }));
+      await tx
+        .insert(ds)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [ds.orgId, ds.domainId, ds.day, ds.sourceIp],
+          set: {
+            country: sql`COALESCE(${ds.country}, excluded.country)`, messages: plusExcluded(ds.messages), passed: plusExcluded(ds.passed), quarantined: plusExcluded(ds.quarantined),
+            rejected: plusExcluded(ds.rejected), spfAligned: plusExcluded(ds.spfAligned), dkimAligned: plusExcluded(ds.dkimAligned),
+          },
+        });
+    }
+      await writeSenderDaysPostgres(store, ctx, rollup, head.policy.domain);
+  };
   return {
-    async beginAggregate(ctx: WriteContext, head: AggregateHead): Promise<AggregateWrite | StoredReport> {
+    async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
       const tx = store.db;
       const p = head.policy;
       const id = crypto.randomUUID();
@@ -35,7 +66,7 @@ export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writ
           reporterContact: head.reporterContact, reportId: head.reportId, generator: head.generator, version: head.version, dmarcbis: head.dmarcbis,
           dateBegin: head.dateBegin, dateEnd: head.dateEnd, policyAdkim: p.adkim, policyAspf: p.aspf, policyP: p.p, policySp: p.sp, policyNp: p.np,
           policyPct: p.pct, policyFo: p.fo, policyTesting: p.testing, policyDiscoveryMethod: p.discoveryMethod, reporterErrors: jsonList(head.reporterErrors),
-          recordCount: 0, messageCount: 0, passCount: 0, source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
+          ...initialCounts(whole), source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
         })
         .onConflictDoNothing()
         .returning({ id: t.aggregateReports.id });
@@ -46,7 +77,7 @@ export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writ
           .where(and(eq(t.aggregateReports.orgId, ctx.orgId), eq(t.aggregateReports.reporterOrg, head.reporterOrg), eq(t.aggregateReports.reportId, head.reportId), eq(t.aggregateReports.policyDomain, p.domain)));
         return { ...existing!, messageCount: Number(existing!.messageCount), duplicate: true };
       }
-      return newAggregateWrite(id, ctx, head);
+      return newAggregateWrite(id, ctx, head, whole !== undefined);
     },
 
     async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
@@ -73,37 +104,14 @@ export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writ
           await tx.insert(t.aggregateAuthResults).values(authBatch);
         }
       }
-      const rollup = rollupReport({ ...head, records }, (ip) => geo.get(ip) ?? null, ctx.now);
-      if (rollup.domain) {
-        const dd = t.dailyDomainStats;
-        await tx
-          .insert(dd)
-          .values({ orgId: ctx.orgId, domainId: ctx.domainId, day: rollup.day, ...rollup.domain })
-          .onConflictDoUpdate({
-            target: [dd.orgId, dd.domainId, dd.day],
-            set: { messages: plusExcluded(dd.messages), passed: plusExcluded(dd.passed), quarantined: plusExcluded(dd.quarantined), rejected: plusExcluded(dd.rejected), spfAligned: plusExcluded(dd.spfAligned), dkimAligned: plusExcluded(dd.dkimAligned) },
-          });
-      }
-      const ds = t.dailySourceStats;
-      for (let start = 0; start < rollup.sources.length; start += INSERT_BATCH) {
-        const rows = rollup.sources.slice(start, start + INSERT_BATCH).map((x) => ({ orgId: ctx.orgId, domainId: ctx.domainId, day: rollup.day, ...x }));
-        await tx
-          .insert(ds)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: [ds.orgId, ds.domainId, ds.day, ds.sourceIp],
-            set: {
-              country: sql`COALESCE(${ds.country}, excluded.country)`, messages: plusExcluded(ds.messages), passed: plusExcluded(ds.passed), quarantined: plusExcluded(ds.quarantined),
-              rejected: plusExcluded(ds.rejected), spfAligned: plusExcluded(ds.spfAligned), dkimAligned: plusExcluded(ds.dkimAligned),
-            },
-          });
-      }
-      await writeSenderDaysPostgres(store, ctx, rollup, head.policy.domain);
+      if (addToRollup(write, records)) await writeRollup(write);
     },
 
     async finishAggregate(write: AggregateWrite): Promise<StoredReport> {
+      await writeRollup(write);
       const a = t.aggregateReports;
-      await store.db
+      if (!write.countsWritten)
+        await store.db
         .update(a)
         .set({ recordCount: write.recordCount, messageCount: write.messageCount, passCount: write.passCount })
         .where(and(eq(a.orgId, write.ctx.orgId), eq(a.id, write.id)));

@@ -6,8 +6,8 @@ import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { rollupReport, SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
-import { jsonList, newAggregateWrite, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
+import { SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
+import { addToRollup, initialCounts, jsonList, newAggregateWrite, takeRollup, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -75,18 +75,32 @@ function prepare(sqlite: Database): Statements {
 
 export function sqliteReportWriter(sqlite: Database): Omit<ReportWriter, "writeAggregate"> {
   const s = prepare(sqlite);
+  const writeRollup = (write: AggregateWrite) => {
+    const rollup = takeRollup(write);
+    if (!rollup) return;
+    const { ctx } = write;
+    if (rollup.domain) {
+      const d = rollup.domain;
+      s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
+    }
+    for (const x of rollup.sources) {
+      s.upsertSourceDay.run(ctx.orgId, ctx.domainId, rollup.day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
+      s.upsertSenderDay.run(...senderDayValues(ctx, rollup.day, write.head.policy.domain, x));
+    }
+  };
   return {
-    async beginAggregate(ctx: WriteContext, head: AggregateHead): Promise<AggregateWrite | StoredReport> {
+    async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
       const existing = s.findAggregate.get(ctx.orgId, head.reporterOrg, head.reportId, head.policy.domain) as { id: string; recordCount: number; messageCount: number } | null;
       if (existing) return { ...existing, duplicate: true };
       const id = crypto.randomUUID();
       const p = head.policy;
+      const counts = initialCounts(whole);
       s.insertAggregate.run(
         id, ctx.orgId, ctx.domainId, p.domain, head.reporterOrg, head.reporterEmail, head.reporterContact, head.reportId, head.generator, head.version, head.dmarcbis ? 1 : 0,
         epoch(head.dateBegin), epoch(head.dateEnd), p.adkim, p.aspf, p.p, p.sp, p.np, p.pct, p.fo, p.testing, p.discoveryMethod,
-        jsonList(head.reporterErrors), 0, 0, 0, ctx.source, ctx.fileName, epoch(ctx.now),
+        jsonList(head.reporterErrors), counts.recordCount, counts.messageCount, counts.passCount, ctx.source, ctx.fileName, epoch(ctx.now),
       );
-      return newAggregateWrite(id, ctx, head);
+      return newAggregateWrite(id, ctx, head, whole !== undefined);
     },
 
     async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
@@ -102,19 +116,12 @@ export function sqliteReportWriter(sqlite: Database): Omit<ReportWriter, "writeA
         for (const d of r.dkimResults) s.insertAuth.run(recordId, ctx.orgId, "dkim", d.domain, d.selector, null, d.result, d.humanResult);
         for (const f of r.spfResults) s.insertAuth.run(recordId, ctx.orgId, "spf", f.domain, null, f.scope, f.result, f.humanResult);
       }
-      const rollup = rollupReport({ ...head, records }, (ip) => geo.get(ip) ?? null, ctx.now);
-      if (rollup.domain) {
-        const d = rollup.domain;
-        s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
-      }
-      for (const x of rollup.sources) {
-        s.upsertSourceDay.run(ctx.orgId, ctx.domainId, rollup.day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
-        s.upsertSenderDay.run(...senderDayValues(ctx, rollup.day, head.policy.domain, x));
-      }
+      if (addToRollup(write, records)) writeRollup(write);
     },
 
     async finishAggregate(write: AggregateWrite): Promise<StoredReport> {
-      s.setAggregateCounts.run(write.recordCount, write.messageCount, write.passCount, write.id);
+      writeRollup(write);
+      if (!write.countsWritten) s.setAggregateCounts.run(write.recordCount, write.messageCount, write.passCount, write.id);
       return { id: write.id, duplicate: false, recordCount: write.recordCount, messageCount: write.messageCount };
     },
 

@@ -12,6 +12,7 @@ import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp, type GeoLocation } from "./geo";
+import { rollupReport, type ReportRollup, type RollupCounts } from "./rollups";
 import { postgresReportWriter } from "./store.postgres";
 import { sqliteReportWriter } from "./store.sqlite";
 
@@ -44,11 +45,18 @@ export interface AggregateWrite {
   recordCount: number;
   messageCount: number;
   passCount: number;
+  /** the roll-up of the records added and not yet written (see addToRollup) */
+  rollup: ReportRollup | null;
+  /** the row was inserted with its final counts (the whole report was known) */
+  countsWritten: boolean;
 }
 
 export interface ReportWriter {
-  /** The report's row, or the stored one's summary (`duplicate`) when it is stored already. */
-  beginAggregate(ctx: WriteContext, head: AggregateHead): Promise<AggregateWrite | StoredReport>;
+  /**
+   * The report's row, or the stored one's summary (`duplicate`) when it is stored already.
+   * `whole`: every record of the report, when known, so the row gets its counts at once.
+   */
+  beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport>;
   /** The next records of the report, with their roll-ups. */
   addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void>;
   finishAggregate(write: AggregateWrite): Promise<StoredReport>;
@@ -65,7 +73,7 @@ export function reportWriter(store: StoreCore): ReportWriter {
     ...writer,
     async writeAggregate(ctx, report) {
       const { records, ...head } = report;
-      const write = await writer.beginAggregate(ctx, head);
+      const write = await writer.beginAggregate(ctx, head, records);
       if (!("geo" in write)) return write;
       for (let i = 0; i < records.length; i += WRITE_BATCH) await writer.addAggregateRecords(write, records.length <= WRITE_BATCH ? records : records.slice(i, i + WRITE_BATCH));
       return writer.finishAggregate(write);
@@ -77,7 +85,74 @@ export function reportWriter(store: StoreCore): ReportWriter {
 const WRITE_BATCH = 5000;
 
 /** A new AggregateWrite for the report row `id`. */
-export const newAggregateWrite = (id: string, ctx: WriteContext, head: AggregateHead): AggregateWrite => ({ id, ctx, head, geo: new Map(), recordCount: 0, messageCount: 0, passCount: 0 });
+export const newAggregateWrite = (id: string, ctx: WriteContext, head: AggregateHead, countsWritten: boolean): AggregateWrite => ({
+  id, ctx, head, geo: new Map(), recordCount: 0, messageCount: 0, passCount: 0, rollup: null, countsWritten,
+});
+
+/** The counts a report row starts with: its final ones when every record is known, else zero until finishAggregate. */
+export function initialCounts(whole: AggregateRecord[] | undefined): { recordCount: number; messageCount: number; passCount: number } {
+  return whole ? { recordCount: whole.length, ...aggregateTotals({ records: whole }) } : { recordCount: 0, messageCount: 0, passCount: 0 };
+}
+
+/**
+ * Source rows a report's roll-up gathers before they are written: one upsert per source and day
+ * for a whole report (not per batch), with memory bounded for a report of very many sources.
+ */
+export const ROLLUP_SOURCES_HELD = 50_000;
+
+const earliest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+const latest = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+
+function addCounts(into: RollupCounts, from: RollupCounts): void {
+  into.messages += from.messages;
+  into.passed += from.passed;
+  into.quarantined += from.quarantined;
+  into.rejected += from.rejected;
+  into.spfAligned += from.spfAligned;
+  into.dkimAligned += from.dkimAligned;
+}
+
+/**
+ * Adds a batch of records to the write's roll-up (what daily_domain_stats, daily_source_stats and
+ * daily_sender_stats get), merged as the upserts would merge them. True when the roll-up holds
+ * ROLLUP_SOURCES_HELD sources or more: write it now (`takeRollup`).
+ */
+export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): boolean {
+  const batch = rollupReport({ ...write.head, records }, (ip) => write.geo.get(ip) ?? null, write.ctx.now);
+  const held = write.rollup;
+  if (!held) {
+    write.rollup = batch;
+    return batch.sources.length >= ROLLUP_SOURCES_HELD;
+  }
+  if (batch.domain) {
+    if (held.domain) addCounts(held.domain, batch.domain);
+    else held.domain = batch.domain;
+  }
+  const byIp = new Map(held.sources.map((x) => [x.sourceIp, x]));
+  for (const x of batch.sources) {
+    const into = byIp.get(x.sourceIp);
+    if (!into) {
+      held.sources.push(x);
+      byIp.set(x.sourceIp, x);
+      continue;
+    }
+    addCounts(into, x);
+    into.country ??= x.country;
+    into.city ??= x.city;
+    into.failedDelivered += x.failedDelivered;
+    into.firstFailedAt = earliest(into.firstFailedAt, x.firstFailedAt);
+    into.lastFailedAt = latest(into.lastFailedAt, x.lastFailedAt);
+    into.lastBegin = Math.max(into.lastBegin, x.lastBegin);
+  }
+  return held.sources.length >= ROLLUP_SOURCES_HELD;
+}
+
+/** The roll-up gathered so far, to write; the write starts a new one. */
+export function takeRollup(write: AggregateWrite): ReportRollup | null {
+  const rollup = write.rollup;
+  write.rollup = null;
+  return rollup;
+}
 
 /** Locates each new source address of `records` (cached in the write) and adds their counts to the write's. */
 export function tallyBatch(write: AggregateWrite, records: AggregateRecord[]): void {

@@ -7,7 +7,8 @@
  * something else) is `NotStreamable`: it goes through the whole-file parser instead.
  * Refusals are the whole-file parser's, in its words: the same reader, bounds and budget.
  */
-import { Inflate } from "fflate";
+import { Readable } from "node:stream";
+import { createInflateRaw } from "node:zlib";
 import { AggregateXmlReader, assertAggregateHead, type AggregateHead } from "../../lib/reports/aggregate";
 import { assertFieldBounds } from "../../lib/reports/bounds";
 import { Budget, concat, detectContainer, gzipPayload } from "../../lib/reports/container";
@@ -16,8 +17,8 @@ import { textStream, type TextStream } from "../../lib/reports/text";
 
 /** records per batch handed to the writer */
 export const RECORD_BATCH = 5000;
-/** compressed bytes inflated per step: DEFLATE expands at most ~1,032×, so a step yields ≤ ~4 MB */
-const INPUT_STEP = 4096;
+/** compressed bytes handed to the (native) inflater at a time */
+const INPUT_STEP = 64 * 1024;
 /** raw XML bytes decoded per step */
 const XML_STEP = 256 * 1024;
 /** decompressed bytes looked at before deciding what the document is */
@@ -32,8 +33,11 @@ export class NotStreamable extends Error {}
 export class ParseCrashed extends Error {}
 
 export interface RecordSink {
-  /** the report's head, once read; false stops reading (the report is already stored) */
-  head(head: AggregateHead): Promise<boolean>;
+  /**
+   * The report's head, once read; false stops reading (the report is already stored). `whole`
+   * is every record of the report when it ended within the first batch.
+   */
+  head(head: AggregateHead, whole?: AggregateRecord[]): Promise<boolean>;
   /** the next records, in document order */
   records(batch: AggregateRecord[]): Promise<void>;
 }
@@ -70,6 +74,8 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
 
   let head: AggregateHead | null = null;
   let stopped = false;
+  /** whether the sink has the head */
+  let handed = false;
   let batch: AggregateRecord[] = [];
   let recordCount = 0;
   let document: { text: TextStream; reader: AggregateXmlReader } | null = null;
@@ -93,7 +99,10 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
       document.reader.write(decoded);
     });
 
-  /** after each step: the head once read, then full batches */
+  /**
+   * After each step: the head once a first batch is read (or the whole report, when it is
+   * shorter: the sink then gets every record with the head), then full batches.
+   */
   const flush = async (last: boolean, take = true) => {
     if (!document) return;
     const reader: AggregateXmlReader = document.reader;
@@ -102,13 +111,17 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
       if (!read) return;
       parsing(() => assertFieldBounds({ ...read, kind: "aggregate", records: [] }));
       head = read;
-      if (!(await sink.head(read))) {
+    }
+    const taken = take ? reader.takeRecords() : [];
+    if (taken.length) batch = batch.length ? batch.concat(taken) : taken;
+    if (!handed) {
+      if (!last && batch.length < RECORD_BATCH) return;
+      handed = true;
+      if (!(await sink.head(head, last ? batch : undefined))) {
         stopped = true;
         return;
       }
     }
-    const taken = take ? reader.takeRecords() : [];
-    if (taken.length) batch = batch.length ? batch.concat(taken) : taken;
     if (batch.length >= RECORD_BATCH || (last && batch.length)) {
       const out = batch;
       batch = [];
@@ -138,25 +151,32 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
   } else {
     const data = kind === "gzip" ? parsing(() => gzipPayload(bytes)) : bytes.subarray(2);
     const budget = new Budget(limits, bytes.length);
-    let inflated = 0;
-    const inflate = new Inflate((chunk, final) => {
-      budget.spend(chunk.length);
-      inflated += chunk.length;
-      if (final && inflated === 0) throw new ReportRefusedError("The compressed data is empty or damaged.");
-      push(chunk, final);
-    });
-    for (let i = 0; i < data.length && !stopped; i += INPUT_STEP) {
-      try {
-        inflate.push(data.subarray(i, i + INPUT_STEP), i + INPUT_STEP >= data.length);
-      } catch (error) {
-        if (error instanceof ReportRefusedError || error instanceof NotStreamable || error instanceof ParseCrashed) throw error;
-        throw new ReportRefusedError(`The compressed data is damaged and could not be decompressed (${(error as Error).message}).`);
+    // native inflate, pulled a chunk at a time: the next input is read only once a chunk is parsed and written
+    const input = Readable.from(
+      (function* () {
+        for (let i = 0; i < data.length; i += INPUT_STEP) yield data.subarray(i, i + INPUT_STEP);
+      })(),
+    );
+    const inflater = createInflateRaw({ chunkSize: 64 * 1024 });
+    input.pipe(inflater);
+    try {
+      for await (const chunk of inflater as AsyncIterable<Buffer>) {
+        if (stopped) break;
+        budget.spend(chunk.length);
+        produced += chunk.length;
+        push(chunk, false);
+        await step();
       }
-      produced = inflated;
-      await step();
+    } catch (error) {
+      if (error instanceof ReportRefusedError || error instanceof NotStreamable || error instanceof ParseCrashed) throw error;
+      if (produced === 0) throw new ReportRefusedError("The compressed data is empty or damaged.");
+      throw new ReportRefusedError(`The compressed data is damaged and could not be decompressed (${(error as Error).message}).`);
+    } finally {
+      input.destroy();
+      inflater.destroy();
     }
-    // a document shorter than the head, never told it was final by a stream that ended early
-    if (!document && !stopped) push(new Uint8Array(0), true);
+    if (produced === 0 && !stopped) throw new ReportRefusedError("The compressed data is empty or damaged.");
+    if (!stopped) push(new Uint8Array(0), true);
   }
   if (stopped) return { head: head!, recordCount: 0, complete: false };
   if (!document) throw new NotStreamable();
@@ -165,12 +185,7 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
   const report = parsing(() => reader.finish());
   const { records, ...finalHead } = report;
   if (head && !sameIdentity(head, finalHead)) throw new ReportRefusedError("The aggregate report names itself twice, differently (<report_metadata> or <policy_published> repeated after its records); it was refused.");
-  if (!head) {
-    parsing(() => assertFieldBounds({ ...report, records: [] }));
-    head = finalHead;
-    if (!(await sink.head(finalHead))) return { head: finalHead, recordCount: 0, complete: false };
-  }
   if (records.length) batch = batch.concat(records);
   await flush(true, false);
-  return { head: finalHead, recordCount, complete: true };
+  return { head: finalHead, recordCount, complete: !stopped };
 }
