@@ -93,6 +93,8 @@ async function feedInSteps(data: Uint8Array, push: (step: Uint8Array, last: bool
  * the parser should refuse early) the streamed path runs instead.
  */
 const NATIVE_MAX = 16 * 1024 * 1024;
+/** compressed bytes not tried in one shot */
+const LIKELY_TOO_LARGE = 1024 * 1024;
 /** compressed bytes that cannot expand past NATIVE_MAX (DEFLATE expands 1,032 times at most) */
 const SMALL_INPUT = Math.floor(NATIVE_MAX / 1032);
 /** decompressed bytes handed to the consumer at a time after a one-shot inflate */
@@ -104,6 +106,8 @@ const HAND_OVER = 1024 * 1024;
  * would pass `NATIVE_MAX` or the budget: the caller streams instead.
  */
 function inflateNative(data: Uint8Array, budget: Budget): Uint8Array | null {
+  // report XML compresses 15 to 30 times: this much input would pass NATIVE_MAX, and inflating it to find out is work thrown away
+  if (data.length > LIKELY_TOO_LARGE) return null;
   const limit = Math.min(budget.remaining, NATIVE_MAX);
   try {
     if (data.length <= SMALL_INPUT) {
