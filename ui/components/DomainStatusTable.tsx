@@ -36,7 +36,7 @@ export function OverallStatusBadge({ domain, now }: { domain: DomainStatusRow; n
     return (
       <span className="inline-flex flex-col items-start gap-0.5" data-check="failed" title="Could not check (DNS server did not answer)">
         <StatusBadge status="check failed" label="Check failed" />
-        <span className="text-xs whitespace-nowrap opacity-70">{lastGood}</span>
+        <span className="text-xs opacity-70">{lastGood}</span>
       </span>
     );
   }
