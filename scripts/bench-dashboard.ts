@@ -25,6 +25,7 @@ import { eq, sql } from "drizzle-orm";
 import { openPostgresStore, openStore, type Store } from "../src/db";
 import { createSession, SESSION_COOKIE } from "../src/features/auth/sessions";
 import { reportWriter, type WriteContext } from "../src/features/reports/store";
+import { hotPaths } from "../src/features/dashboard/hot-paths";
 import { sendingServiceOf } from "../src/features/reports/senders";
 import type { AggregateRecord, AggregateReport } from "../src/lib/reports/model";
 import { startDnsServer } from "../tests/support/dns-server";
@@ -222,7 +223,7 @@ async function build(store: Store): Promise<Built> {
     done += recordsOf(o);
     if (o % 10 === 0 || o === ORGS - 1) {
       const s = (performance.now() - start) / 1000;
-      console.log(`  ${String(o + 1).padStart(3)} organizations, ${done.toLocaleString("en")} records, ${s.toFixed(0)} s (${Math.round(done / s).toLocaleString("en")} records/s)`);
+      console.log(`  ${String(o + 1).padStart(3)} organisations, ${done.toLocaleString("en")} records, ${s.toFixed(0)} s (${Math.round(done / s).toLocaleString("en")} records/s)`);
     }
   }
   if (store.dialect === "sqlite") store.sqlite!.run("PRAGMA optimize");
@@ -253,8 +254,8 @@ async function main() {
     let built = REUSE ? await existing(store) : null;
     if (built && !fresh) console.log("reusing the database as it is");
     else {
-      if (await existing(store)) fail("the database already holds the bench organizations: pass --reuse");
-      console.log(`building ${RECORDS.toLocaleString("en")} records across ${ORGS} organizations, ${ORGS * DOMAINS_PER_ORG} domains and ${DAYS} days (${STORE}) through the report writer…`);
+      if (await existing(store)) fail("the database already holds the bench organisations: pass --reuse");
+      console.log(`building ${RECORDS.toLocaleString("en")} records across ${ORGS} organisations, ${ORGS * DOMAINS_PER_ORG} domains and ${DAYS} days (${STORE}) through the report writer…`);
       built = await build(store);
     }
     const [{ n }] = await store.rows<{ n: number | string }>(sql`SELECT COUNT(*) AS "n" FROM aggregate_records`);
@@ -290,32 +291,11 @@ async function main() {
     };
     const senders = JSON.parse(await get("/api/senders")) as { key: string }[];
     const domainId = built.domainIds[0]!;
-    const endpoints = [
-      "/api/dashboard/stats",
-      "/api/tasks",
-      "/api/ip-threats",
-      "/api/threats/countries?range=24h",
-      "/api/threats/countries?range=30d",
-      "/api/senders",
-      "/api/senders?days=7",
-      ...(senders[0] ? [`/api/senders/${encodeURIComponent(senders[0].key)}?days=30`] : []),
-      "/api/trends?days=30",
-      "/api/trends?days=90",
-      "/api/trends/sources?days=30",
-      "/api/domains",
-      `/api/domains/${domainId}`,
-      `/api/domains/${domainId}/history`,
-      `/api/domains/${domainId}/sources`,
-      `/api/domains/${domainId}/enforcement`,
-      "/api/dmarc-reports",
-      "/api/failure-reports",
-      "/api/events",
-      "/api/onboarding",
-    ];
-    console.log(`\n${records.toLocaleString("en")} records (${Number(big).toLocaleString("en")} in the largest organization)${size ? `, ${(size / 1024 / 1024).toFixed(0)} MB` : ""}; ${REQUESTS} requests per endpoint, one at a time, on ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}\n`);
+    const endpoints = hotPaths({ domainId, senderKey: senders[0]?.key ?? null });
+    console.log(`\n${records.toLocaleString("en")} records (${Number(big).toLocaleString("en")} in the largest organisation)${size ? `, ${(size / 1024 / 1024).toFixed(0)} MB` : ""}; ${REQUESTS} requests per endpoint, one at a time, on ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}\n`);
     console.log(`${"endpoint".padEnd(48)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"max ms".padStart(8)}`);
     const results: Record<string, { p50: number; p95: number }> = {};
-    for (const path of endpoints) {
+    for (const { path, label: key } of endpoints) {
       for (let i = 0; i < 3; i++) await get(path);
       const times: number[] = [];
       for (let i = 0; i < REQUESTS; i++) {
@@ -324,7 +304,6 @@ async function main() {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      const key = path.replace(domainId, ":id").replace(/\/api\/senders\/[^?]+/, "/api/senders/:key");
       results[key] = { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
       const slow = results[key].p95 > 25 ? "  > 25 ms" : "";
       console.log(`${key.padEnd(48)} ${results[key].p50.toFixed(1).padStart(8)} ${results[key].p95.toFixed(1).padStart(8)} ${round(times.at(-1)!).toFixed(1).padStart(8)}${slow}`);
