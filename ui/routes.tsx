@@ -2,8 +2,10 @@ import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoti
 import { Route, Routes, useLocation } from "react-router";
 import { usesSidebar } from "./lib/layout";
 
-/** Each screen is its own chunk, loaded when first visited. */
-const page = (load: () => Promise<{ default: ComponentType }>): LazyExoticComponent<ComponentType> => lazy(load);
+type Page = LazyExoticComponent<ComponentType> & { preload?: () => void };
+
+/** Each screen is its own chunk, loaded when first visited (or preloaded alongside the sidebar layout). */
+const page = (load: () => Promise<{ default: ComponentType }>): Page => Object.assign(lazy(load), { preload: () => void load() });
 
 /** The sidebar layout (account banners, organisation switcher, notifications): only app screens load it. */
 const AppLayout = lazy(() => import("./components/AppLayout").then((m) => ({ default: m.AppLayout })));
@@ -91,9 +93,18 @@ function Screens() {
   );
 }
 
+/** Whether a route pattern of ROUTES ("/app/domains/:id") matches a path. */
+function routeMatches(pattern: string, pathname: string): boolean {
+  const want = pattern.split("/");
+  const got = (pathname.length > 1 ? pathname.replace(/\/+$/, "") : pathname).split("/");
+  return want.length === got.length && want.every((part, i) => (part.startsWith(":") ? got[i] !== "" : part === got[i]));
+}
+
 export function AppRoutes() {
   const { pathname } = useLocation();
   if (!usesSidebar(pathname)) return <Screens />;
+  // the screen's chunk is fetched together with the layout's, not after it (import() is fetched once)
+  (ROUTES.find((r) => routeMatches(r.path, pathname))?.element as Page | undefined)?.preload?.();
   return (
     <Suspense fallback={<Loading />}>
       <AppLayout>

@@ -38,6 +38,11 @@ describe("compressed responses from the executable", () => {
     expect(names.filter((n) => /AppLayout|zxcvbn/.test(n))).toEqual([]);
     await shot(page, "landing-compressed-1280");
 
+    // the tooltips' code came after the page showed, and they work
+    await page.getByText("SOC 2 Type II").hover();
+    await page.getByRole("tooltip").filter({ hasText: "Controls designed to meet SOC 2 Type II requirements" }).waitFor();
+    expect(assets.some((r) => /TooltipContent/.test(r.url()))).toBe(true);
+
     // the sign-in dialog's code arrives when it is opened, and works
     await page.getByRole("button", { name: /^sign in$/i }).first().click();
     await page.getByRole("dialog").waitFor();
