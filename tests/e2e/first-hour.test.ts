@@ -142,6 +142,11 @@ describe("the first hour (SMTP receiver on)", () => {
     const domainId = (await (await page.request.get(server.url + "/api/domains")).json())[0].id;
     await page.goto(`${server.url}/app/domains/${domainId}#report-path`);
     await page.getByRole("region", { name: "Where reports go" }).locator('[data-report-path="receiver"]').waitFor();
+    // opened at #report-path, the panel is brought into view on a phone too
+    await page.waitForFunction(() => {
+      const top = document.getElementById("report-path")?.getBoundingClientRect().top;
+      return top !== undefined && top >= 0 && top < window.innerHeight / 2;
+    });
     expect(await noOverflow(page)).toBeLessThanOrEqual(0);
     await shot(page, "first-hour-2-where-reports-go-375");
     if (process.env.SHOTS_DIR) await page.getByRole("region", { name: "Where reports go" }).screenshot({ path: `${process.env.SHOTS_DIR}/first-hour-where-reports-go-panel-375.png` });

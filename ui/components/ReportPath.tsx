@@ -1,7 +1,7 @@
-import { useQuery } from "@tanstack/react-query";
+import { useIsFetching, useQuery } from "@tanstack/react-query";
 import { Inbox, Mail, Upload } from "lucide-react";
-import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { useEffect, useRef, type ReactNode } from "react";
+import { Link, useLocation } from "react-router";
 import type { ExternalAuthorization, ReportPath, ReportRoute } from "../../src/lib/report-path";
 import { errorMessage } from "../lib/api";
 import { CopyButton } from "./CopyButton";
@@ -128,9 +128,18 @@ export function ReportPathView({ path }: { path: ReportPath }) {
   );
 }
 
-/** ReportPathView for one domain, fetched. */
+/** ReportPathView for one domain, fetched; opened at …#report-path (the checklist links there), it is brought into view once loaded. */
 export function DomainReportPath({ domain }: { domain: string }) {
   const query = useReportPath(domain);
+  const { hash } = useLocation();
+  // once nothing on the page is loading any more, so the panels above it have their height
+  const loading = useIsFetching();
+  const scrolled = useRef(false);
+  useEffect(() => {
+    if (hash !== "#report-path" || !query.isSuccess || loading > 0 || scrolled.current) return;
+    scrolled.current = true;
+    document.getElementById("report-path")?.scrollIntoView({ block: "start" });
+  }, [hash, query.isSuccess, loading]);
   if (query.isPending) return <span className="loading loading-dots loading-sm" aria-label="Loading where reports go" />;
   if (query.isError) return <p className="text-sm text-error">Could not load where reports go: {errorMessage(query.error)}</p>;
   return <ReportPathView path={query.data} />;
