@@ -36,6 +36,6 @@ export function hotPaths(ids: { domainId: string; senderKey: string | null }): H
     p("/api/dmarc-reports", false),
     p("/api/failure-reports", false),
     p("/api/events", true),
-    p("/api/onboarding", false),
+    p("/api/onboarding", true),
   ];
 }
