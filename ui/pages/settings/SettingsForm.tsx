@@ -151,7 +151,7 @@ export function SettingsForm() {
               </div>
 
               <div className="grid gap-4 sm:grid-cols-2">
-                <Field id={ids.rua} label="DMARC aggregate reports (rua)" hint="Suggested in the DMARC records dmarcwarden proposes." error={errors.dmarcRua?.message}>
+                <Field id={ids.rua} label="DMARC aggregate reports (rua)" hint="Suggested in the DMARC records dmarcwarden proposes when this server does not receive report mail itself (see Report mail below); with its SMTP receiver on, your own report address is proposed instead." error={errors.dmarcRua?.message}>
                   <input id={ids.rua} className={`input input-bordered w-full ${errors.dmarcRua ? "input-error" : ""}`} placeholder="dmarc@example.com" autoCapitalize="off" aria-invalid={!!errors.dmarcRua} {...register("dmarcRua")} />
                 </Field>
                 <Field id={ids.ruf} label="DMARC failure reports (ruf)" hint="Optional; few receivers send failure reports." error={errors.dmarcRuf?.message}>
