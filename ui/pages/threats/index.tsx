@@ -11,7 +11,8 @@ import { errorMessage } from "../../lib/api";
 import { formatCount } from "../../lib/format";
 import { useThreats, type IpThreat } from "../dashboard/api";
 import { Panel } from "../../components/Panel";
-import { ErrorCard, LoadingRows } from "../dashboard/sections";
+import { ErrorCard, footingOf, LoadingRows, NothingToJudge } from "../dashboard/sections";
+import { useDomains } from "../domains/api";
 import { CountryLabel } from "../../components/CountryLabel";
 import { byCountry } from "./countries";
 
@@ -90,6 +91,7 @@ export function ThreatMap() {
 /** SPEC §2 Threat Map: where DMARC-failing mail came from in the last 24 hours, by country and by source IP. */
 export default function ThreatsPage() {
   const threats = useThreats();
+  const footing = footingOf(useDomains().data);
   const list = threats.data ?? [];
   const attempts = list.reduce((s, t) => s + t.attemptCount, 0);
   const delivered = list.reduce((s, t) => s + (t.deliveredCount ?? 0), 0);
@@ -122,7 +124,7 @@ export default function ThreatsPage() {
               <CountryBreakdown threats={list} />
             </Panel>
             <div className="min-w-0 lg:col-span-3">
-              <ThreatList threats={list} title="IP Threats" />
+              <ThreatList threats={list} title="IP Threats" empty={footing === "ready" ? undefined : <NothingToJudge footing={footing} />} />
             </div>
           </div>
           <p className="text-xs opacity-60">
