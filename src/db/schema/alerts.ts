@@ -2,6 +2,7 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 import { organizations, users } from "./accounts";
 import { createdAt, id, timestamp } from "./columns";
 import { domains } from "./domains";
+import { ALERT_CHANNEL_TYPES, type AlertChannelType } from "../../lib/alerts/channel-types";
 
 /**
  * What the server noticed about an organisation (a DNS change, a failing source, a trial
@@ -45,8 +46,7 @@ export const dnsSnapshots = sqliteTable("dns_snapshots", {
   checkedAt: timestamp("checked_at").notNull(),
 });
 
-export const ALERT_CHANNEL_TYPES = ["email", "slack", "teams", "webhook"] as const;
-export type AlertChannelType = (typeof ALERT_CHANNEL_TYPES)[number];
+export { ALERT_CHANNEL_TYPES, type AlertChannelType };
 
 /** Where an organisation's events go. */
 export const alertChannels = sqliteTable(

@@ -3,7 +3,7 @@
  * forms) and the shapes the API answers with.
  */
 import { z } from "zod";
-import { ALERT_CHANNEL_TYPES, type AlertChannelType } from "../../db/schema/alerts";
+import { ALERT_CHANNEL_TYPES, type AlertChannelType } from "../../lib/alerts/channel-types";
 import { ALERT_EVENT_TYPES, type AlertEventType } from "../../lib/alerts/events";
 
 export { ALERT_CHANNEL_TYPES, type AlertChannelType };
