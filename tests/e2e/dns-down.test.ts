@@ -59,6 +59,12 @@ describe("the DNS server does not answer", () => {
       await good.getByText("Protected").first().waitFor();
       await shot(page, `dns-down-domains-${width}`);
 
+      // the dashboard's Domain Status card says the same
+      await page.goto(ctx.server.url + "/app/dashboard");
+      const card = page.locator('[data-domain="down.test"], [data-domain-row="down.test"]').filter({ visible: true }).first();
+      await card.getByText("Check failed").waitFor();
+      await shot(page, `dns-down-dashboard-${width}`);
+
       await page.goto(ctx.server.url + "/app/dns");
       await page.getByRole("heading", { name: "DNS Lookup", level: 1 }).waitFor();
       await lookUp(page, "down.test");
