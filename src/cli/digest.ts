@@ -23,11 +23,11 @@ function digestMoment(config: Config): Date {
  * owners and admins. The same model as the scheduled digest (src/features/digests).
  */
 export const digestCommand: Command = {
-  summary: "print an organisation's weekly digest, write it as a PDF (--out) or mail it now (--send)",
+  summary: "print an organization's weekly digest, write it as a PDF (--out) or mail it now (--send)",
   usage: "dmarcwarden digest --org SLUG [--send | --out FILE.pdf] [--week-of YYYY-MM-DD] [--db PATH | --database-url URL]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "digest");
-    if (!config.org) throw new ConfigError("digest: --org SLUG is required (the organisation whose digest to build)");
+    if (!config.org) throw new ConfigError("digest: --org SLUG is required (the organization whose digest to build)");
     if (config.args.length) throw new ConfigError(`digest: unexpected argument "${config.args[0]}" (see --help)`);
     if (config.send && config.out) throw new ConfigError("digest: give --send or --out, not both");
     if (config.out && !/\.pdf$/i.test(config.out)) throw new ConfigError("digest: --out must name a .pdf file");
@@ -38,7 +38,7 @@ export const digestCommand: Command = {
     try {
       const org = await organizationBySlug({ store }, config.org);
       if (!org) {
-        console.error(`dmarcwarden digest: no organisation with slug "${config.org}".`);
+        console.error(`dmarcwarden digest: no organization with slug "${config.org}".`);
         return 2;
       }
       const at = digestMoment(config);

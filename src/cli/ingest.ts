@@ -52,13 +52,13 @@ function progressBar(done: number, total: number, label: string): string {
 }
 
 export const ingestCommand: Command = {
-  summary: "ingest report files (XML, gzip, zip, .eml, mbox; folders recursively) for an organisation",
+  summary: "ingest report files (XML, gzip, zip, .eml, mbox; folders recursively) for an organization",
   usage: "dmarcwarden ingest --org SLUG PATH... [--db PATH | --database-url URL] [--dns-server HOST[:PORT]]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "ingest");
     const slug = config.org;
     if (!slug) {
-      console.error("dmarcwarden ingest: --org SLUG is required (the organisation the reports belong to).");
+      console.error("dmarcwarden ingest: --org SLUG is required (the organization the reports belong to).");
       return 2;
     }
     if (config.args.length === 0) {
@@ -84,7 +84,7 @@ export const ingestCommand: Command = {
     try {
       const org = await organizationBySlug({ store }, slug);
       if (!org) {
-        console.error(`dmarcwarden ingest: no organisation with slug "${slug}".`);
+        console.error(`dmarcwarden ingest: no organization with slug "${slug}".`);
         return 2;
       }
       // ingestion events go to stderr at warn level so the progress bar and summary stay readable

@@ -7,7 +7,7 @@ import type { Command } from "./commands";
 import { openCommandDatabase } from "./database";
 
 export const seedDemoCommand: Command = {
-  summary: "create the demo organisation, its owner, domains and several weeks of reports (idempotent)",
+  summary: "create the demo organization, its owner, domains and several weeks of reports (idempotent)",
   usage: "dmarcwarden seed-demo [--reset-password] [--db PATH | --database-url URL]",
   async run({ argv, env }) {
     const config = parseConfig(argv, env, "seed-demo");
@@ -26,7 +26,7 @@ export const seedDemoCommand: Command = {
 
 export function describeDemoSeed(result: Awaited<ReturnType<typeof seedDemo>>): string {
   return [
-    `Demo organisation ready (slug "demo"): ${result.ingested} report(s) added, ${result.duplicates} already there.`,
+    `Demo organization ready (slug "demo"): ${result.ingested} report(s) added, ${result.duplicates} already there.`,
     result.password ? `Sign in as ${result.email} with password ${result.password}` : `Demo owner ${result.email} already exists; its password is unchanged (dmarcwarden seed-demo --reset-password makes a new one).`,
   ].join("\n");
 }

@@ -122,7 +122,7 @@ for (const kind of STORES) {
       expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
     });
 
-    test("unique violations are recognised", async () => {
+    test("unique violations are recognized", async () => {
       const s = await kind.open();
       await addOrg(s, "Twice");
       const error = await addOrg(s, "Twice").catch((e) => e);

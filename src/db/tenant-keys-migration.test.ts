@@ -51,7 +51,7 @@ function seed(dialect: "sqlite" | "postgres"): string[] {
 const AUTH_BY_ORG = "SELECT a.org_id, count(*) AS n FROM aggregate_auth_results a JOIN aggregate_records r ON r.id = a.record_id AND r.org_id = a.org_id GROUP BY a.org_id ORDER BY a.org_id";
 const numbers = (rows: Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v])));
 
-test("SQLite: stored auth results get their record's organisation, and new ones continue the ids", () => {
+test("SQLite: stored auth results get their record's organization, and new ones continue the ids", () => {
   const db = new Database(":memory:");
   db.run("PRAGMA foreign_keys = ON");
   const at = MIGRATIONS.findIndex((m) => m.tag.endsWith(TAG));
@@ -81,7 +81,7 @@ afterAll(async () => {
 });
 
 if (postgresMissing) console.log(`PostgreSQL tenant-key migration test skipped: ${postgresMissing}`);
-test.skipIf(!!postgresMissing)("PostgreSQL: every stored row keeps its place under (org_id, …) keys, and rows cannot point across organisations", async () => {
+test.skipIf(!!postgresMissing)("PostgreSQL: every stored row keeps its place under (org_id, …) keys, and rows cannot point across organizations", async () => {
   pg = await startPostgres();
   const sql = new SQL(await pg.createDatabase());
   try {

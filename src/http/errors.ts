@@ -28,7 +28,7 @@ export class UnauthorizedError extends ServiceError {
   }
 }
 export class ForbiddenError extends ServiceError {
-  constructor(message = "Your role does not allow this. Ask an owner or admin of the organisation.") {
+  constructor(message = "Your role does not allow this. Ask an owner or admin of the organization.") {
     super(403, "forbidden", message);
   }
 }

@@ -25,7 +25,7 @@ export interface Actor {
 /** 403 for a member of an organisation that requires two-factor sign-in, before they turned it on. */
 export class TwoFactorRequiredError extends ServiceError {
   constructor() {
-    super(403, "two_factor_required", "This organisation requires two-factor sign-in. Turn it on for your account first (Settings → Two-factor sign-in).");
+    super(403, "two_factor_required", "This organization requires two-factor sign-in. Turn it on for your account first (Settings → Two-factor sign-in).");
   }
 }
 
@@ -37,7 +37,7 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
-const TOKEN_REFUSED = "This API token is not valid: it was revoked, has expired, or its creator no longer belongs to the organisation.";
+const TOKEN_REFUSED = "This API token is not valid: it was revoked, has expired, or its creator no longer belongs to the organization.";
 
 /** The API token's actor: its organisation, its role (capped by its creator's), named as the token. */
 async function tokenActor(ctx: Pick<ServiceContext, "store" | "now">, token: string): Promise<Actor | null> {
@@ -102,9 +102,9 @@ export async function requireActor(ctx: ServiceContext, request: Request, permis
   }
   const user = await currentUser(ctx, request);
   if (!user) throw new UnauthorizedError();
-  if (!user.currentOrgId) throw new UnauthorizedError("Choose an organisation first.");
+  if (!user.currentOrgId) throw new UnauthorizedError("Choose an organization first.");
   const role = await effectiveRole(ctx, user.userId, user.currentOrgId);
-  if (!role) throw new UnauthorizedError("You are no longer a member of this organisation. Choose another one.");
+  if (!role) throw new UnauthorizedError("You are no longer a member of this organization. Choose another one.");
   // an organisation that requires two-factor sign-in: members without it enrol before anything else
   if (!user.twoFactorEnabled && (await twoFactorRequiredIn(ctx, user.currentOrgId))) throw new TwoFactorRequiredError();
   if (!roleAllows(role, permission)) throw new ForbiddenError();

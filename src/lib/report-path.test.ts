@@ -5,7 +5,7 @@ import { externalAuthorization, reportPath, reportPathAdvice, type ReportDestina
 const off: ReportDestination = { receiverAddress: null, mailboxConnected: false, mailboxAddress: null, configuredRua: "" };
 
 describe("reportPath", () => {
-  test("receiver on: the organisation's own address, with the external-destination record", () => {
+  test("receiver on: the organization's own address, with the external-destination record", () => {
     const path = reportPath("Acme.example", { ...off, receiverAddress: "a1b2c3@reports.dw.test", configuredRua: "dmarc@acme.example" });
     expect(path.mode).toBe("receiver");
     expect(path.routes).toEqual([
@@ -30,7 +30,7 @@ describe("reportPath", () => {
     expect(reportPathAdvice(path)).toContain('shop.acme.example._report._dmarc.mail-host.example "v=DMARC1"');
   });
 
-  test("an address at another name of the same organisational domain needs no record", () => {
+  test("an address at another name of the same organizational domain needs no record", () => {
     expect(externalAuthorization("shop.acme.example", "dmarc@acme.example")).toBeNull();
     expect(externalAuthorization("acme.co.uk", "dmarc@other.co.uk")).toMatchObject({ name: "acme.co.uk._report._dmarc.other.co.uk" });
   });
@@ -40,7 +40,7 @@ describe("tasks follow the report path", () => {
   const missing: DomainState = { id: "d1", name: "acme.example", dmarcPolicy: "missing", spfStatus: "valid", dkimStatus: "valid", dmarcRecord: null, createdAt: new Date("2025-05-01T00:00:00Z"), lastReportAt: null };
   const now = new Date("2025-06-01T00:00:00Z");
 
-  test("receiver on: the record to publish carries the organisation's report address, not dmarc@ the domain", () => {
+  test("receiver on: the record to publish carries the organization's report address, not dmarc@ the domain", () => {
     const [task] = deriveTasks({ now, domains: [missing], ruaAddress: "dmarc@acme.example", destination: { ...off, receiverAddress: "tok@reports.dw.test", configuredRua: "dmarc@acme.example" } });
     expect(task!.description).toContain('"v=DMARC1; p=none; rua=mailto:tok@reports.dw.test"');
     expect(task!.description).toContain("acme.example._report._dmarc.reports.dw.test");

@@ -81,7 +81,7 @@ export function proposedRua(path: ReportPath): string {
 export function reportPathAdvice(path: ReportPath): string {
   const first = path.routes[0]!;
   const parts: string[] = [];
-  if (path.mode === "receiver") parts.push(`${first.address} is this organisation's own report address: reports sent there appear in dmarcwarden by themselves.`);
+  if (path.mode === "receiver") parts.push(`${first.address} is this organization's own report address: reports sent there appear in dmarcwarden by themselves.`);
   else if (path.mode === "mailbox") parts.push(`dmarcwarden reads reports sent there from the report mailbox connected in Settings.`);
   else
     parts.push(

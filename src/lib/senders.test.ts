@@ -40,8 +40,8 @@ describe("senderVerdict", () => {
     expect(senderVerdictText({ verdict: "partly", passRate: 60, spfAlignedRate: 60, dkimAlignedRate: 0 })).toBe(
       "Partly authenticated — 40% of its mail fails DMARC: add it to SPF or have it sign with DKIM for your domain",
     );
-    expect(senderVerdictText({ verdict: "failing", passRate: 0, spfAlignedRate: 0, dkimAlignedRate: 0 })).toBe("Failing — not authorised to send as you; if you don't know it, this is spoofing");
-    expect(senderVerdictText({ verdict: "failing", kind: "ip", passRate: 0, spfAlignedRate: 0, dkimAlignedRate: 0 })).toBe("Failing — not authorised to send as you; if you don't know it, this is spoofing");
+    expect(senderVerdictText({ verdict: "failing", passRate: 0, spfAlignedRate: 0, dkimAlignedRate: 0 })).toBe("Failing — not authorized to send as you; if you don't know it, this is spoofing");
+    expect(senderVerdictText({ verdict: "failing", kind: "ip", passRate: 0, spfAlignedRate: 0, dkimAlignedRate: 0 })).toBe("Failing — not authorized to send as you; if you don't know it, this is spoofing");
     expect(senderVerdictText({ verdict: "failing", kind: "service", passRate: 0, spfAlignedRate: 0, dkimAlignedRate: 0 })).toBe(
       "Failing — this service is not set up to send as you: add it to SPF or turn on DKIM signing for your domain in its settings; if you don't use it, someone else is",
     );

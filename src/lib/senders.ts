@@ -189,5 +189,5 @@ export function senderVerdictText(s: Pick<SenderSummary, "verdict" | "passRate" 
   // A recognised service that fails is usually one of yours that was never set up; an unknown
   // server that fails is usually someone pretending to be you.
   if (s.kind === "service") return "Failing — this service is not set up to send as you: add it to SPF or turn on DKIM signing for your domain in its settings; if you don't use it, someone else is";
-  return "Failing — not authorised to send as you; if you don't know it, this is spoofing";
+  return "Failing — not authorized to send as you; if you don't know it, this is spoofing";
 }

@@ -87,7 +87,7 @@ describe("deriveTasks", () => {
     expect(titles(domain(), { failing })).toEqual(["low: Review unrecognised senders for acme.example"]);
   });
 
-  test("sorted high, medium, low; the suggested rua is the organisation's address", () => {
+  test("sorted high, medium, low; the suggested rua is the organization's address", () => {
     const tasks = deriveTasks({ now, domains: [domain({ dmarcPolicy: "missing", dmarcRecord: null, dkimStatus: "missing" }), domain({ id: "d2", name: "b.example", dmarcPolicy: "quarantine", dmarcRecord: "v=DMARC1; p=quarantine; rua=mailto:x@b.example" })], ruaAddress: "org@reports.test" });
     expect(tasks.map((t) => t.priority)).toEqual(["high", "medium", "low"]);
     expect(tasks[0]!.description).toContain("rua=mailto:org@reports.test");

@@ -211,7 +211,7 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
       : "It blocks p=quarantine: it will be quarantined or refused once you enforce DMARC.";
     const fix = f.service
       ? `If you use ${f.service}, turn on DKIM signing for ${d.name} in it, or add its include to your SPF record.`
-      : `You marked it as yours: have it sign its mail with DKIM for ${d.name}, or authorise its servers in your SPF record.`;
+      : `You marked it as yours: have it sign its mail with DKIM for ${d.name}, or authorize its servers in your SPF record.`;
     add(`sender-${slug(name)}`, "senders", enforced ? "high" : "medium", f.firstSeenAt.toISOString(), `Authenticate ${name} for ${d.name}`,
       `${name} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} ${fix} The readiness panel of ${d.name} gives the exact fix for each of its servers.`, readiness);
   }
@@ -220,7 +220,7 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   if (spoofed >= REVIEW_SENDERS_MIN && !(policy === "none" && spoofedDelivered > 0)) {
     const first = unrecognised.reduce((m, f) => (f.firstSeenAt < m ? f.firstSeenAt : m), unrecognised[0]!.firstSeenAt);
     add("senders-review", "senders", "low", first.toISOString(), `Review unrecognised senders for ${d.name}`,
-      `${plural(spoofSources, "unrecognised source")} sent ${plural(spoofed, "message")} as ${d.name} ${window} that failed DMARC. If any of them is your own server, authorise it in SPF or sign its mail with DKIM; otherwise your policy is doing its job.`, "/app/threats");
+      `${plural(spoofSources, "unrecognised source")} sent ${plural(spoofed, "message")} as ${d.name} ${window} that failed DMARC. If any of them is your own server, authorize it in SPF or sign its mail with DKIM; otherwise your policy is doing its job.`, "/app/threats");
   }
 
   // Reports not arriving
@@ -228,10 +228,10 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
     const graceEnds = d.createdAt.getTime() + NEW_DOMAIN_GRACE_HOURS * 3_600_000;
     if (!d.lastReportAt && input.now.getTime() >= graceEnds) {
       add("reports-none", "reports", "medium", new Date(graceEnds).toISOString(), `No DMARC reports received yet for ${d.name}`,
-        `${d.name} was added ${plural(Math.floor((input.now.getTime() - d.createdAt.getTime()) / DAY_MS), "day")} ago and no report has arrived. Check that rua= in the record at _dmarc.${d.name} points to this organisation's report address (see Settings), e.g. "rua=mailto:${rua}".${reach}`, "/app/settings");
+        `${d.name} was added ${plural(Math.floor((input.now.getTime() - d.createdAt.getTime()) / DAY_MS), "day")} ago and no report has arrived. Check that rua= in the record at _dmarc.${d.name} points to this organization's report address (see Settings), e.g. "rua=mailto:${rua}".${reach}`, "/app/settings");
     } else if (d.lastReportAt && input.now.getTime() - d.lastReportAt.getTime() >= NO_REPORTS_DAYS * DAY_MS) {
       add("reports-stale", "reports", "medium", new Date(d.lastReportAt.getTime() + NO_REPORTS_DAYS * DAY_MS).toISOString(), `No DMARC reports for ${d.name} in ${NO_REPORTS_DAYS} days`,
-        `The last report for ${d.name} arrived ${plural(Math.floor((input.now.getTime() - d.lastReportAt.getTime()) / DAY_MS), "day")} ago. Check that rua= in the record at _dmarc.${d.name} still points to this organisation's report address and that the report mailbox is being read (see Settings).`, "/app/settings");
+        `The last report for ${d.name} arrived ${plural(Math.floor((input.now.getTime() - d.lastReportAt.getTime()) / DAY_MS), "day")} ago. Check that rua= in the record at _dmarc.${d.name} still points to this organization's report address and that the report mailbox is being read (see Settings).`, "/app/settings");
     }
   }
   return out;

@@ -163,7 +163,7 @@ describe("theme, titles, toasts and long names", () => {
     await context.close();
   }, 60_000);
 
-  test("a long organisation name is readable whole in the switcher, at 1280 and 375 px", async () => {
+  test("a long organization name is readable whole in the switcher, at 1280 and 375 px", async () => {
     const name = "Northwind Dental & Orthodontic Associates of Springfield";
     const setup = await memberContext(ctx.browser, ctx.server, {});
     const home = ((await (await setup.request.get(ctx.server.url + "/api/auth/me")).json()) as { currentOrg: { id: string } }).currentOrg.id;

@@ -100,7 +100,7 @@ describe("accounts and the admin console", () => {
     await page.getByRole("cell", { name: "scully-dental.example", exact: true }).waitFor();
     await page.getByLabel("Add a domain").fill("scully-dental.example");
     await page.getByRole("button", { name: "Add Domain" }).click();
-    await page.getByText("scully-dental.example is already in this organisation's domains.").waitFor();
+    await page.getByText("scully-dental.example is already in this organization's domains.").waitFor();
 
     await footer.getByRole("button", { name: "Log out" }).click();
     await page.waitForURL(/\/login/);

@@ -72,7 +72,7 @@ describe("DNS Lookup in the built executable, against a local DNS server", () =>
     await page.context().close();
   });
 
-  test("a domain added to the organisation gets its statuses from the checks", async () => {
+  test("a domain added to the organization gets its statuses from the checks", async () => {
     const { page } = await signedInPage();
     const added = await page.request.post(ctx.server.url + "/api/domains", { data: { name: "good.test" }, headers: { origin: ctx.server.url } });
     expect(added.status()).toBe(201);

@@ -38,7 +38,7 @@ afterAll(async () => {
   await dovecot?.stop();
 });
 
-test("report mail sent to the organisation's address is stored and listed", async () => {
+test("report mail sent to the organization's address is stored and listed", async () => {
   const address = await api("GET", "/api/settings/report-address");
   expect(address.body.address).toMatch(/^[a-z0-9]+@reports\.dmarcwarden\.test$/);
   expect(address.body.rua).toBe(`mailto:${address.body.address}`);

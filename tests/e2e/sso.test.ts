@@ -33,7 +33,7 @@ async function signInWithSso(page: Page, base: string, identifier: string, login
   await page.goto(base + "/login");
   await page.getByRole("button", { name: "Sign in with SSO" }).click();
   await page.getByRole("heading", { name: "Sign in with SSO" }).waitFor();
-  await page.getByLabel("Work email or organisation short name").fill(identifier);
+  await page.getByLabel("Work email or organization short name").fill(identifier);
   await page.getByRole("button", { name: "Continue" }).click();
   // the provider's own sign-in page
   await page.waitForURL((url) => url.origin === idp.origin);
@@ -90,7 +90,7 @@ describe("single sign-on", () => {
     const outsider = await newPage(ctx.browser, { width: 375, height: 800 });
     await signInWithSso(outsider.page, base, slug, "eve@elsewhere.example");
     await outsider.page.waitForURL(`${base}/login?sso_error=domain_not_allowed`);
-    await outsider.page.getByRole("alert").getByText("Your email domain is not allowed to sign in to this organisation with single sign-on.", { exact: false }).waitFor();
+    await outsider.page.getByRole("alert").getByText("Your email domain is not allowed to sign in to this organization with single sign-on.", { exact: false }).waitFor();
     expect((await outsider.page.request.get(base + "/api/auth/me")).status()).toBe(401);
     expect(await noOverflow(outsider.page)).toBeLessThanOrEqual(0);
     await shot(outsider.page, "sso-refused-375");
@@ -105,7 +105,7 @@ describe("single sign-on", () => {
   });
 });
 
-describe("an organisation that requires two-factor sign-in", () => {
+describe("an organization that requires two-factor sign-in", () => {
   test("a member without it is sent to turn it on before anything else, then gets into the app", async () => {
     const base = ctx.server.url;
     const { page: owner, errors } = await newPage(ctx.browser);
@@ -141,7 +141,7 @@ describe("an organisation that requires two-factor sign-in", () => {
     }
     await page.getByRole("status").getByText("Strict Org requires two-factor sign-in. Turn it on to continue.").waitFor();
     expect((await page.request.get(base + "/api/domains")).status()).toBe(403);
-    await shot(page, "2fa-required-enrol-1280");
+    await shot(page, "2fa-required-enroll-1280");
 
     // enrolling lets them in
     const section = page.getByRole("region", { name: "Two-factor sign-in" });

@@ -45,7 +45,7 @@ describe("trial sign-up with billing off (self-hosted mode)", () => {
     await server?.stop();
   });
 
-  test("from the landing page's trial button to a signed-in dashboard that says the organisation is ready (no trial runs without billing), shown once", async () => {
+  test("from the landing page's trial button to a signed-in dashboard that says the organization is ready (no trial runs without billing), shown once", async () => {
     const { page, errors } = await newPage(browser);
     await page.goto(server.url + "/");
     await page.getByRole("link", { name: "Start 7-Day Free Trial" }).first().click();
@@ -63,7 +63,7 @@ describe("trial sign-up with billing off (self-hosted mode)", () => {
     await page.getByRole("button", { name: "Continue" }).click();
 
     // details step: every field required
-    await page.getByRole("heading", { name: "Tell us about your organisation" }).waitFor();
+    await page.getByRole("heading", { name: "Tell us about your organization" }).waitFor();
     await page.getByRole("button", { name: "Continue" }).click();
     await page.getByText("Company name is required").waitFor();
     expect(await page.getByText("Email is required").isVisible()).toBe(true);
@@ -82,7 +82,7 @@ describe("trial sign-up with billing off (self-hosted mode)", () => {
 
     await page.getByRole("button", { name: "Continue" }).click();
     await page.waitForURL("**/app/dashboard");
-    await toastWith(page, "Your organisation is ready").waitFor();
+    await toastWith(page, "Your organization is ready").waitFor();
     // self-hosted: no trial clock runs, so SPEC's Stripe-mode toast would be untrue
     expect(await toastWith(page, "Trial Started Successfully!").count()).toBe(0);
     expect(await page.getByText("Your 7-day trial is now active").count()).toBe(0);
@@ -101,7 +101,7 @@ describe("trial sign-up with billing off (self-hosted mode)", () => {
 
     await page.reload();
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
-    expect(await toastWith(page, "Your organisation is ready").count()).toBe(0);
+    expect(await toastWith(page, "Your organization is ready").count()).toBe(0);
     expect(errors).toEqual([]);
     await page.context().close();
   }, 60_000);

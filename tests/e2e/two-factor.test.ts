@@ -29,7 +29,7 @@ async function signInWithPassword(page: Page, base: string, email: string, passw
 }
 
 describe("two-factor sign-in", () => {
-  test("enrol in Settings, then sign in with a code from the app, and with a recovery code", async () => {
+  test("enroll in Settings, then sign in with a code from the app, and with a recovery code", async () => {
     const base = ctx.server.url;
     const { page, errors } = await newPage(ctx.browser);
     const account = await signUpViaApi(page, base);

@@ -45,7 +45,7 @@ describe("account events", () => {
     const events = await eventsOf(owner.orgId, "account.member_joined");
     expect(events).toHaveLength(1);
     expect(events[0]!.data).toEqual({ name: "Kim Joiner", email: invited, role: "admin" });
-    expect(words("account.member_joined", events[0]!.data).title).toBe("Kim Joiner joined the organisation");
+    expect(words("account.member_joined", events[0]!.data).title).toBe("Kim Joiner joined the organization");
   });
 
   test("a payment failed: one event per invoice, however often Stripe sends it", async () => {

@@ -116,7 +116,7 @@ describe("using a token", () => {
     expect((await w.t.json("DELETE", `/api/tokens/${w.id}`, { cookie: w.cookies.admin })).status).toBe(404);
   });
 
-  test("an expired token stops working; so does a token whose creator left the organisation", async () => {
+  test("an expired token stops working; so does a token whose creator left the organization", async () => {
     const w = await tokenOf("viewer", { expiresAt: "2025-06-03" });
     expect((await w.t.json("GET", "/api/domains", { headers: bearer(w.token) })).status).toBe(200);
     clock = new Date("2025-06-03T00:00:01Z");

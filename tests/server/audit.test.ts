@@ -160,7 +160,7 @@ test("an action done with an API token names the token as its actor; the token i
   expect(all).not.toContain(created.body.token);
 });
 
-test("accepting an invitation records the member joining, in the organisation joined", async () => {
+test("accepting an invitation records the member joining, in the organization joined", async () => {
   const owner = await setup();
   const { store } = t.deps;
   await store.write((tx) =>

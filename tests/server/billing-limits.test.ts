@@ -64,7 +64,7 @@ describe("domain limit, through POST /api/domains", () => {
     unlimited.close();
   });
 
-  test("an MSP's client organisations share the MSP's plan: their domains count together", async () => {
+  test("an MSP's client organizations share the MSP's plan: their domains count together", async () => {
     const t = await billingApp(null);
     const db = t.deps.store.db;
     const msp = await signedInMember(t.deps.store, "owner");
@@ -166,7 +166,7 @@ describe("read-only state (billing on)", () => {
     });
   }
 
-  test("with billing off, a canceled organisation is not read-only (nobody could pay)", async () => {
+  test("with billing off, a canceled organization is not read-only (nobody could pay)", async () => {
     const off = await billingApp(null);
     const owner = await signedInMember(off.deps.store, "owner");
     await setPlan(off.deps.store.db, owner.orgId, "growth", "canceled");

@@ -65,7 +65,7 @@ describe("POST /api/stripe/webhook: signature checks", () => {
   });
 });
 
-describe("POST /api/stripe/webhook: the organisation's billing life", () => {
+describe("POST /api/stripe/webhook: the organization's billing life", () => {
   test("setup_intent.succeeded starts the subscription on the plan's price with the trial ending with ours; a replay is applied once", async () => {
     const t = await billingApp(stripe.url);
     const trial = await startTrial(t, "essentials");
@@ -95,7 +95,7 @@ describe("POST /api/stripe/webhook: the organisation's billing life", () => {
     t.close();
   });
 
-  test("subscription and invoice events move the organisation trialing → active → past_due → active → canceled, and canceled is read-only", async () => {
+  test("subscription and invoice events move the organization trialing → active → past_due → active → canceled, and canceled is read-only", async () => {
     const t = await billingApp(stripe.url);
     const trial = await startTrial(t);
     const at = Math.floor(Date.now() / 1000);
@@ -127,7 +127,7 @@ describe("POST /api/stripe/webhook: the organisation's billing life", () => {
     t.close();
   });
 
-  test("a subscription moved to another plan's price changes the organisation's plan", async () => {
+  test("a subscription moved to another plan's price changes the organization's plan", async () => {
     const t = await billingApp(stripe.url);
     const trial = await startTrial(t, "growth");
     const object = subscription(trial.customerId, "active", { items: { object: "list", data: [{ id: "si_1", object: "subscription_item", price: { id: TEST_PRICES.scale, object: "price" } }] } });

@@ -54,7 +54,7 @@ const pass = (ip: string, count: number): GeneratedRecord => ({ sourceIp: ip, co
 const fail = (ip: string, count: number, disposition = "none"): GeneratedRecord => ({ sourceIp: ip, count, dkim: "fail", spf: "fail", disposition });
 
 describe("GET /api/dashboard/stats", () => {
-  test("an organisation without anything has zeros and +0 changes", async () => {
+  test("an organization without anything has zeros and +0 changes", async () => {
     const res = await t.json("GET", "/api/dashboard/stats", { cookie: owner.cookie });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ totalDomains: 0, dmarcProtected: 0, protectionRate: 0, domainGrowth: "+0", activeIssues: 0, issueChange: "+0", reportsProcessed: 0, reportGrowth: "+0%" });
@@ -124,7 +124,7 @@ describe("GET /api/tasks", () => {
     expect(body.some((x) => x.domain === "shop.example" && x.category === "reports")).toBe(false);
   });
 
-  test("signed out is 401; another organisation's domains never show", async () => {
+  test("signed out is 401; another organization's domains never show", async () => {
     expect((await t.json("GET", "/api/tasks")).status).toBe(401);
     const other = await signedInMember(t.deps.store, "owner");
     await addDomain(other.orgId, "theirs.example", { dmarc: "missing", spf: "missing", dkim: "missing" });
@@ -157,7 +157,7 @@ describe("GET /api/ip-threats", () => {
     expect(byIp["203.0.113.9"].lastSeenAt).toBe(ago(HOUR).toISOString());
   });
 
-  test("another organisation's failing sources never appear; viewers may read", async () => {
+  test("another organization's failing sources never appear; viewers may read", async () => {
     const other = await signedInMember(t.deps.store, "owner");
     await addDomain(other.orgId, "theirs.example", { dmarc: "none", spf: "valid", dkim: "valid" });
     await ingest(other.orgId, "theirs.example", [fail("203.0.113.50", 500)], ago(DAY), ago(HOUR));
@@ -186,7 +186,7 @@ describe("GET/PUT /api/settings", () => {
     complianceAlerts: true,
   };
 
-  test("defaults before anything is saved: the organisation's name and owner, 3600 s TTL, toggles on", async () => {
+  test("defaults before anything is saved: the organization's name and owner, 3600 s TTL, toggles on", async () => {
     const { status, body } = await t.json("GET", "/api/settings", { cookie: owner.cookie });
     expect(status).toBe(200);
     expect(body).toMatchObject({ organizationName: "Acme Dental", cacheTtlSeconds: 3600, emailNotifications: true, dnsCaching: true, dmarcRua: "", canEdit: true, updatedAt: null });
@@ -229,7 +229,7 @@ describe("GET/PUT /api/settings", () => {
     expect((await t.json("GET", "/api/settings", { cookie: owner.cookie })).body.updatedAt).toBeNull();
   });
 
-  test("an admin saves; each organisation has its own settings; signed out is 401", async () => {
+  test("an admin saves; each organization has its own settings; signed out is 401", async () => {
     const userId = await createUser(t.deps.store);
     await addMember(t.deps.store, owner.orgId, userId, "admin");
     expect((await t.json("PUT", "/api/settings", { cookie: await signIn(t.deps.store, userId, owner.orgId), body: valid })).status).toBe(200);

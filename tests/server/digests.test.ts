@@ -168,9 +168,9 @@ describe("the digest model", () => {
     const sent = await sendDigest({ ...t.deps, mailer }, parent);
     expect(sent.sent).toEqual([admin.email]);
     const mail = await capture.waitFor((m) => m.to.includes(admin.email));
-    expect(mail.text).toContain("CLIENT ORGANISATIONS");
+    expect(mail.text).toContain("CLIENT ORGANIZATIONS");
     expect(mail.text).toContain("Client Bakery");
-    expect(await pdfText(mail)).toContain("Client organisations");
+    expect(await pdfText(mail)).toContain("Client organizations");
   });
 });
 
@@ -207,7 +207,7 @@ describe("sending the weekly digest", () => {
     expect(digestsTo(member.email)).toHaveLength(0);
   });
 
-  test("once per week per organisation, even with two nodes at once; again the next week", async () => {
+  test("once per week per organization, even with two nodes at once; again the next week", async () => {
     await app();
     const { orgId } = await seededOrg();
     const owner = await person(orgId, "owner", true);
@@ -228,7 +228,7 @@ describe("sending the weekly digest", () => {
     expect(digestsTo(owner.email)).toHaveLength(2);
   });
 
-  test("on the organisation's day and hour (UTC); switched off, never", async () => {
+  test("on the organization's day and hour (UTC); switched off, never", async () => {
     await app();
     const { orgId } = await seededOrg();
     const owner = await person(orgId, "owner", true);
@@ -266,7 +266,7 @@ describe("sending the weekly digest", () => {
 });
 
 describe("dmarcwarden digest", () => {
-  test("--out writes the PDF of the organisation's digest; a bad slug or flag is refused", async () => {
+  test("--out writes the PDF of the organization's digest; a bad slug or flag is refused", async () => {
     const dbPath = TEST_POSTGRES_URL ? undefined : join(dir, "cli.db");
     await app({ dbPath });
     const { orgId } = await seededOrg("Cli Org");

@@ -33,7 +33,7 @@ async function member(t: TestApp, role: Role = "owner") {
 }
 
 describe("the domain page API", () => {
-  test("overview, then a DNS change shows in the history with old → new values and statuses; another organisation gets 404", async () => {
+  test("overview, then a DNS change shows in the history with old → new values and statuses; another organization gets 404", async () => {
     let now = new Date("2025-01-01T00:00:00Z");
     const resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 500, cache: false });
     const t = await makeTestApp({ deps: { now: () => now, resolver } });

@@ -187,7 +187,7 @@ const CASES: Case[] = [
     unchanged: homeMembersUnchanged,
   },
   {
-    name: "POST /api/orgs/:id/switch (to the home organisation)",
+    name: "POST /api/orgs/:id/switch (to the home organization)",
     run: (w, c) => w.t.json("POST", `/api/orgs/${w.home.orgId}/switch`, { cookie: c }),
     home: all(200),
     foreign: all(404),
@@ -381,7 +381,7 @@ describe("tenant isolation", () => {
       });
 
       for (const role of ROLES) {
-        test(`as ${role} of another organisation → ${c.foreign[role]}, never the home organisation's data`, async () => {
+        test(`as ${role} of another organization → ${c.foreign[role]}, never the home organization's data`, async () => {
           const w = await build();
           const res = await c.run(w, w.foreign.cookies[role]);
           expect(res.status).toBe(c.foreign[role]);
@@ -390,7 +390,7 @@ describe("tenant isolation", () => {
           await c.unchanged?.(w);
         });
 
-        test(`as ${role} of the organisation → ${c.home[role]}`, async () => {
+        test(`as ${role} of the organization → ${c.home[role]}`, async () => {
           const w = await build();
           const res = await c.run(w, w.home.cookies[role]);
           expect(res.status).toBe(c.home[role]);
@@ -398,7 +398,7 @@ describe("tenant isolation", () => {
         });
 
         const foreignToken = (c.foreignToken ?? c.foreign)[role];
-        test(`with a ${role} API token of another organisation → ${foreignToken}, never the home organisation's data`, async () => {
+        test(`with a ${role} API token of another organization → ${foreignToken}, never the home organization's data`, async () => {
           const w = await build();
           const res = await c.run(withTokens(w), w.foreign.tokens[role]);
           expect(res.status).toBe(foreignToken);
@@ -408,7 +408,7 @@ describe("tenant isolation", () => {
         });
 
         const homeToken = (c.homeToken ?? c.home)[role];
-        test(`with a ${role} API token of the organisation → ${homeToken}`, async () => {
+        test(`with a ${role} API token of the organization → ${homeToken}`, async () => {
           const w = await build();
           const res = await c.run(withTokens(w), w.home.tokens[role]);
           expect(res.status).toBe(homeToken);
@@ -417,7 +417,7 @@ describe("tenant isolation", () => {
     });
   }
 
-  test("home members see their own organisation's domain and members", async () => {
+  test("home members see their own organization's domain and members", async () => {
     const w = await build();
     const list = await w.t.json("GET", "/api/domains", { cookie: w.home.cookies.viewer });
     expect(list.body.map((d: any) => d.name)).toEqual(["homestead-secret.example"]);
@@ -425,7 +425,7 @@ describe("tenant isolation", () => {
     expect(members.body.members).toHaveLength(4);
   });
 
-  test("a session whose membership was removed can no longer act in that organisation", async () => {
+  test("a session whose membership was removed can no longer act in that organization", async () => {
     const w = await build();
     await w.t.deps.store.db.delete(memberships).where(eq(memberships.id, w.home.memberIds.admin));
     const res = await w.t.json("GET", "/api/domains", { cookie: w.home.cookies.admin });

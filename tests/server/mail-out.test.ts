@@ -44,7 +44,7 @@ async function signUp(t: TestApp, email: string, password = "first password 123"
 }
 
 describe("invitation mail", () => {
-  test("is sent with inviter, organisation, role, expiry and a working link; the API does not return the link", async () => {
+  test("is sent with inviter, organization, role, expiry and a working link; the API does not return the link", async () => {
     const t = await appWithMail();
     const owner = await signUp(t, unique("owner"));
     const invited = unique("invited");

@@ -41,7 +41,7 @@ async function memberOf(app: TestApp, orgId: string, role: Role) {
 }
 
 describe("GET /api/settings/report-address", () => {
-  test("gives the organisation's own address as rua/ruf when the SMTP receiver is on", async () => {
+  test("gives the organization's own address as rua/ruf when the SMTP receiver is on", async () => {
     const t = await app({ smtpPort: 2525, smtpDomain: "reports.example.net" });
     const a = await signedInMember(t.deps.store, "viewer");
     const b = await signedInMember(t.deps.store, "owner");
@@ -149,7 +149,7 @@ describe("report mailbox settings", () => {
     expect((await t.json("GET", "/api/settings/mailbox")).status).toBe(401);
   });
 
-  test("another organisation never sees or changes this organisation's mailbox", async () => {
+  test("another organization never sees or changes this organization's mailbox", async () => {
     const t = await app();
     const home = await signedInMember(t.deps.store, "owner");
     const foreign = await signedInMember(t.deps.store, "owner");

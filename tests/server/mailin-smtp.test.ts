@@ -73,7 +73,7 @@ async function rawDialogue(port: number, lines: string[]): Promise<string[]> {
 }
 
 describe("SMTP receiver", () => {
-  test("report mail for an organisation's address is accepted and stored for that organisation", async () => {
+  test("report mail for an organization's address is accepted and stored for that organization", async () => {
     const { t, port } = await start();
     const home = await orgWithDomain(t, "example.com");
     const other = await orgWithDomain(t, "other.example");
@@ -106,7 +106,7 @@ describe("SMTP receiver", () => {
     expect(await storedReports(t, home.orgId)).toHaveLength(1);
   });
 
-  test("a +suffix and upper-case letters in the address still reach the organisation", async () => {
+  test("a +suffix and upper-case letters in the address still reach the organization", async () => {
     const { t, port } = await start();
     const home = await orgWithDomain(t, "example.com");
     const [token] = home.address.split("@");
@@ -165,7 +165,7 @@ describe("SMTP receiver", () => {
     expect(await storedReports(t, home.orgId)).toHaveLength(0);
   });
 
-  test("a report whose domain belongs to no organisation addressed is refused", async () => {
+  test("a report whose domain belongs to no organization addressed is refused", async () => {
     const { t, port } = await start();
     const home = await orgWithDomain(t, "example.com");
     await orgWithDomain(t, "foreign.example");

@@ -49,7 +49,7 @@ async function setPolicy(app: TestApp, domainId: string, orgId: string, policy: 
 const done = (body: any) => Object.fromEntries(body.steps.map((s: any) => [s.key, s.done]));
 
 describe("GET /api/onboarding", () => {
-  test("a new organisation: nothing is done, and without the receiver reports need a mailbox or an upload", async () => {
+  test("a new organization: nothing is done, and without the receiver reports need a mailbox or an upload", async () => {
     const { t, owner } = await setup(false);
     const res = await t.json("GET", "/api/onboarding", { cookie: owner.cookie });
     expect(res.status).toBe(200);
@@ -98,7 +98,7 @@ describe("GET /api/onboarding", () => {
 });
 
 describe("the report path in tasks and for any domain", () => {
-  test("receiver on: the task's record carries the organisation's address and the §7.1 record", async () => {
+  test("receiver on: the task's record carries the organization's address and the §7.1 record", async () => {
     const { t, owner, token } = await setup(true);
     await checkedDomain(t, owner.orgId, "acme.example", "missing", null);
     const tasks = await t.json("GET", "/api/tasks", { cookie: owner.cookie });

@@ -121,7 +121,7 @@ describe("query plans of the hot read paths", () => {
     expect(problems).toEqual([]);
   });
 
-  test("the check sees a full scan: a records query without the organisation's index fails it", async () => {
+  test("the check sees a full scan: a records query without the organization's index fails it", async () => {
     const plan = await planOf({ sql: "select count(*) from aggregate_records where message_count > 1", params: [] });
     expect(problemOf(plan, false, "select count(*) from aggregate_records where message_count > 1")).toMatch(/^full scan of aggregate_records/);
     const rollup = "select sum(messages) from daily_sender_stats where messages > 1";

@@ -113,7 +113,7 @@ describe("GET /api/domains/:id/enforcement", () => {
     }
   });
 
-  test("another organisation's domain is 404, and every role of the organisation may read", async () => {
+  test("another organization's domain is 404, and every role of the organization may read", async () => {
     const other = await signedInMember(t.deps.store, "owner", "Elsewhere");
     for (const p of ["enforcement", "sources"]) {
       const res = await t.json("GET", `/api/domains/${domainId}/${p}`, { cookie: other.cookie });
@@ -128,7 +128,7 @@ describe("GET /api/domains/:id/enforcement", () => {
 });
 
 describe("GET /api/domains/:id/sources", () => {
-  test("each source against the live DNS, and the SPF terms that authorised mail", async () => {
+  test("each source against the live DNS, and the SPF terms that authorized mail", async () => {
     await seed();
     const res = await t.json("GET", `/api/domains/${domainId}/sources`, { cookie: owner.cookie });
     expect(res.status).toBe(200);

@@ -105,7 +105,7 @@ describe("GET /api/records.csv", () => {
     expect(await (await t.request("GET", "/api/records.csv?days=1&domain=example.com", { cookie })).text()).toBe(`${CSV_COLUMNS.join(",")}\r\n`);
   });
 
-  test("bad input is refused clearly; another organisation's domain is not found", async () => {
+  test("bad input is refused clearly; another organization's domain is not found", async () => {
     const { cookie } = await owner();
     const bad = await t.json("GET", "/api/records.csv?days=0", { cookie });
     expect(bad.status).toBe(400);

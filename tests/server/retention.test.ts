@@ -71,7 +71,7 @@ async function rollups() {
   return { days: days.map((r) => JSON.stringify(r)).sort(), sources: sources.map((r) => JSON.stringify(r)).sort(), dayKeys: days.map(key) };
 }
 
-test("the purge deletes what is older than each organisation's retention, keeps the rest and every roll-up", async () => {
+test("the purge deletes what is older than each organization's retention, keeps the rest and every roll-up", async () => {
   t = await makeTestApp({ deps: { now: () => NOW } });
   const a = await org("Defaults Org", "defaults.example"); // 400 / 90 days
   const b = await org("Short Org", "short.example");

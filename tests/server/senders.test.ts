@@ -172,7 +172,7 @@ describe("PUT /api/senders/:key/mark", () => {
     expect(((await t.json("GET", "/api/tasks", { cookie: owner.cookie })).body as any[]).map((x) => x.title)).not.toContain("Authenticate Twilio SendGrid for shop.example");
   });
 
-  test("another organisation's mark changes nothing here", async () => {
+  test("another organization's mark changes nothing here", async () => {
     await seed();
     const other = await signedInMember(t.deps.store, "owner", "Other Org");
     expect((await t.json("PUT", `${path("ip:203.0.113.9")}/mark`, { cookie: other.cookie, body: { verdict: "approved" } })).status).toBe(200);
@@ -210,7 +210,7 @@ describe("GET /api/threats/countries", () => {
     expect(bad.body.error.message).toContain('range must be "24h", "7d" or "30d"');
   });
 
-  test("an organisation without reports has an empty map", async () => {
+  test("an organization without reports has an empty map", async () => {
     const res = await t.json("GET", "/api/threats/countries?range=30d", { cookie: owner.cookie });
     expect(res.body).toMatchObject({ counts: {}, unlocated: 0 });
   });

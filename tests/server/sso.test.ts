@@ -81,8 +81,8 @@ async function signInWithSso(t: TestApp, identifier: string, login = identifier)
 
 const usersNamed = async (t: TestApp, email: string) => t.deps.store.db.select().from(t.deps.store.t.users).where(eq(t.deps.store.t.users.email, email));
 
-describe("signing in through the organisation's identity provider", () => {
-  test("a new person with an allowed, verified address: the provider's sign-in, back with a session in the organisation with the configured role", async () => {
+describe("signing in through the organization's identity provider", () => {
+  test("a new person with an allowed, verified address: the provider's sign-in, back with a session in the organization with the configured role", async () => {
     const { t, orgId, owner } = await configured();
     const { redirectUrl, flow } = await start(t, "Ada@Acme.test");
     const auth = new URL(redirectUrl);
@@ -236,7 +236,7 @@ describe("the callback refuses what it cannot trust", () => {
     expect(await usersNamed(t, "ada@acme.test")).toHaveLength(0);
   });
 
-  test("a code from another organisation's identity provider: with the other flow's state it is refused by state, with this flow's state by the token endpoint", async () => {
+  test("a code from another organization's identity provider: with the other flow's state it is refused by state, with this flow's state by the token endpoint", async () => {
     const { t, owner, orgId } = await configured();
     const globex = await secondOrg(t, "Globex", globexIdp.issuer, GLOBEX);
     // Acme's flow begins in this browser; the person finishes Globex's flow instead
@@ -255,7 +255,7 @@ describe("the callback refuses what it cannot trust", () => {
     expect(await acmeMembers(t, globex.orgId)).toBe(1);
   });
 
-  test("an email domain the organisation does not allow: no account, no membership", async () => {
+  test("an email domain the organization does not allow: no account, no membership", async () => {
     const { t, owner, orgId } = await configured();
     const slug = await slugOf(t, orgId);
     await expectRefused(t, await signInWithSso(t, slug, "eve@elsewhere.test"), "domain_not_allowed", owner);
@@ -310,13 +310,13 @@ describe("existing accounts and two-factor sign-in", () => {
     expect(joined).toEqual(["carol@acme-labs.test"]);
   });
 
-  test("an account that also belongs to another organisation is never opened by this organisation's provider (it vouches for any address it likes)", async () => {
+  test("an account that also belongs to another organization is never opened by this organization's provider (it vouches for any address it likes)", async () => {
     const { t, orgId, owner } = await configured();
     const victimId = await createUser(t.deps.store, "ceo@acme.test", "The CEO");
     const elsewhere = await createOrg(t.deps.store, "Board Seats Ltd");
     await addMember(t.deps.store, elsewhere, victimId, "owner");
     const reason = await expectRefused(t, await signInWithSso(t, "ceo@acme.test"), "account_elsewhere", owner);
-    expect(reason).toContain("other organisation");
+    expect(reason).toContain("other organization");
     expect(await acmeMembers(t, orgId)).toBe(1);
     // a member of this organisation who also works in another is refused too
     await addMember(t.deps.store, orgId, victimId, "viewer");
@@ -341,7 +341,7 @@ describe("existing accounts and two-factor sign-in", () => {
     expect(code.body.user.email).toBe("erin@acme.test");
   });
 
-  test("an organisation that requires two-factor sign-in still sends a new single sign-on member to enrol first", async () => {
+  test("an organization that requires two-factor sign-in still sends a new single sign-on member to enroll first", async () => {
     const { t, orgId } = await configured();
     const { setTwoFactorRequired } = await import("../../src/features/settings/two-factor-policy");
     await setTwoFactorRequired(t.deps, orgId, true, new Date());
@@ -355,7 +355,7 @@ describe("existing accounts and two-factor sign-in", () => {
   });
 });
 
-describe("choosing the organisation at the start", () => {
+describe("choosing the organization at the start", () => {
   test("by email domain, by short name; unknown and ambiguous domains say what to do", async () => {
     const { t, orgId } = await configured();
     expect((await t.json("POST", "/api/auth/sso/start", { body: { identifier: await slugOf(t, orgId) } })).status).toBe(200);

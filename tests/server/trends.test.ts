@@ -248,7 +248,7 @@ describe("GET /api/trends", () => {
     expect(res.body.sources[1].messages).toBeLessThanOrEqual(280);
   });
 
-  test("bad input gets a clear 400, another organisation's domain a 404", async () => {
+  test("bad input gets a clear 400, another organization's domain a 404", async () => {
     const { orgId, cookie } = await member(t);
     await addDomain(orgId, "example.com");
     const other = await member(t);
@@ -264,14 +264,14 @@ describe("GET /api/trends", () => {
     expect((await t.json("GET", "/api/trends?from=2024-03-02", { cookie })).status).toBe(400);
     const foreign = await t.json("GET", "/api/trends?domain=theirs.example", { cookie });
     expect(foreign.status).toBe(404);
-    expect(foreign.body.error.message).toBe("domain must be one of this organisation's domains.");
+    expect(foreign.body.error.message).toBe("domain must be one of this organization's domains.");
     expect((await t.json("GET", "/api/trends?domain=Example.COM", { cookie })).status).toBe(200);
     expect((await t.json("GET", "/api/trends")).status).toBe(401);
   });
 });
 
-describe("trends are the organisation's own", () => {
-  test("another organisation's reports never count", async () => {
+describe("trends are the organization's own", () => {
+  test("another organization's reports never count", async () => {
     const home = await member(t);
     await addDomain(home.orgId, "example.com");
     for (const r of reportsOfDay("example.com", 2, 5).reports) await ingest(home.orgId, r);

@@ -45,7 +45,7 @@ async function passwordStep(app: TestApp, email: string) {
   return { status: res.status, body: await res.json(), session: cookieFrom(res, "dw_session"), pending: cookieFrom(res, "dw_2fa"), setCookie: res.headers.getSetCookie() };
 }
 
-describe("enrolment", () => {
+describe("enrollment", () => {
   test("setup answers a secret and an otpauth URL; enable takes a code from it and answers ten recovery codes", async () => {
     const { t, cookie, email } = await signedUp();
     const setup = await t.json("POST", "/api/auth/2fa/setup", { cookie });
@@ -196,8 +196,8 @@ describe("disable", () => {
   });
 });
 
-describe("an organisation that requires two-factor sign-in", () => {
-  test("only an owner with two-factor on can require it; members without it are refused org routes until they enrol", async () => {
+describe("an organization that requires two-factor sign-in", () => {
+  test("only an owner with two-factor on can require it; members without it are refused org routes until they enroll", async () => {
     const { t, cookie: ownerCookie, orgId, secret: ownerSecret } = await enrolled();
     const memberId = await createUser(t.deps.store, "mo@example.test", "Mo Member");
     await addMember(t.deps.store, orgId, memberId, "admin");

@@ -27,14 +27,14 @@ describe("AccountBanners", () => {
     serve({ status: "past_due" });
     renderWithProviders(<AccountBanners />);
     await screen.findByText("Your last payment failed");
-    expect(screen.queryByText("Your organisation is read-only")).toBeNull();
+    expect(screen.queryByText("Your organization is read-only")).toBeNull();
   });
 
   test("read-only shows the server's reason", async () => {
-    serve({ status: "canceled", readOnly: true, readOnlyMessage: "This organisation is read-only because its subscription was canceled." });
+    serve({ status: "canceled", readOnly: true, readOnlyMessage: "This organization is read-only because its subscription was canceled." });
     renderWithProviders(<AccountBanners />);
-    await screen.findByText("Your organisation is read-only");
-    expect(screen.getByText("This organisation is read-only because its subscription was canceled.")).toBeTruthy();
+    await screen.findByText("Your organization is read-only");
+    expect(screen.getByText("This organization is read-only because its subscription was canceled.")).toBeTruthy();
   });
 
   test("a trial shows the days left; an account without a password is asked to set one", async () => {

@@ -35,7 +35,7 @@ export function AccountBanners({ now = new Date() }: { now?: Date }) {
         <div role="alert" className="alert alert-error">
           <Lock className="h-5 w-5" aria-hidden />
           <div>
-            <h3 className="font-semibold">Your organisation is read-only</h3>
+            <h3 className="font-semibold">Your organization is read-only</h3>
             <p className="text-sm">{data.readOnlyMessage}</p>
           </div>
         </div>

@@ -84,7 +84,7 @@ export function AdminLoginDialog({ open, onOpenChange }: { open: boolean; onOpen
       <p className="mt-4 border-t border-base-300 pt-3 text-center text-sm opacity-80" data-customer-login-hint>
         Not the administrator?{" "}
         <Link to="/login" className="link link-primary" onClick={() => change(false)}>
-          Log in to your organisation's account
+          Log in to your organization's account
         </Link>
       </p>
     </Modal>

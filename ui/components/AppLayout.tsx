@@ -58,7 +58,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   const user: SidebarUser | undefined = signedIn
     ? {
         name: signedIn.user.name,
-        role: signedIn.currentOrg ? ROLE_LABELS[signedIn.currentOrg.role] : "No organisation",
+        role: signedIn.currentOrg ? ROLE_LABELS[signedIn.currentOrg.role] : "No organization",
         onLogout: () =>
           signOut.mutate(undefined, {
             onSuccess: () => navigate("/login"),

@@ -20,8 +20,8 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
   const choose = (org: OrgSummary) => {
     if (org.id === current?.id) return;
     switchOrg.mutate(org.id, {
-      onSuccess: () => toast({ title: "Organisation switched", description: `You are now working in ${org.name}.` }),
-      onError: (e) => toast({ title: "Could not switch organisation", description: errorMessage(e), variant: "destructive" }),
+      onSuccess: () => toast({ title: "Organization switched", description: `You are now working in ${org.name}.` }),
+      onError: (e) => toast({ title: "Could not switch organization", description: errorMessage(e), variant: "destructive" }),
     });
   };
 
@@ -44,14 +44,14 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
           <span className="flex min-w-0 items-center gap-2">
             <Building2 className="h-4 w-4 shrink-0 opacity-70" aria-hidden />
             {/* long names wrap onto more lines rather than lose their end */}
-            <span className="min-w-0 whitespace-normal break-words text-left text-sm font-medium">{current?.name ?? "Choose an organisation"}</span>
+            <span className="min-w-0 whitespace-normal break-words text-left text-sm font-medium">{current?.name ?? "Choose an organization"}</span>
             <span className="sr-only">, switch organization</span>
           </span>
           <ChevronsUpDown className="h-4 w-4 shrink-0 opacity-60" aria-hidden />
         </Dropdown.Trigger>
         <Dropdown.Portal>
           <Dropdown.Content align="start" sideOffset={4} className="z-50 w-72 max-w-[calc(100vw-1rem)] rounded-box border border-base-300 bg-base-100 p-1 shadow-lg">
-            <Dropdown.Label className="px-2 py-1 text-xs font-semibold uppercase opacity-70">Organisations</Dropdown.Label>
+            <Dropdown.Label className="px-2 py-1 text-xs font-semibold uppercase opacity-70">Organizations</Dropdown.Label>
             {groupOrganizations(me.organizations).map(({ org, clients }) => (
               <Dropdown.Group key={org.id} aria-label={org.name}>
                 {item(org, false)}
@@ -64,7 +64,7 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
                 <Dropdown.Separator className="my-1 h-px bg-base-300" />
                 <Dropdown.Item onSelect={() => setCreating(true)} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-base-200">
                   <Plus className="h-4 w-4" aria-hidden />
-                  New client organisation
+                  New client organization
                 </Dropdown.Item>
               </>
             )}
@@ -92,7 +92,7 @@ function NewClientDialog({ open, onOpenChange, parentName }: { open: boolean; on
     if (name.trim().length < 2) return setError("Organization name must be at least 2 characters");
     create.mutate(name.trim(), {
       onSuccess: (org) => {
-        toast({ title: "Client organisation created", description: `${org.name} is managed by ${parentName}. Switch to it from this menu.` });
+        toast({ title: "Client organization created", description: `${org.name} is managed by ${parentName}. Switch to it from this menu.` });
         close(false);
       },
       onError: (err) => setError(errorMessage(err)),
@@ -100,10 +100,10 @@ function NewClientDialog({ open, onOpenChange, parentName }: { open: boolean; on
   };
   return (
     <Modal open={open} onOpenChange={close}>
-      <ModalHeader title="New client organisation" description={`Owners and admins of ${parentName} manage it with their own role.`} />
+      <ModalHeader title="New client organization" description={`Owners and admins of ${parentName} manage it with their own role.`} />
       <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
         <label className="w-full">
-          <span className="mb-1 block text-sm font-medium">Organisation name</span>
+          <span className="mb-1 block text-sm font-medium">Organization name</span>
           <input className={`input input-bordered w-full ${error ? "input-error" : ""}`} value={name} onChange={(e) => setName(e.target.value)} autoFocus />
         </label>
         {error && (

@@ -45,7 +45,7 @@ function ExternalRecord({ external, domain, receiver }: { external: ExternalAuth
 }
 
 const ROUTE_TEXT: Record<ReportRoute["kind"], { icon: typeof Mail; title: string }> = {
-  receiver: { icon: Mail, title: "Your organisation's report address" },
+  receiver: { icon: Mail, title: "Your organization's report address" },
   mailbox: { icon: Inbox, title: "Connect a mailbox (IMAP)" },
   upload: { icon: Upload, title: "Upload reports" },
 };
@@ -120,7 +120,7 @@ export function ReportPathView({ path }: { path: ReportPath }) {
           </div>
           <p className="text-xs opacity-60">
             An administrator can instead start dmarcwarden with <code className="font-mono">--smtp-port</code> and <code className="font-mono">--smtp-domain</code>: each
-            organisation then gets a report address that needs neither.
+            organization then gets a report address that needs neither.
           </p>
         </>
       )}

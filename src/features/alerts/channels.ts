@@ -109,7 +109,7 @@ export async function createChannel(ctx: OrgContext, input: CreateChannelInput):
   const secretEncrypted = secret ? encryptSecret(serverKey(ctx), secret, channelSecretContext(id)) : null;
   const row = await ctx.store.write(async (tx) => {
     const existing = await tx.select({ id: alertChannels.id }).from(alertChannels).where(eq(alertChannels.orgId, orgId));
-    if (existing.length >= MAX_CHANNELS) throw new ValidationError(`An organisation has at most ${MAX_CHANNELS} alert channels.`);
+    if (existing.length >= MAX_CHANNELS) throw new ValidationError(`An organization has at most ${MAX_CHANNELS} alert channels.`);
     const [inserted] = await tx
       .insert(alertChannels)
       .values({ id, orgId, type: input.type, name: input.name, target, secretEncrypted, eventTypes: input.eventTypes ? JSON.stringify(input.eventTypes) : null, enabled: input.enabled ?? true, createdAt: ctx.now() })

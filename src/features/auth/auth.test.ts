@@ -16,7 +16,7 @@ async function signupDana(app: TestApp) {
 }
 
 describe("signup", () => {
-  test("creates the user (email lower-cased), an organisation they own and a session cookie", async () => {
+  test("creates the user (email lower-cased), an organization they own and a session cookie", async () => {
     t = await makeTestApp();
     const { res, cookie } = await signupDana(t);
     expect(res.body.user).toMatchObject({ name: "Dana Scully", email: "dana@example.com" });

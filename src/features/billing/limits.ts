@@ -95,9 +95,9 @@ export async function readOnlyReason(ctx: LimitsContext, orgId: string): Promise
 
 export const READ_ONLY_MESSAGES: Record<Exclude<ReadOnlyReason, null>, string> = {
   canceled:
-    "This organisation is read-only because its subscription was canceled. Your data is kept: the owner can restart the subscription to make changes again.",
+    "This organization is read-only because its subscription was canceled. Your data is kept: the owner can restart the subscription to make changes again.",
   trial_ended:
-    "This organisation is read-only because its free trial ended without a payment card. Your data is kept: the owner can add a card to make changes again.",
+    "This organization is read-only because its free trial ended without a payment card. Your data is kept: the owner can add a card to make changes again.",
 };
 
 /** 402 when the organisation is read-only; reads never call this. */

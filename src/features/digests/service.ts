@@ -87,7 +87,7 @@ export interface BuildOptions {
 /** The digest of one organisation for one week. */
 export async function buildDigest(deps: ServiceContext, orgId: string, options: BuildOptions = {}): Promise<DigestModel> {
   const org = await organizationInfo(deps, orgId);
-  if (!org) throw new NotFoundError("This organisation no longer exists.");
+  if (!org) throw new NotFoundError("This organization no longer exists.");
   const week = options.week ?? digestWeek(deps.now());
   const includeClients = options.includeClients ?? (await digestSchedulesOf(deps, [orgId])).get(orgId)!.digestIncludeClients;
   const clients: OrganizationInfo[] = includeClients && !org.parentId ? await clientsOf(deps, orgId) : [];

@@ -286,18 +286,18 @@ describe("BIMI logo", () => {
 });
 
 describe("DMARCbis", () => {
-  test("the tree walk finds the policy several labels up; the organisational domain is the record's", async () => {
+  test("the tree walk finds the policy several labels up; the organizational domain is the record's", async () => {
     const a = await analyze("a.b.c.walk.test");
     expect(a.dmarc.details).toMatchObject({ inherited: true, source: "_dmarc.walk.test", organizationalDomain: "walk.test" });
     expect(a.dmarc.status).toBe("quarantine");
     expect(a.dmarc.details.treeWalk.map((s) => s.domain)).toEqual(["a.b.c.walk.test", "b.c.walk.test", "c.walk.test", "walk.test", "test"]);
   });
-  test("psd=y: the organisational domain is one label below the public suffix domain", async () => {
+  test("psd=y: the organizational domain is one label below the public suffix domain", async () => {
     const a = await analyze("shop.brand.psd.test");
     expect(a.dmarc.details).toMatchObject({ source: "_dmarc.psd.test", organizationalDomain: "brand.psd.test" });
     expect(codesOf(a.dmarc.findings)).toContain("info dmarc.organizational_domain");
   });
-  test("psd=n: the record's domain is the organisational domain, whatever is above it", async () => {
+  test("psd=n: the record's domain is the organizational domain, whatever is above it", async () => {
     expect((await analyze("mail.corp.psdn.test")).dmarc.details.organizationalDomain).toBe("corp.psdn.test");
   });
   test("pct, ri and rf are removed tags: one warning each, with the fix", async () => {

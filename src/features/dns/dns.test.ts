@@ -91,7 +91,7 @@ describe("full analysis of each fixture zone", () => {
     expect((await analyzeDomain(resolver, "custom.test", { reportSelectors: ["brand2024"] })).dkim.status).toBe("valid");
   });
 
-  test("DMARC: inherited record, unauthorised and authorised external rua", async () => {
+  test("DMARC: inherited record, unauthorized and authorized external rua", async () => {
     const sub = await analyzeDomain(resolver, "sub.inherit.test");
     expect(sub.dmarc.details).toMatchObject({ inherited: true, source: "_dmarc.inherit.test" });
     const ext = await analyzeDomain(resolver, "extrua.test");

@@ -27,7 +27,7 @@ export function formatAnalysis(a: DnsAnalysis): string {
   out.push(`${"DMARC".padEnd(9)}${word(a.dmarc.status)}${a.dmarc.details.inherited ? ` (inherited from ${a.dmarc.details.source})` : ""}`);
   if (a.dmarc.recordValue) out.push(`    ${a.dmarc.recordValue}`);
   // older stored analyses have no tree walk
-  if (a.dmarc.details.organizationalDomain && a.dmarc.status !== "unchecked") out.push(`    organisational domain: ${a.dmarc.details.organizationalDomain} (DNS tree walk)`);
+  if (a.dmarc.details.organizationalDomain && a.dmarc.status !== "unchecked") out.push(`    organizational domain: ${a.dmarc.details.organizationalDomain} (DNS tree walk)`);
   out.push(...findingLines(a.dmarc.findings), "");
   out.push(`${"SPF".padEnd(9)}${word(a.spf.status)}${a.spf.status === "unchecked" ? "" : `  (${a.spf.details.lookupCount}/${a.spf.details.lookupLimit} DNS lookups, ${a.spf.details.voidLookups} void)`}`);
   if (a.spf.recordValue) out.push(`    ${a.spf.recordValue}`);

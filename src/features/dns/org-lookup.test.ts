@@ -61,8 +61,8 @@ async function uploadReportWithSelectors(who: SignedIn, domain: string, selector
 const lookup = (domain: string, cookie?: string) => t.json("POST", "/api/dns-lookup", { body: { domain }, cookie });
 const keySelectors = (analysis: { dkim: { details: { keys: { selector: string }[] } } }) => analysis.dkim.details.keys.map((k) => k.selector);
 
-describe("DKIM selectors seen in the organisation's reports", () => {
-  test("the domain check and the signed-in lookup find a key at a reported selector; signed out and other organisations do not", async () => {
+describe("DKIM selectors seen in the organization's reports", () => {
+  test("the domain check and the signed-in lookup find a key at a reported selector; signed out and other organizations do not", async () => {
     const owner = await signedInMember(t.deps.store, "owner");
     const other = await signedInMember(t.deps.store, "owner");
     const ownDomain = await addDomain(owner.orgId, "reportsel.test");
@@ -92,7 +92,7 @@ describe("DKIM selectors seen in the organisation's reports", () => {
     expect(otherOrg.body.dkim.status).toBe("missing");
   });
 
-  test("selectorsSeen: the domain and its subdomains, most recent first, well-formed, within the window, one organisation", async () => {
+  test("selectorsSeen: the domain and its subdomains, most recent first, well-formed, within the window, one organization", async () => {
     const owner = await signedInMember(t.deps.store, "owner");
     const other = await signedInMember(t.deps.store, "owner");
     await addDomain(owner.orgId, "seen.example");
@@ -115,7 +115,7 @@ describe("DKIM selectors seen in the organisation's reports", () => {
   });
 });
 
-describe("the organisation's DNS cache settings", () => {
+describe("the organization's DNS cache settings", () => {
   async function setCaching(who: SignedIn, dnsCaching: boolean, cacheTtlSeconds: number) {
     const current = await t.json("GET", "/api/settings", { cookie: who.cookie });
     const { canEdit: _canEdit, updatedAt: _updatedAt, ...settings } = current.body;
@@ -144,7 +144,7 @@ describe("the organisation's DNS cache settings", () => {
     expect((await lookup("cacheon.test", owner.cookie)).body.spf.recordValue).toBe("v=spf1 ip4:192.0.2.2 -all");
   });
 
-  test("the organisation's domain checks follow its setting; signed out, the server's cache applies", async () => {
+  test("the organization's domain checks follow its setting; signed out, the server's cache applies", async () => {
     const uncached = await signedInMember(t.deps.store, "owner");
     await setCaching(uncached, false, 3600);
     const id = await addDomain(uncached.orgId, "cachecheck.test");

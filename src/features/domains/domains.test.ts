@@ -25,14 +25,14 @@ describe("domains", () => {
     expect((await t.json("DELETE", `/api/domains/${created.body.id}`, { cookie })).status).toBe(404);
   });
 
-  test("the same domain twice in one organisation → 409; another organisation may add it", async () => {
+  test("the same domain twice in one organization → 409; another organization may add it", async () => {
     t = await makeTestApp();
     const a = await signedInMember(t.deps.store, "owner");
     const b = await signedInMember(t.deps.store, "owner");
     expect((await t.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "example.com" } })).status).toBe(201);
     const dup = await t.json("POST", "/api/domains", { cookie: a.cookie, body: { name: "EXAMPLE.com" } });
     expect(dup.status).toBe(409);
-    expect(dup.body.error.message).toBe("example.com is already in this organisation's domains.");
+    expect(dup.body.error.message).toBe("example.com is already in this organization's domains.");
     expect((await t.json("POST", "/api/domains", { cookie: b.cookie, body: { name: "example.com" } })).status).toBe(201);
   });
 

@@ -55,7 +55,7 @@ export const MAX_HISTORY = 200;
 async function ownDomain(ctx: OrgContext, id: string) {
   const { domains } = ctx.store.t;
   const [row] = await ctx.store.db.select().from(domains).where(and(eq(domains.id, id), eq(domains.orgId, ctx.actor.orgId))).limit(1);
-  if (!row) throw new NotFoundError("No such domain in this organisation.");
+  if (!row) throw new NotFoundError("No such domain in this organization.");
   return row;
 }
 

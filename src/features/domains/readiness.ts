@@ -46,7 +46,7 @@ interface Readiness {
 async function ownDomain(ctx: OrgContext, id: string) {
   const { domains } = ctx.store.t;
   const [row] = await ctx.store.db.select({ id: domains.id, name: domains.name, dmarcPolicy: domains.dmarcPolicy }).from(domains).where(and(eq(domains.id, id), eq(domains.orgId, ctx.actor.orgId))).limit(1);
-  if (!row) throw new NotFoundError("No such domain in this organisation.");
+  if (!row) throw new NotFoundError("No such domain in this organization.");
   return row;
 }
 

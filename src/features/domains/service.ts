@@ -33,7 +33,7 @@ export async function listDomains(ctx: OrgContext): Promise<DomainView[]> {
   return rows.map(toView);
 }
 
-const duplicate = (name: string) => new ConflictError(`${name} is already in this organisation's domains.`, { name: "This domain is already added" });
+const duplicate = (name: string) => new ConflictError(`${name} is already in this organization's domains.`, { name: "This domain is already added" });
 
 /**
  * Adds a (normalised) domain to the organisation; 409 when it is there already. The plan's
@@ -60,7 +60,7 @@ export async function addDomain(ctx: OrgContext, name: string): Promise<DomainVi
 export async function deleteDomain(ctx: OrgContext, id: string): Promise<void> {
   const { domains } = ctx.store.t;
   const removed = await ctx.store.write((tx) => tx.delete(domains).where(and(eq(domains.id, id), eq(domains.orgId, ctx.actor.orgId))).returning({ id: domains.id }));
-  if (!removed.length) throw new NotFoundError("No such domain in this organisation.");
+  if (!removed.length) throw new NotFoundError("No such domain in this organization.");
 }
 
 /**
@@ -71,14 +71,14 @@ export async function deleteDomain(ctx: OrgContext, id: string): Promise<void> {
 export async function checkDomainNow(ctx: OrgContext, id: string): Promise<DomainCheckView> {
   const { domains } = ctx.store.t;
   const [row] = await ctx.store.db.select({ id: domains.id }).from(domains).where(and(eq(domains.id, id), eq(domains.orgId, ctx.actor.orgId))).limit(1);
-  if (!row) throw new NotFoundError("No such domain in this organisation.");
+  if (!row) throw new NotFoundError("No such domain in this organization.");
   const deps = domainCheckDeps(ctx);
   if (!deps) throw new ServiceError(503, "dns_unavailable", "DNS checks are not available on this server.");
   const check = await runDomainCheck(deps, id);
-  if (check.outcome === "gone") throw new NotFoundError("No such domain in this organisation.");
+  if (check.outcome === "gone") throw new NotFoundError("No such domain in this organization.");
   if (check.outcome === "incomplete") throw new ServiceError(503, "dns_unavailable", "Could not check (DNS server did not answer): the last good result is kept. Try again in a minute.");
   const [updated] = await ctx.store.db.select().from(domains).where(eq(domains.id, id)).limit(1);
-  if (!updated) throw new NotFoundError("No such domain in this organisation.");
+  if (!updated) throw new NotFoundError("No such domain in this organization.");
   return {
     domain: toView(updated),
     events: check.events.map((e) => {

@@ -45,7 +45,7 @@ export function mailinRoutes(deps: AppDeps) {
       "/api/settings/mailbox/poll",
       async ({ ctx }) => {
         await deps.limiter.hit("mailbox-poll", ctx.actor.orgId, MAILBOX_TEST_RATE_LIMIT.limit, MAILBOX_TEST_RATE_LIMIT.windowSeconds);
-        if (!(await getMailbox(ctx))) throw new NotFoundError("No report mailbox is configured for this organisation.");
+        if (!(await getMailbox(ctx))) throw new NotFoundError("No report mailbox is configured for this organization.");
         const result = await pollMailbox(ctx, ctx.actor.orgId, ingestFile);
         return { ...result, mailbox: await getMailbox(ctx) };
       },

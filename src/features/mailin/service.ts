@@ -34,7 +34,7 @@ export async function reportAddress(ctx: OrgContext): Promise<ReportAddress> {
   const port = ctx.config.smtpPort;
   if (!domain || !port) return { address: null };
   const token = await reportTokenOf(ctx, ctx.actor.orgId);
-  if (!token) throw new NotFoundError("This organisation no longer exists.");
+  if (!token) throw new NotFoundError("This organization no longer exists.");
   const address = `${token}@${domain}`;
   return { address, rua: `mailto:${address}`, ruf: `mailto:${address}` };
 }
@@ -87,7 +87,7 @@ export async function saveMailbox(ctx: OrgContext, input: ParsedMailboxInput): P
 export async function deleteMailbox(ctx: OrgContext): Promise<void> {
   const { reportMailboxes } = ctx.store.t;
   const removed = await ctx.store.write((tx) => tx.delete(reportMailboxes).where(eq(reportMailboxes.orgId, ctx.actor.orgId)).returning({ orgId: reportMailboxes.orgId }));
-  if (!removed.length) throw new NotFoundError("No report mailbox is configured for this organisation.");
+  if (!removed.length) throw new NotFoundError("No report mailbox is configured for this organization.");
 }
 
 /** The settings with the address the connection must go to, once the host is checked (mailbox-address.ts). */
@@ -128,7 +128,7 @@ export async function testMailbox(deps: OrgContext, input: ParsedMailboxInput | 
       if (!password) throw new ValidationError(MAILBOX_MESSAGES.password, { password: MAILBOX_MESSAGES.password });
       settings = { host: input.host, port: input.port, tls: input.tls, username: input.username, folder: input.folder, password };
     } else {
-      if (!existing) throw new NotFoundError("No report mailbox is configured for this organisation.");
+      if (!existing) throw new NotFoundError("No report mailbox is configured for this organization.");
       settings = settingsOf(deps, existing);
     }
   } catch (error) {
@@ -167,7 +167,7 @@ export function pollMailbox(deps: ServiceContext, orgId: string, ingest: IngestF
 async function pollOnce(deps: ServiceContext, orgId: string, ingest: IngestFn): Promise<PollResult> {
   const { reportMailboxes } = deps.store.t;
   const row = await findMailbox(deps, orgId);
-  if (!row) return { ok: false, error: "No report mailbox is configured for this organisation." };
+  if (!row) return { ok: false, error: "No report mailbox is configured for this organization." };
   const startedAt = deps.now();
   let result: PollResult;
   let settings: ImapSettings | null = null;

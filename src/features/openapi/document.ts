@@ -57,7 +57,7 @@ function security(access: string, path: string): { security: Record<string, stri
   const role = PERMISSIONS[permission] ?? "viewer";
   return {
     security: [{ cookieSession: [] }, { bearerToken: [] }],
-    note: `A member of the current organisation with role ${role} or higher (permission \`${permission}\`): a session cookie, or an API token of the organisation with that role.`,
+    note: `A member of the current organization with role ${role} or higher (permission \`${permission}\`): a session cookie, or an API token of the organization with that role.`,
   };
 }
 
@@ -100,7 +100,7 @@ export function buildOpenApi(routes: readonly RouteInfo[]): Record<string, unkno
     info: {
       title: "dmarcwarden API",
       version: VERSION,
-      description: "DMARC, SPF and DKIM monitoring. Tenant routes act in the caller's current organisation: a session's, or the organisation an API token belongs to.",
+      description: "DMARC, SPF and DKIM monitoring. Tenant routes act in the caller's current organization: a session's, or the organization an API token belongs to.",
     },
     servers: [{ url: "/" }],
     paths,
@@ -108,7 +108,7 @@ export function buildOpenApi(routes: readonly RouteInfo[]): Record<string, unkno
       schemas: { Error: ERROR_SCHEMA },
       securitySchemes: {
         cookieSession: { type: "apiKey", in: "cookie", name: "dw_session", description: "The session cookie set by POST /api/auth/login." },
-        bearerToken: { type: "http", scheme: "bearer", description: "An API token of the organisation (Settings → API tokens): `Authorization: Bearer <token>`." },
+        bearerToken: { type: "http", scheme: "bearer", description: "An API token of the organization (Settings → API tokens): `Authorization: Bearer <token>`." },
         adminSession: { type: "apiKey", in: "header", name: "X-Admin-Session", description: "The operator console's session from POST /api/admin/login." },
         metricsToken: { type: "http", scheme: "bearer", description: "The --metrics-token of the server." },
       },

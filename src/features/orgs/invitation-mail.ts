@@ -25,7 +25,7 @@ export async function deliverInvitation(
     return { invitation, emailed: false, link: `${requestOrigin}${path}` };
   }
   const link = `${mailer.publicUrl}${path}`;
-  const organization = (await organizationName(ctx, actor.orgId)) ?? "an organisation";
+  const organization = (await organizationName(ctx, actor.orgId)) ?? "an organization";
   try {
     await mailer.send(
       invitationMail({ to: invitation.email, inviterName: actor.user.name, organization, role: ROLE_WORDS[invitation.role], link, expiresAt: new Date(invitation.expiresAt) }),

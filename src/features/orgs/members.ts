@@ -13,7 +13,7 @@ import { assertCanAddMember } from "../billing/limits";
 import type { InvitationView, MemberView, MembersResponse } from "./contract";
 
 export const INVITATION_DAYS = 7;
-const LAST_OWNER = "An organisation needs at least one owner. Make another member owner first.";
+const LAST_OWNER = "An organization needs at least one owner. Make another member owner first.";
 const OWNER_ONLY = "Only an owner can give or take away the owner role.";
 const LINK_USED = "This invitation link is not valid any more: it was used already or has expired. Ask for a new one.";
 
@@ -71,7 +71,7 @@ export async function invite(ctx: OrgContext, email: string, role: Role): Promis
           .where(and(eq(memberships.orgId, actor.orgId), eq(memberships.userId, invited.id)))
           .limit(1)
       : [];
-    if (already) throw new ConflictError(`${email} is already a member of this organisation.`, { email: "Already a member" });
+    if (already) throw new ConflictError(`${email} is already a member of this organization.`, { email: "Already a member" });
     await assertCanAddMember(ctx, actor.orgId);
     const [created] = await tx
       .insert(invitations)
@@ -90,7 +90,7 @@ export async function revokeInvitation(ctx: OrgContext, id: string): Promise<voi
       .where(and(eq(invitations.id, id), eq(invitations.orgId, ctx.actor.orgId), isNull(invitations.acceptedAt)))
       .returning({ id: invitations.id }),
   );
-  if (!removed.length) throw new NotFoundError("No such invitation in this organisation.");
+  if (!removed.length) throw new NotFoundError("No such invitation in this organization.");
 }
 
 async function liveInvitation(ctx: ServiceContext, token: string) {
@@ -156,7 +156,7 @@ async function membershipIn(ctx: OrgContext, id: string) {
     .from(memberships)
     .where(and(eq(memberships.id, id), eq(memberships.orgId, ctx.actor.orgId)))
     .limit(1);
-  if (!row) throw new NotFoundError("No such member in this organisation.");
+  if (!row) throw new NotFoundError("No such member in this organization.");
   return row;
 }
 

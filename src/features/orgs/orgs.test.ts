@@ -13,8 +13,8 @@ async function signup(app: TestApp, email: string, organization = "Org of " + em
   return cookieFrom(res, "dw_session")!;
 }
 
-describe("organisations", () => {
-  test("a user in two organisations lists both and switches; switching to a foreign one is 404", async () => {
+describe("organizations", () => {
+  test("a user in two organizations lists both and switches; switching to a foreign one is 404", async () => {
     t = await makeTestApp();
     const db = t.deps.store.db;
     const a = await signedInMember(t.deps.store, "owner", "Alpha");
@@ -152,7 +152,7 @@ describe("members and invitations", () => {
 
     const demote = await t.json("PATCH", `/api/members/${ownerM.id}`, { cookie: owner.cookie, body: { role: "admin" } });
     expect(demote.status).toBe(409);
-    expect(demote.body.error.message).toBe("An organisation needs at least one owner. Make another member owner first.");
+    expect(demote.body.error.message).toBe("An organization needs at least one owner. Make another member owner first.");
     expect((await t.json("DELETE", `/api/members/${ownerM.id}`, { cookie: owner.cookie })).status).toBe(409);
 
     const promoted = await t.json("PATCH", `/api/members/${secondM.id}`, { cookie: owner.cookie, body: { role: "owner" } });

@@ -15,7 +15,7 @@ export async function createClient(ctx: OrgContext, name: string): Promise<OrgSu
   const { actor } = ctx;
   const org = await ctx.store.write(async (tx) => {
     const [parent] = await tx.select({ parentId: organizations.parentId }).from(organizations).where(eq(organizations.id, actor.orgId)).limit(1);
-    if (parent?.parentId) throw new ValidationError("A client organisation cannot have clients of its own. Switch to the managing organisation first.");
+    if (parent?.parentId) throw new ValidationError("A client organization cannot have clients of its own. Switch to the managing organization first.");
     const [created] = await tx
       .insert(organizations)
       .values({ name, slug: await uniqueSlug(ctx, name), parentId: actor.orgId })
@@ -27,7 +27,7 @@ export async function createClient(ctx: OrgContext, name: string): Promise<OrgSu
 
 /** Makes `orgId` the session's current organisation; 404 unless the user may act in it. */
 export async function switchOrganization(ctx: UserContext, orgId: string): Promise<void> {
-  if (!(await effectiveRole(ctx, ctx.user.userId, orgId))) throw new NotFoundError("No such organisation.");
+  if (!(await effectiveRole(ctx, ctx.user.userId, orgId))) throw new NotFoundError("No such organization.");
   await setSessionOrganization(ctx, ctx.user.sessionId, orgId);
 }
 

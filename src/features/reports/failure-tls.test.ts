@@ -87,7 +87,7 @@ describe("failure reports", () => {
     expect((await t.json("GET", "/api/failure-reports?limit=1", { cookie: owner.cookie })).body.map((r: { id: string }) => r.id)).toEqual([laterId]);
   });
 
-  test("another organisation's report is not found; signed out is 401", async () => {
+  test("another organization's report is not found; signed out is 401", async () => {
     const owner = await memberWithDomain();
     const stranger = await memberWithDomain();
     const [id] = await upload(owner, [{ name: "arf.eml", bytes: fixture("arf-auth-failure.eml") }]);
@@ -121,7 +121,7 @@ describe("SMTP TLS reports", () => {
     expect(detail.body.policies[0].failureDetails[0]).toMatchObject({ resultType: "certificate-expired", sendingMtaIp: "209.85.220.41", receivingMxHostname: "mx1.example.com", failedSessionCount: 3, failureReasonCode: "X509_V_ERR_CERT_HAS_EXPIRED" });
   });
 
-  test("another organisation's report is not found; signed out is 401", async () => {
+  test("another organization's report is not found; signed out is 401", async () => {
     const owner = await memberWithDomain();
     const stranger = await memberWithDomain();
     const [id] = await upload(owner, [{ name: "tls.json", bytes: tlsFor("example.com", "tls-x", "2024-03-01") }]);

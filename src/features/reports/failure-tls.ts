@@ -59,7 +59,7 @@ export async function listFailureReports(ctx: OrgContext, page = FIRST_PAGE): Pr
 export async function getFailureReport(ctx: OrgContext, id: string): Promise<FailureReportDetail> {
   const { failureReports } = ctx.store.t;
   const [row] = await ctx.store.db.select().from(failureReports).where(and(eq(failureReports.id, id), eq(failureReports.orgId, ctx.actor.orgId)));
-  if (!row) throw new NotFoundError("No such failure report in this organisation.");
+  if (!row) throw new NotFoundError("No such failure report in this organization.");
   return {
     ...failureSummary(row),
     reportId: row.reportId,
@@ -132,7 +132,7 @@ function parsePolicies(json: string): TlsPolicyResult[] {
 export async function getTlsReport(ctx: OrgContext, id: string): Promise<TlsReportDetail> {
   const { tlsReports } = ctx.store.t;
   const [row] = await ctx.store.db.select().from(tlsReports).where(and(eq(tlsReports.id, id), eq(tlsReports.orgId, ctx.actor.orgId)));
-  if (!row) throw new NotFoundError("No such TLS report in this organisation.");
+  if (!row) throw new NotFoundError("No such TLS report in this organization.");
   return {
     ...tlsSummary(row),
     reportId: row.reportId,

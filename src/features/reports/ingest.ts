@@ -83,8 +83,8 @@ class ForeignDomain extends Error {}
 
 function foreignDomainMessage(policyDomain: string, owned: OwnedDomain[]): string {
   return owned.length === 0
-    ? `The report is for ${policyDomain}, but this organisation has no domains yet. Add ${policyDomain} under Domains, then upload the report again.`
-    : `The report is for ${policyDomain}, which is not one of this organisation's domains. Add it under Domains, or upload the report in the organisation that owns it.`;
+    ? `The report is for ${policyDomain}, but this organization has no domains yet. Add ${policyDomain} under Domains, then upload the report again.`
+    : `The report is for ${policyDomain}, which is not one of this organization's domains. Add it under Domains, or upload the report in the organization that owns it.`;
 }
 
 const domainsOf = (report: ParsedReport): string[] =>

@@ -79,7 +79,7 @@ describe("POST /api/reports/upload", () => {
     ["a DOCTYPE", () => fixture("doctype-entities.xml"), /DOCTYPE/],
     ["not a report", () => new TextEncoder().encode("hello"), /not a report/],
     ["a mail with one broken report among good ones", () => reportMail([{ fileName: "ok.xml", contentType: "text/xml", data: xmlBytes(sampleAggregate("example.com")) }, { fileName: "bad.xml", contentType: "text/xml", data: fixture("truncated.xml") }]), /malformed/],
-    ["a zip with a report for a foreign domain next to a good one", () => zip({ "a.xml": xmlBytes(sampleAggregate("example.com")), "b.xml": xmlBytes(sampleAggregate("other.org")) }), /other\.org, which is not one of this organisation's domains/],
+    ["a zip with a report for a foreign domain next to a good one", () => zip({ "a.xml": xmlBytes(sampleAggregate("example.com")), "b.xml": xmlBytes(sampleAggregate("other.org")) }), /other\.org, which is not one of this organization's domains/],
   ])("a refused file (%s) says why and leaves the database as it was", async (_, bytes, reason) => {
     const { orgId, cookie } = await signedInMember(t.deps.store, "member");
     await addDomain(orgId, "example.com");
@@ -95,13 +95,13 @@ describe("POST /api/reports/upload", () => {
     expect(await lastReportAts()).toEqual(lastReport);
   });
 
-  test("a report for a domain of another organisation is refused (tenant routing)", async () => {
+  test("a report for a domain of another organization is refused (tenant routing)", async () => {
     const a = await signedInMember(t.deps.store, "owner");
     const b = await signedInMember(t.deps.store, "owner");
     await addDomain(a.orgId, "a-corp.com");
     await addDomain(b.orgId, "b-corp.com");
     const res = await upload(a.cookie, [{ name: "b.xml", bytes: xmlBytes(sampleAggregate("b-corp.com")) }]);
-    expect(res.body.results[0]).toMatchObject({ status: "rejected", error: expect.stringContaining("b-corp.com, which is not one of this organisation's domains") });
+    expect(res.body.results[0]).toMatchObject({ status: "rejected", error: expect.stringContaining("b-corp.com, which is not one of this organization's domains") });
     expect(await counts()).toEqual([0, 0, 0, 0, 0]);
   });
 
@@ -139,7 +139,7 @@ describe("POST /api/reports/upload", () => {
 });
 
 describe("reading reports back", () => {
-  test("list (SPEC §3 shape, newest first, own organisation only) and detail with records", async () => {
+  test("list (SPEC §3 shape, newest first, own organization only) and detail with records", async () => {
     const a = await signedInMember(t.deps.store, "member");
     const b = await signedInMember(t.deps.store, "member");
     await addDomain(a.orgId, "example.com");
@@ -232,7 +232,7 @@ describe("reverse DNS enrichment", () => {
 });
 
 describe("seed-demo", () => {
-  test("creates the demo organisation with weeks of reports, idempotently", async () => {
+  test("creates the demo organization with weeks of reports, idempotently", async () => {
     const first = await seedDemo(t.deps);
     expect(first.password).toMatch(/^\w{16}$/);
     expect(first.ingested).toBeGreaterThan(200);
@@ -276,7 +276,7 @@ describe("dmarcwarden ingest (CLI)", () => {
       expect(bad.exitCode).toBe(1);
 
       const unknown = Bun.spawnSync([process.execPath, join(import.meta.dir, "../../main.ts"), "ingest", "--org", "nope", "--db", db, join(dir, "in")], { stdout: "pipe", stderr: "pipe" });
-      expect(unknown.stderr.toString()).toContain('no organisation with slug "nope"');
+      expect(unknown.stderr.toString()).toContain('no organization with slug "nope"');
       expect(unknown.exitCode).toBe(2);
     } finally {
       rmSync(dir, { recursive: true, force: true });

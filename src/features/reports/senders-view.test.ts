@@ -131,7 +131,7 @@ describe("GET /api/senders", () => {
     expect((await t.json("GET", "/api/senders?domain=nothing.example", { cookie })).body).toEqual([]);
   });
 
-  test("another organisation's senders never appear", async () => {
+  test("another organization's senders never appear", async () => {
     const mine = await signedInMember(t.deps.store);
     const theirs = await signedInMember(t.deps.store);
     await report(theirs.orgId, "example.com", 1, [{ ip: "192.0.2.66", count: 100, ...google }]);

@@ -107,7 +107,7 @@ export async function getReport(ctx: OrgContext, id: string): Promise<DmarcRepor
   const { aggregateReports, aggregateRecords } = ctx.store.t;
   const db = ctx.store.db;
   const [row] = await db.select().from(aggregateReports).where(and(eq(aggregateReports.id, id), eq(aggregateReports.orgId, ctx.actor.orgId)));
-  if (!row) throw new NotFoundError("No such report in this organisation.");
+  if (!row) throw new NotFoundError("No such report in this organization.");
   const records = await db
     .select()
     .from(aggregateRecords)

@@ -14,7 +14,7 @@ export type StoredSettings = Settings & DigestSchedule & Retention & { updatedAt
 /** What an organisation without a saved row sees: its own name, its first owner's email, the default preferences. */
 async function defaultSettings(ctx: ServiceContext, orgId: string): Promise<Settings & DigestSchedule & Retention> {
   const name = await organizationName(ctx, orgId);
-  if (name === null) throw new NotFoundError("This organisation no longer exists.");
+  if (name === null) throw new NotFoundError("This organization no longer exists.");
   return { organizationName: name, contactEmail: (await firstOwnerEmail(ctx, orgId)) ?? "", ...DEFAULT_PREFERENCES, ...DEFAULT_RETENTION };
 }
 

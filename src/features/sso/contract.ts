@@ -41,10 +41,10 @@ export type SsoFormValues = { issuer: string; clientId: string; clientSecret: st
 /** POST /api/auth/sso/start: who is signing in: an email address, or the organisation's short name (slug). */
 export const startSsoSchema = z.object({
   identifier: z
-    .string({ error: "Enter your work email address or your organisation's short name" })
+    .string({ error: "Enter your work email address or your organization's short name" })
     .trim()
-    .min(1, "Enter your work email address or your organisation's short name")
-    .max(254, "That is too long for an email address or an organisation name")
+    .min(1, "Enter your work email address or your organization's short name")
+    .max(254, "That is too long for an email address or an organization name")
     .transform((v) => v.toLowerCase()),
   next: z.string().max(500).optional(),
 });
@@ -81,9 +81,9 @@ export const SSO_ERRORS = {
   failed: "Single sign-on did not complete: the identity provider's answer could not be verified. Start it again, or ask your administrator to check the settings.",
   denied: "The identity provider did not sign you in. Start again, or ask your administrator.",
   email_not_verified: "Your identity provider did not confirm your email address, so it cannot be matched to an account here. Ask your administrator.",
-  domain_not_allowed: "Your email domain is not allowed to sign in to this organisation with single sign-on. Ask your administrator to add it.",
-  disabled: "Single sign-on is turned off for this organisation. Sign in with your password, or ask your administrator.",
-  member_limit: "The organisation has reached its plan's number of members. Ask its owner to upgrade or remove a member.",
-  account_elsewhere: "An account with your email address also belongs to other organisations here, so single sign-on cannot open it. Sign in with your password (Forgot password? sets one).",
+  domain_not_allowed: "Your email domain is not allowed to sign in to this organization with single sign-on. Ask your administrator to add it.",
+  disabled: "Single sign-on is turned off for this organization. Sign in with your password, or ask your administrator.",
+  member_limit: "The organization has reached its plan's number of members. Ask its owner to upgrade or remove a member.",
+  account_elsewhere: "An account with your email address also belongs to other organizations here, so single sign-on cannot open it. Sign in with your password (Forgot password? sets one).",
 } as const;
 export type SsoErrorCode = keyof typeof SSO_ERRORS;

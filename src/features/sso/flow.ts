@@ -61,9 +61,9 @@ export function safeNextPath(next: string | undefined | null): string {
 }
 
 const NO_SSO_FOR_DOMAIN = (domain: string) =>
-  new NotFoundError(`No organisation here signs in with single sign-on for addresses at ${domain}. Sign in with your password, or enter your organisation's short name instead.`);
-const SEVERAL_FOR_DOMAIN = (domain: string) => new ConflictError(`Several organisations sign in with single sign-on for addresses at ${domain}. Enter your organisation's short name instead (your administrator can tell you).`);
-const NO_SSO_FOR_SLUG = () => new NotFoundError("No organisation with single sign-on has that short name. Check it with your administrator, or sign in with your password.");
+  new NotFoundError(`No organization here signs in with single sign-on for addresses at ${domain}. Sign in with your password, or enter your organization's short name instead.`);
+const SEVERAL_FOR_DOMAIN = (domain: string) => new ConflictError(`Several organizations sign in with single sign-on for addresses at ${domain}. Enter your organization's short name instead (your administrator can tell you).`);
+const NO_SSO_FOR_SLUG = () => new NotFoundError("No organization with single sign-on has that short name. Check it with your administrator, or sign in with your password.");
 
 /** The connection a person means: by their email's domain (their own organisations first), or by the organisation's short name. */
 async function chooseConnection(ctx: ServiceContext, identifier: string) {
@@ -87,7 +87,7 @@ async function chooseConnection(ctx: ServiceContext, identifier: string) {
 
 export class SsoUnavailableError extends ServiceError {
   constructor() {
-    super(502, "sso_unavailable", "The organisation's identity provider could not be reached. Try again in a moment, or sign in with your password.");
+    super(502, "sso_unavailable", "The organization's identity provider could not be reached. Try again in a moment, or sign in with your password.");
   }
 }
 
@@ -219,7 +219,7 @@ export async function finishSso(ctx: ServiceContext, request: Request, sealed: s
   const existing = await userByEmail(ctx, email);
   if (existing) {
     const elsewhere = (await organizationsOf(ctx, existing.id)).filter((org) => org.id !== row.orgId && org.parentId !== row.orgId);
-    if (elsewhere.length) throw new SsoRefused("account_elsewhere", `the account ${email} also belongs to ${elsewhere.length} other organisation(s)`, flow.orgId, email);
+    if (elsewhere.length) throw new SsoRefused("account_elsewhere", `the account ${email} also belongs to ${elsewhere.length} other organization(s)`, flow.orgId, email);
   }
 
   const now = ctx.now();

@@ -139,7 +139,7 @@ export async function deleteSso(ctx: OrgContext): Promise<{ issuer: string }> {
   tokensRefused(ctx);
   const { ssoConnections: t } = ctx.store.t;
   const [row] = await ctx.store.write((tx) => tx.delete(t).where(eq(t.orgId, ctx.actor.orgId)).returning({ issuer: t.issuer }));
-  if (!row) throw new NotFoundError("This organisation has no single sign-on set up.");
+  if (!row) throw new NotFoundError("This organization has no single sign-on set up.");
   return row;
 }
 

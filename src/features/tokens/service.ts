@@ -52,7 +52,7 @@ export async function createToken(ctx: OrgContext, input: { name: string; role: 
   const token = `${TOKEN_PREFIX}${newToken(32)}`;
   const id = await ctx.store.write(async (tx) => {
     const existing = await tx.select({ id: t.id }).from(t).where(eq(t.orgId, ctx.actor.orgId));
-    if (existing.length >= TOKENS_PER_ORGANISATION) throw new ValidationError(`An organisation can have at most ${TOKENS_PER_ORGANISATION} API tokens. Revoke the ones no longer used.`);
+    if (existing.length >= TOKENS_PER_ORGANISATION) throw new ValidationError(`An organization can have at most ${TOKENS_PER_ORGANISATION} API tokens. Revoke the ones no longer used.`);
     const [row] = await tx
       .insert(t)
       .values({ orgId: ctx.actor.orgId, name: input.name, role: input.role, tokenHash: hashToken(token), createdBy: ctx.actor.user.userId, createdAt: now, expiresAt: input.expiresAt })

@@ -24,7 +24,7 @@ export const trendsQuerySchema = z
     to: date,
     domain: z
       .string()
-      .max(300, "domain must be one of this organisation's domains")
+      .max(300, "domain must be one of this organization's domains")
       .optional()
       .transform((v) => v?.trim().toLowerCase().replace(/\.$/, "") || undefined),
   })

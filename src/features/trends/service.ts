@@ -21,7 +21,7 @@ export function queryRange(ctx: OrgContext, query: Pick<TrendsQuery, "days" | "f
 /** The id of the organisation's domain `name`; 404 when it has no such domain. */
 export async function domainIdByName(ctx: OrgContext, name: string): Promise<string> {
   const found = (await domainNamesOf(ctx, ctx.actor.orgId)).find((d) => d.name === name);
-  if (!found) throw new NotFoundError("domain must be one of this organisation's domains.");
+  if (!found) throw new NotFoundError("domain must be one of this organization's domains.");
   return found.id;
 }
 

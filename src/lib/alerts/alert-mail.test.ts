@@ -27,7 +27,7 @@ const removed = describeAlert(
 );
 
 describe("alert mail", () => {
-  test("the organisation in the subject, what happened, the record before, and a link to the domain — in both parts", async () => {
+  test("the organization in the subject, what happened, the record before, and a link to the domain — in both parts", async () => {
     await mailer.send(alertMail({ to: "owner@acme.test", organization: "Acme <Dental>", alert: removed }));
     const mail = await capture.waitFor((m) => m.to.includes("owner@acme.test"));
     expect(mail.subject).toBe("[Acme <Dental>] DMARC record removed from example.com");

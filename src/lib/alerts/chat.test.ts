@@ -37,7 +37,7 @@ describe("what an alert says", () => {
 });
 
 describe("Slack", () => {
-  test("text for the notification, blocks with the title, facts, a button to the page and the organisation", () => {
+  test("text for the notification, blocks with the title, facts, a button to the page and the organization", () => {
     const message = slackMessage(weakened, context);
     expect(message.text).toBe("[Acme &lt;Clinic&gt; &amp; Co] DMARC policy of example.com weakened");
     expect(message.blocks[0]).toEqual({ type: "header", text: { type: "plain_text", text: "DMARC policy of example.com weakened", emoji: true } });

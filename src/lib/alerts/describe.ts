@@ -167,7 +167,7 @@ function words(event: AlertEvent): Pick<AlertDescription, "title" | "summary" | 
         severity: "critical",
       };
     case "account.member_joined":
-      return { title: `${str(d.name) || str(d.email)} joined the organisation`, summary: `${str(d.name)} (${str(d.email)}) accepted an invitation and joined as ${str(d.role)}.`, facts: [{ label: "Role", value: str(d.role) }], severity: "info" };
+      return { title: `${str(d.name) || str(d.email)} joined the organization`, summary: `${str(d.name)} (${str(d.email)}) accepted an invitation and joined as ${str(d.role)}.`, facts: [{ label: "Role", value: str(d.role) }], severity: "info" };
     case "account.mailbox_failing":
       return {
         title: `The report mailbox failed to poll ${str(d.failures)} times in a row`,

@@ -52,7 +52,7 @@ describe("weekly digest content", () => {
 });
 
 describe("weekly digest PDF", () => {
-  test("parses, and shows the organisation, the period and the figures", async () => {
+  test("parses, and shows the organization, the period and the figures", async () => {
     const bytes = await renderDigestPdf(sampleDigest());
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
     const { pages, text } = await pdfText(bytes);

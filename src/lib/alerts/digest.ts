@@ -128,8 +128,8 @@ export function digestTables(model: DigestModel): DigestTable[] {
   const clients: DigestTable[] = model.clients
     ? [
         {
-          heading: "Client organisations",
-          columns: ["Organisation", "Domains", "Messages", "Change", "Pass rate", "Open tasks"],
+          heading: "Client organizations",
+          columns: ["Organization", "Domains", "Messages", "Change", "Pass rate", "Open tasks"],
           ...limited(
             [...model.clients]
               .sort((a, b) => b.messages - a.messages || a.name.localeCompare(b.name))
@@ -139,7 +139,7 @@ export function digestTables(model: DigestModel): DigestTable[] {
                 return [c.name, number(c.domains), number(c.messages), volumeChange(c.messages, c.previousMessages), `${rate(now)}${pointsChange(now, before) ? ` (${pointsChange(now, before)})` : ""}`, number(c.openTasks)];
               }),
           ),
-          empty: "No client organisations yet.",
+          empty: "No client organizations yet.",
           widths: [30, 11, 14, 10, 22, 13],
         },
       ]

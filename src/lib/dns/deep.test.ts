@@ -12,7 +12,7 @@ test("tree walk names: the domain, then ancestors to the top-level domain; at mo
   expect(dmarcTreeWalkNames(long)).toEqual([long, "5.6.7.8.9.example.com", "6.7.8.9.example.com", "7.8.9.example.com", "8.9.example.com", "9.example.com", "example.com", "com"]);
 });
 
-test("organisational domain: psd=n names itself, psd=y one label below, else the record with the fewest labels, else the domain", () => {
+test("organizational domain: psd=n names itself, psd=y one label below, else the record with the fewest labels, else the domain", () => {
   const walk = (records: Record<string, string>) => dmarcTreeWalk("a.b.example.com", dmarcTreeWalkNames("a.b.example.com").map((d) => ({ domain: d, lookup: records[d] ? txt(records[d]) : txt() })));
   expect(walk({ "b.example.com": "v=DMARC1; p=reject", "example.com": "v=DMARC1; p=none" })).toMatchObject({ policyDomain: "b.example.com", organizationalDomain: "example.com" });
   expect(walk({ "b.example.com": "v=DMARC1; p=reject; psd=n", "example.com": "v=DMARC1; p=none" }).organizationalDomain).toBe("b.example.com");

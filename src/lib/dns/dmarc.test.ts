@@ -51,12 +51,12 @@ describe("DMARC record parsing", () => {
     expect(codes(parseDmarcRecord("v=DMARC1; p=quarantine; pct=20; rua=mailto:a@example.com", "example.com"))).toContain("dmarc.partial_pct");
   });
 
-  test("an address at another organisational domain is external", () => {
+  test("an address at another organizational domain is external", () => {
     const p = parseDmarcRecord("v=DMARC1; p=none; rua=mailto:a@reports.example.com,mailto:b@collector.example.net", "example.com");
     expect(p.rua.map((u) => u.external)).toEqual([false, true]);
   });
 
-  test("organisational domain comes from the Public Suffix List", () => {
+  test("organizational domain comes from the Public Suffix List", () => {
     expect(organizationalDomain("mail.shop.example.co.uk")).toBe("example.co.uk");
     expect(organizationalDomain("example.com")).toBe("example.com");
   });
@@ -72,13 +72,13 @@ describe("DMARC evaluation", () => {
     expect(codes(two)).toContain("dmarc.multiple_records");
   });
 
-  test("a subdomain without a record inherits the organisational record's sp", () => {
+  test("a subdomain without a record inherits the organizational record's sp", () => {
     const r = evaluateDmarc({ domain: "mail.example.com", own: txt(), organizational: { domain: "example.com", lookup: txt("v=DMARC1; p=reject; sp=quarantine; rua=mailto:a@example.com") } });
     expect(r).toMatchObject({ status: "quarantine", inherited: true, source: "_dmarc.example.com" });
     expect(codes(r)).toContain("dmarc.inherited");
   });
 
-  test("an external rua without the destination's authorisation record warns", () => {
+  test("an external rua without the destination's authorization record warns", () => {
     const record = "v=DMARC1; p=reject; rua=mailto:r@collector.example.net";
     const denied = evaluateDmarc({ domain: "example.com", own: txt(record), authorizations: { "collector.example.net": txt() } });
     expect(denied.status).toBe("reject");

@@ -324,7 +324,7 @@ export function evaluateDmarc(input: DmarcInput): DmarcResult {
   }
   const findings = [...chosen.findings];
   if (inherited) findings.push(finding("info", "dmarc.inherited", `${input.domain} has no DMARC record of its own; the record of ${policyDomain} applies to it.`, `To give ${input.domain} its own policy, add a TXT record at ${ownName}.`));
-  if (walk && orgDomain !== input.domain) findings.push(finding("info", "dmarc.organizational_domain", `The organisational domain of ${input.domain} is ${orgDomain} (found by the DMARC DNS tree walk): mail signed or sent by any name under ${orgDomain} aligns in relaxed mode.`));
+  if (walk && orgDomain !== input.domain) findings.push(finding("info", "dmarc.organizational_domain", `The organizational domain of ${input.domain} is ${orgDomain} (found by the DMARC DNS tree walk): mail signed or sent by any name under ${orgDomain} aligns in relaxed mode.`));
   if (chosen.status === "invalid" || !chosen.record) {
     return { status: "invalid", recordValue: chosen.record ?? null, source, inherited, ...walkInfo, findings };
   }

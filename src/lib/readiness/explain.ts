@@ -102,7 +102,7 @@ export function alignment(auth: string, from: string, mode: AlignmentMode, tag: 
   const f = from.toLowerCase().replace(/\.$/, "");
   if (a === f) return { aligned: true, words: `${a} is exactly ${f}` };
   const sameOrg = orgDomainOf(a) === orgDomainOf(f);
-  if (sameOrg && mode === "r") return { aligned: true, words: `${a} and ${f} share the organisational domain ${orgDomainOf(f)} (relaxed alignment)` };
+  if (sameOrg && mode === "r") return { aligned: true, words: `${a} and ${f} share the organizational domain ${orgDomainOf(f)} (relaxed alignment)` };
   if (sameOrg) return { aligned: false, words: `${a} is in ${orgDomainOf(f)} but not exactly ${f}, and your DMARC record asks for strict alignment (${tag}=s)` };
   return { aligned: false, words: `${a} is not ${f} or a name under ${orgDomainOf(f)}` };
 }
@@ -220,7 +220,7 @@ function fixFor(
   }
   if (!e.yours) {
     return s.passed > 0
-      ? `Not recognised: if this server is yours, have it sign with DKIM for ${code(from)}; otherwise this source is not yours: no change, reject will stop it.`
+      ? `Not recognized: if this server is yours, have it sign with DKIM for ${code(from)}; otherwise this source is not yours: no change, reject will stop it.`
       : "This source is not yours: no change, reject will stop it. (If it is yours after all, mark it approved on its sender page to see how to set it up.)";
   }
   const who = x.name ?? "this sender";
@@ -243,7 +243,7 @@ function fixFor(
   if (strictSpf && x.spfResult === "pass") return `SPF passes for ${x.spfDomain}, which strict alignment (aspf=s) refuses for ${from}: change aspf=s to aspf=r in the record at ${code(`_dmarc.${from}`)}, or send with a bounce address at ${from}.`;
   // 3. its bounce address is at the domain, but the domain's SPF does not list it
   if (x.spfDomain && x.spfAligned && x.spfResult !== "pass") {
-    if (live.spf.result === "pass" && x.spfDomain === from) return `Nothing to change in SPF: the record of ${code(from)} now authorises ${s.ip} through ${code(live.spf.topTerm ?? live.spf.mechanism ?? "?")}; the failures were reported before that change.`;
+    if (live.spf.result === "pass" && x.spfDomain === from) return `Nothing to change in SPF: the record of ${code(from)} now authorizes ${s.ip} through ${code(live.spf.topTerm ?? live.spf.mechanism ?? "?")}; the failures were reported before that change.`;
     const add = x.setup.spfInclude ? `include:${x.setup.spfInclude}` : s.ip.includes(":") ? `ip6:${s.ip}` : `ip4:${s.ip}`;
     return `Add ${code(add)} to the SPF record of ${code(x.spfDomain)}.`;
   }

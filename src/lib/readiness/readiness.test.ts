@@ -106,7 +106,7 @@ const figures = (over: Partial<SourceFigures>): SourceFigures => ({
 describe("explain and fix", () => {
   test("alignment: exact, relaxed subdomain, strict refusal, another domain", () => {
     expect(alignment("example.com", "example.com", "s", "adkim").aligned).toBe(true);
-    expect(alignment("mail.example.com", "example.com", "r", "adkim")).toEqual({ aligned: true, words: "mail.example.com and example.com share the organisational domain example.com (relaxed alignment)" });
+    expect(alignment("mail.example.com", "example.com", "r", "adkim")).toEqual({ aligned: true, words: "mail.example.com and example.com share the organizational domain example.com (relaxed alignment)" });
     expect(alignment("mail.example.com", "example.com", "s", "adkim")).toEqual({ aligned: false, words: "mail.example.com is in example.com but not exactly example.com, and your DMARC record asks for strict alignment (adkim=s)" });
     expect(alignment("sendgrid.net", "example.com", "r", "aspf")).toEqual({ aligned: false, words: "sendgrid.net is not example.com or a name under example.com" });
     expect(alignment("a.example.co.uk", "example.co.uk", "r", "aspf").aligned).toBe(true);
@@ -154,7 +154,7 @@ describe("explain and fix", () => {
 });
 
 describe("SPF that is used", () => {
-  test("terms that authorised mail, unused ones and the lookups they cost", async () => {
+  test("terms that authorized mail, unused ones and the lookups they cost", async () => {
     const root = await tree("example.com");
     const lookups = zoneLookups(ZONE);
     const sources = await Promise.all(

@@ -124,11 +124,11 @@ export function spfUsage(root: SpfNode | null, sources: MatchedSource[], days: n
     }
     const words = removed.length
       ? `Removing ${removed.map((r) => `"${r}"`).join(", ")} (no reported mail in ${days} days) brings the record from ${lookups} to ${lookups - lookupsSaved} lookups${flatten.length ? "; the rest needs the trade-off below" : ""}.`
-      : `Every term authorised mail in ${days} days, so nothing can simply be removed${flatten.length ? "; the options below trade lookups for upkeep" : ""}.`;
+      : `Every term authorized mail in ${days} days, so nothing can simply be removed${flatten.length ? "; the options below trade lookups for upkeep" : ""}.`;
     rewrite = { record, lookups: after, removed, flatten, words };
   }
   const words = unused.length
-    ? `${plural(unused.length, "term")} authorised no reported mail in the last ${days} days${lookupsSaved ? `; removing ${unused.length === 1 ? "it" : "them"} saves ${plural(lookupsSaved, "DNS lookup")}` : ""}. A service that sends rarely (a yearly mailing) may not show in ${days} days: check before removing.`
-    : `Every term of the record authorised reported mail in the last ${days} days.`;
+    ? `${plural(unused.length, "term")} authorized no reported mail in the last ${days} days${lookupsSaved ? `; removing ${unused.length === 1 ? "it" : "them"} saves ${plural(lookupsSaved, "DNS lookup")}` : ""}. A service that sends rarely (a yearly mailing) may not show in ${days} days: check before removing.`
+    : `Every term of the record authorized reported mail in the last ${days} days.`;
   return { domain, record: root.record, lookups, limit: SPF_LOOKUP_LIMIT, terms, unused, lookupsSaved, rewrite, words };
 }

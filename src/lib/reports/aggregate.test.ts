@@ -35,7 +35,7 @@ describe("aggregate report parser", () => {
     expect(min.records[0]).toMatchObject({ dkimAligned: null, spfAligned: null, dkimResults: [], spfResults: [] });
   });
 
-  test("normalises namespace prefixes, upper-case values, empty reasons, several auth results and IPv4-mapped addresses", async () => {
+  test("normalizes namespace prefixes, upper-case values, empty reasons, several auth results and IPv4-mapped addresses", async () => {
     const r = await parseAggregateXml(fixtureText("uppercase-prefixed.xml"));
     expect(r.policy).toMatchObject({ domain: "example.com", p: "reject", adkim: "r" });
     const rec = r.records[0]!;

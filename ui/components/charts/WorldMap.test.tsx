@@ -49,9 +49,9 @@ describe("WorldMap", () => {
     expect(container.querySelector<HTMLElement>("[data-tooltip-country]")!.textContent).toContain("1 failing message");
   });
 
-  test("a legend shows the colour scale from 1 to the largest count", () => {
+  test("a legend shows the color scale from 1 to the largest count", () => {
     renderWithProviders(<WorldMap counts={{ DE: 5000, BR: 40 }} />);
-    const legend = screen.getByLabelText("Colour scale");
+    const legend = screen.getByLabelText("Color scale");
     expect(legend.textContent).toContain("None");
     expect(legend.textContent).toContain("500+");
     expect(within(legend).getByText("1–4")).toBeTruthy();

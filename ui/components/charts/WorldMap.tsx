@@ -128,7 +128,7 @@ export function WorldMap({ counts, label = "Failing messages by country" }: Worl
           </div>
         )}
       </div>
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs" aria-label="Colour scale">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs" aria-label="Color scale">
         <span className="opacity-70">Failing messages</span>
         <span className="flex items-center gap-1">
           <span className="inline-block h-3 w-4 rounded-sm border border-base-300" style={{ background: shade(-1) }} aria-hidden />

@@ -96,7 +96,7 @@ beforeEach(() => localStorage.removeItem(NOTIFICATIONS_STORAGE_KEY));
 cleanUpAfterEach();
 
 describe("dashboard (SPEC §2 Authenticated dashboard)", () => {
-  test("shows stat cards, the domain table, at most 3 tasks and 3 reports with pass-rate colours, threats of the last 24h and the DNS lookup", async () => {
+  test("shows stat cards, the domain table, at most 3 tasks and 3 reports with pass-rate colors, threats of the last 24h and the DNS lookup", async () => {
     fetchStub = serve(full);
     renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
     const statsRegion = await screen.findByRole("region", { name: "Statistics" });
@@ -143,7 +143,7 @@ describe("dashboard (SPEC §2 Authenticated dashboard)", () => {
     expect(await within(section).findByText("Task number 9")).toBeTruthy();
   });
 
-  test("empty states of an empty organisation: No domains, No active tasks or issues, No reports available, No Active Threats — never 'records look right' or 'currently secure'", async () => {
+  test("empty states of an empty organization: No domains, No active tasks or issues, No reports available, No Active Threats — never 'records look right' or 'currently secure'", async () => {
     fetchStub = serve({ ...full, "/api/dashboard/stats": { ...stats, totalDomains: 0, dmarcProtected: 0, protectionRate: 0 }, "/api/domains": [], "/api/tasks": [], "/api/dmarc-reports": [], "/api/ip-threats": [] });
     renderWithProviders(<DashboardView now={now} />, "/app/dashboard");
     expect(await screen.findByText("No domains")).toBeTruthy();

@@ -7,7 +7,7 @@ import { DashboardView } from "./DashboardView";
 export const TRIAL_STARTED_TOAST = { title: "Trial Started Successfully!", description: "Welcome to the product. Your 7-day trial is now active." } as const;
 
 /** Billing off (self-hosted): the account is made at once and no trial clock runs, so nothing is said about a trial (arrives with ?welcome=1). */
-export const ACCOUNT_READY_TOAST = { title: "Your organisation is ready", description: "Welcome to dmarcwarden. Follow Getting started to add your domain and receive your first report." } as const;
+export const ACCOUNT_READY_TOAST = { title: "Your organization is ready", description: "Welcome to dmarcwarden. Follow Getting started to add your domain and receive your first report." } as const;
 
 /** Shows the trial or welcome toast once when arriving with its parameter, then drops the parameter. */
 function useArrivalToast() {

@@ -22,7 +22,7 @@ const threats: IpThreat[] = [
 const order = () => within(screen.getByRole("list", { name: "Threats" })).getAllByRole("listitem").map((li) => li.getAttribute("data-ip"));
 
 describe("threat list (SPEC §2 Threat list)", () => {
-  test("sorted by attempts, most first, labelled Last 24h, scrolling within max-h-96", () => {
+  test("sorted by attempts, most first, labeled Last 24h, scrolling within max-h-96", () => {
     renderWithProviders(<ThreatList threats={threats} now={now} />);
     expect(order()).toEqual(["10.0.0.2", "10.0.0.1", "10.0.0.3"]);
     expect(screen.getByText("Last 24h")).toBeTruthy();
@@ -114,7 +114,7 @@ describe("demo page (SPEC §2 Demo page)", () => {
     expect(document.activeElement).toBe(screen.getByRole("tab", { name: "Domains" }));
   });
 
-  test("reports tab colours pass rates green, orange and red", async () => {
+  test("reports tab colors pass rates green, orange and red", async () => {
     const user = userEvent.setup();
     renderApp("/demo");
     await screen.findByRole("heading", { level: 1, name: "Security Dashboard" });

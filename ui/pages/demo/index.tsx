@@ -32,7 +32,7 @@ const SUBTITLES: Record<DemoTab, string> = {
   domains: "Every domain with its DMARC policy, SPF and DKIM status.",
   reports: "Aggregate reports received from mailbox providers.",
   tasks: "What to fix next, most urgent first.",
-  threats: "Sources sending mail in your name without authorisation.",
+  threats: "Sources sending mail in your name without authorization.",
   dns: "Check any domain's DMARC, SPF and DKIM records.",
   settings: "Organization, reporting and monitoring preferences.",
 };

@@ -16,7 +16,7 @@ export default function DomainsPage() {
     <div className="mx-auto flex max-w-6xl flex-col gap-6">
       <div>
         <h1 className="text-3xl font-bold">Domain Management</h1>
-        <p className="mt-1 opacity-70">The domains this organisation monitors, with their DMARC, SPF and DKIM status.</p>
+        <p className="mt-1 opacity-70">The domains this organization monitors, with their DMARC, SPF and DKIM status.</p>
       </div>
       <AddDomainForm />
       <section className="card border border-base-300 bg-base-100 shadow-sm">
@@ -117,7 +117,7 @@ function RemoveDomainDialog({ domain, onClose }: { domain: DomainView | null; on
     });
   return (
     <Modal open={domain !== null} onOpenChange={(open) => !open && close()} closeButton={false}>
-      <ModalHeader title={`Remove ${domain?.name}?`} description="Its DNS checks and reports will no longer be shown for this organisation." />
+      <ModalHeader title={`Remove ${domain?.name}?`} description="Its DNS checks and reports will no longer be shown for this organization." />
       {remove.isError && (
         <p className="mb-3 text-sm text-error" role="alert">
           {errorMessage(remove.error)}

@@ -33,7 +33,7 @@ describe("landing page (SPEC §2)", () => {
     expect(admin.getAttribute("title")).toBe("Master Administrator sign-in");
     await user.click(admin);
     const dialog = await screen.findByRole("dialog");
-    expect(within(dialog).getByRole("link", { name: "Log in to your organisation's account" }).getAttribute("href")).toBe("/login");
+    expect(within(dialog).getByRole("link", { name: "Log in to your organization's account" }).getAttribute("href")).toBe("/login");
   });
 
   test("Sign In opens the master administrator login dialog", async () => {

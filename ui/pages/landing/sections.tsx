@@ -163,7 +163,7 @@ const FEATURES = [
   { icon: Activity, title: "Real-time Dashboard", text: "See every domain's protection status, open issues and report volume at a glance." },
   { icon: FileText, title: "DMARC Reports", text: "Aggregate reports from Google, Microsoft and others, parsed into pass rates and senders." },
   { icon: Globe, title: "Global Threat Map", text: "Find where spoofing attempts come from, ranked by volume and risk level." },
-  { icon: Building2, title: "Multi-domain & Multi-organization", text: "Manage many domains and client organisations with role-based access for your team." },
+  { icon: Building2, title: "Multi-domain & Multi-organization", text: "Manage many domains and client organizations with role-based access for your team." },
   { icon: Wrench, title: "Guided DNS Setup", text: "Copy-ready SPF, DKIM and DMARC records with instructions for your DNS provider." },
   { icon: Search, title: "Quick DNS Lookup", text: "Check any domain's DMARC, SPF and DKIM records in seconds." },
 ];

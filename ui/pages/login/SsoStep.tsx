@@ -20,7 +20,7 @@ export function SsoStep({ next, initialIdentifier, returnedError, onBack }: { ne
   });
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!identifier.trim()) return setMissing("Enter your work email address or your organisation's short name");
+    if (!identifier.trim()) return setMissing("Enter your work email address or your organization's short name");
     setMissing(null);
     start.mutate();
   };
@@ -28,7 +28,7 @@ export function SsoStep({ next, initialIdentifier, returnedError, onBack }: { ne
   return (
     <AuthCard
       title="Sign in with SSO"
-      subtitle="Use your organisation's identity provider (Microsoft, Google, Okta and others)."
+      subtitle="Use your organization's identity provider (Microsoft, Google, Okta and others)."
       footer={
         <button type="button" className="link link-hover" onClick={onBack}>
           Back to email and password
@@ -36,7 +36,7 @@ export function SsoStep({ next, initialIdentifier, returnedError, onBack }: { ne
       }
     >
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
-        <Field label="Work email or organisation short name" error={missing ?? undefined}>
+        <Field label="Work email or organization short name" error={missing ?? undefined}>
           <input
             className={`input input-bordered w-full ${missing ? "input-error" : ""}`}
             type="text"

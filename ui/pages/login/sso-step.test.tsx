@@ -10,7 +10,7 @@ const signedOut = () => json({ error: { code: "unauthorized", message: "Please s
 describe("/login: Sign in with SSO", () => {
   test("asks for a work email or short name, says what the server says, and sends the email typed on the password form along", async () => {
     const f = withFetch((url) => {
-      if (url.endsWith("/api/auth/sso/start")) return json({ error: { code: "not_found", message: "No organisation here signs in with single sign-on for addresses at nowhere.test." } }, 404);
+      if (url.endsWith("/api/auth/sso/start")) return json({ error: { code: "not_found", message: "No organization here signs in with single sign-on for addresses at nowhere.test." } }, 404);
       if (url.endsWith("/api/auth/me")) return signedOut();
       return json({});
     });
@@ -19,12 +19,12 @@ describe("/login: Sign in with SSO", () => {
     fireEvent.input(screen.getByLabelText(/^Email/), { target: { value: "zed@nowhere.test" } });
     fireEvent.click(screen.getByRole("button", { name: "Sign in with SSO" }));
     await screen.findByRole("heading", { name: "Sign in with SSO" });
-    const field = screen.getByLabelText(/^Work email or organisation short name/) as HTMLInputElement;
+    const field = screen.getByLabelText(/^Work email or organization short name/) as HTMLInputElement;
     expect(field.value).toBe("zed@nowhere.test");
 
     fireEvent.input(field, { target: { value: "  " } });
     fireEvent.click(screen.getByRole("button", { name: "Continue" }));
-    await screen.findByText("Enter your work email address or your organisation's short name");
+    await screen.findByText("Enter your work email address or your organization's short name");
     expect(f.calls.some((c) => c.url.endsWith("/api/auth/sso/start"))).toBe(false);
 
     fireEvent.input(field, { target: { value: "zed@nowhere.test" } });

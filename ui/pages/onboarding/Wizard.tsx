@@ -429,7 +429,7 @@ export function DmarcStep({ kind, domain, complete, after }: { kind: WizardKind;
       ) : (
         <p className="text-sm opacity-80">
           Reports will arrive at the rua= mailbox above. After you start monitoring, dmarcwarden shows where they should go instead — its own report address for
-          your organisation, a mailbox it reads, or uploads.
+          your organization, a mailbox it reads, or uploads.
         </p>
       )}
       <PropagationNote />

@@ -30,7 +30,7 @@ export const HEALTHCARE_WIZARD: WizardConfig = {
             domain={domain}
             note={
               <StepNote tone="warning" label="HIPAA note:">
-                only authorise email services that have signed a Business Associate Agreement (BAA) with your practice if they handle patient information.
+                only authorize email services that have signed a Business Associate Agreement (BAA) with your practice if they handle patient information.
               </StepNote>
             }
           />

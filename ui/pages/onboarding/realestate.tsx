@@ -30,7 +30,7 @@ export const REALESTATE_WIZARD: WizardConfig = {
             domain={domain}
             intro={
               <>
-                SPF lists the services allowed to send email for {domain}. This value authorises Google Workspace and SendGrid, the bulk email service many listing
+                SPF lists the services allowed to send email for {domain}. This value authorizes Google Workspace and SendGrid, the bulk email service many listing
                 alerts and newsletters go through.
               </>
             }

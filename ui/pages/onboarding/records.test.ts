@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { dmarcRecord, recordDomain, spfRecord } from "./records";
 
 describe("wizard DNS values (SPEC §9)", () => {
-  test("SPF authorises a large email provider with a soft-fail ending; real estate adds a bulk sender", () => {
+  test("SPF authorizes a large email provider with a soft-fail ending; real estate adds a bulk sender", () => {
     expect(spfRecord("healthcare")).toBe("v=spf1 include:_spf.google.com ~all");
     expect(spfRecord("professional")).toBe("v=spf1 include:_spf.google.com ~all");
     expect(spfRecord("realestate")).toBe("v=spf1 include:_spf.google.com include:sendgrid.net ~all");

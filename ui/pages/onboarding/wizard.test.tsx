@@ -162,7 +162,7 @@ describe("setup wizards (SPEC §2/§4/§5)", () => {
     expect(screen.queryByRole("link", { name: /readiness/ })).toBeNull();
   });
 
-  test("signed in, step 4's record carries the organisation's own report address (receiver on) with the §7.1 record; signed out, SPEC's sample", async () => {
+  test("signed in, step 4's record carries the organization's own report address (receiver on) with the §7.1 record; signed out, SPEC's sample", async () => {
     const me = { user: { id: "u1", name: "Ann", email: "ann@whitfield.com" }, currentOrgId: "o1", organizations: [] };
     const address = "tok123@reports.dw.test";
     const path = { domain: "whitfield.com", mode: "receiver", routes: [{ kind: "receiver", address, rua: `mailto:${address}`, external: { host: "reports.dw.test", name: "whitfield.com._report._dmarc.reports.dw.test", value: "v=DMARC1" } }] };

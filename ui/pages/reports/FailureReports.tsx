@@ -108,7 +108,7 @@ function FailureReportBody({ report: r }: { report: FailureReportDetail }) {
       </div>
       <p className="text-sm">
         {r.reporterOrg} received a message claiming to be from <span className="font-mono">{r.domain}</span> that failed {r.authFailure ? r.authFailure.toUpperCase() : "authentication"}. If you know the
-        sender, authorise it in your SPF record or have it sign with DKIM for your domain; if you don't, someone is likely spoofing your domain.
+        sender, authorize it in your SPF record or have it sign with DKIM for your domain; if you don't, someone is likely spoofing your domain.
       </p>
       {r.plainText && (
         <p className="alert alert-warning alert-soft text-sm" role="note">

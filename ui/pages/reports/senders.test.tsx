@@ -56,7 +56,7 @@ describe("Senders tab", () => {
     expect(within(body[0]!).getByText("Authenticated — SPF and DKIM aligned")).toBeTruthy();
     expect(within(body[0]!).getByText("1,200")).toBeTruthy();
     expect(within(body[1]!).getByText("Partly authenticated — 40% of its mail fails DMARC: add it to SPF or have it sign with DKIM for your domain")).toBeTruthy();
-    expect(within(body[2]!).getByText("Failing — not authorised to send as you; if you don't know it, this is spoofing")).toBeTruthy();
+    expect(within(body[2]!).getByText("Failing — not authorized to send as you; if you don't know it, this is spoofing")).toBeTruthy();
     expect(within(body[2]!).getByRole("meter").getAttribute("aria-valuenow")).toBe("0");
     expect(calls.some((c) => c.url === "/api/senders?days=30")).toBe(true);
     // one domain: no domain filter
@@ -76,7 +76,7 @@ describe("Senders tab", () => {
     await waitFor(() => expect(calls.some((c) => c.url === "/api/senders?days=7&domain=shop.example.com")).toBe(true));
   });
 
-  test("an empty organisation sees the empty state", async () => {
+  test("an empty organization sees the empty state", async () => {
     serve(() => []);
     renderWithProviders(<ReportsPage />, "/app/reports?tab=senders");
     expect(await screen.findByText("No senders seen yet")).toBeTruthy();

@@ -147,7 +147,7 @@ function MarkControls({ detail }: { detail: SenderDetail }) {
           )}
         </div>
       ) : (
-        role && <p className="text-xs opacity-60">Admins and owners of the organisation can mark senders.</p>
+        role && <p className="text-xs opacity-60">Admins and owners of the organization can mark senders.</p>
       )}
     </div>
   );

@@ -90,7 +90,7 @@ describe("sender page", () => {
     expect(await screen.findByRole("heading", { name: "partner-mail.example" })).toBeTruthy();
     expect(calls.some((c) => c.url === "/api/senders/domain%3Apartner-mail.example?days=30")).toBe(true);
     const verdict = screen.getByRole("region", { name: "Verdict" });
-    expect(within(verdict).getByText("Failing — not authorised to send as you; if you don't know it, this is spoofing")).toBeTruthy();
+    expect(within(verdict).getByText("Failing — not authorized to send as you; if you don't know it, this is spoofing")).toBeTruthy();
     const ips = screen.getByRole("region", { name: "IP addresses (1)" });
     const row = ips.querySelector('[data-ip="81.2.69.160"]')!;
     expect(within(row as HTMLElement).getByText("mx.partner-mail.example")).toBeTruthy();
@@ -117,7 +117,7 @@ describe("sender page", () => {
     serve("member", detail({ mark: "not_ours" }));
     renderApp("/app/senders/domain%3Apartner-mail.example");
     expect(await screen.findByText("Not ours")).toBeTruthy();
-    expect(await screen.findByText("Admins and owners of the organisation can mark senders.")).toBeTruthy();
+    expect(await screen.findByText("Admins and owners of the organization can mark senders.")).toBeTruthy();
     expect(screen.queryByRole("button", { name: /Approve/ })).toBeNull();
   });
 

@@ -35,7 +35,7 @@ export function ApiTokensSection() {
             API tokens
           </h2>
           <p className="text-sm opacity-70">
-            Scripts and tools call the API with <code className="text-xs">Authorization: Bearer &lt;token&gt;</code>, in this organisation only and with the token's role.
+            Scripts and tools call the API with <code className="text-xs">Authorization: Bearer &lt;token&gt;</code>, in this organization only and with the token's role.
           </p>
         </div>
         <CreateTokenForm myRole={myRole} onCreated={setCreated} />

@@ -84,7 +84,7 @@ export function AuditLogSection() {
               <ScrollText className="h-5 w-5 text-primary" aria-hidden />
               Audit log
             </h2>
-            <p className="text-sm opacity-70">Who did what in this organisation, when and from which address. Kept for at least a year; nobody can change it.</p>
+            <p className="text-sm opacity-70">Who did what in this organization, when and from which address. Kept for at least a year; nobody can change it.</p>
           </div>
           <button type="button" className="btn btn-ghost btn-sm shrink-0" onClick={() => log.refetch()} disabled={log.isFetching}>
             <RefreshCw className={`h-4 w-4 ${log.isFetching ? "animate-spin" : ""}`} aria-hidden /> Refresh

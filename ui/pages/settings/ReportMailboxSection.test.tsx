@@ -32,7 +32,7 @@ function server(options: { role?: string; address?: string | null; mailbox?: unk
 }
 
 describe("ReportMailboxSection", () => {
-  test("shows the organisation's report address with what to publish", async () => {
+  test("shows the organization's report address with what to publish", async () => {
     server();
     renderWithProviders(<ReportMailboxSection />);
     expect((await screen.findByTestId("report-address")).textContent).toBe(ADDRESS);
@@ -90,7 +90,7 @@ describe("ReportMailboxSection", () => {
     });
     renderWithProviders(<ReportMailboxSection />);
     expect(await screen.findByText(/failed: The IMAP server refused the user name or password\./)).toBeTruthy();
-    expect(await screen.findByText("Only owners and admins of the organisation can change the mailbox.")).toBeTruthy();
+    expect(await screen.findByText("Only owners and admins of the organization can change the mailbox.")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Save mailbox" })).toBeNull();
     expect(screen.getByLabelText("IMAP server").closest("fieldset")!.disabled).toBe(true);
   });

@@ -141,7 +141,7 @@ function MailboxPanel({ canManage, roleKnown }: { canManage: boolean; roleKnown:
         <>
           {query.data.mailbox && <PollStatus mailbox={query.data.mailbox} />}
           <MailboxForm key={query.data.mailbox ? "saved" : "new"} mailbox={query.data.mailbox} canManage={canManage} />
-          {roleKnown && !canManage && <p className="text-sm opacity-70">Only owners and admins of the organisation can change the mailbox.</p>}
+          {roleKnown && !canManage && <p className="text-sm opacity-70">Only owners and admins of the organization can change the mailbox.</p>}
         </>
       )}
     </div>

@@ -91,7 +91,7 @@ describe("settings form (SPEC §2 Settings page)", () => {
     const name = (await screen.findByLabelText("Organization name")) as HTMLInputElement;
     await waitFor(() => expect(name.value).toBe("Acme Dental"));
     const day = screen.getByLabelText("Digest day") as HTMLSelectElement;
-    expect(screen.queryByLabelText(/Include client organisations/)).toBeNull();
+    expect(screen.queryByLabelText(/Include client organizations/)).toBeNull();
     await user.selectOptions(day, "Friday");
     await user.selectOptions(screen.getByLabelText("Digest hour (UTC)"), "18:00 UTC");
     await user.click(screen.getByRole("button", { name: "Save Settings" }));
@@ -100,9 +100,9 @@ describe("settings form (SPEC §2 Settings page)", () => {
     expect(JSON.parse(String(put.init.body))).toMatchObject({ digestEnabled: true, digestDay: 5, digestHour: 18, digestIncludeClients: false });
   });
 
-  test("an MSP can have its digest cover its client organisations", async () => {
+  test("an MSP can have its digest cover its client organizations", async () => {
     render({ ...saved, hasClients: true });
-    expect(await screen.findByLabelText(/Include client organisations/)).toBeTruthy();
+    expect(await screen.findByLabelText(/Include client organizations/)).toBeTruthy();
   });
 
   test("members and viewers see the settings read-only", async () => {

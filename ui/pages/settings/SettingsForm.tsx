@@ -215,7 +215,7 @@ export function SettingsForm() {
                   </Field>
                 </div>
                 {query.data?.hasClients && (
-                  <Toggle name="digestIncludeClients" label="Include client organisations" hint="One digest that also covers every client organisation you manage, with a row per client." register={register} />
+                  <Toggle name="digestIncludeClients" label="Include client organizations" hint="One digest that also covers every client organization you manage, with a row per client." register={register} />
                 )}
               </div>
 

@@ -98,7 +98,7 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
           </button>
         </div>
         <span className="opacity-70">
-          People sign in from the sign-in page's <strong>Sign in with SSO</strong> with their work email, or with this organisation's short name <code className="text-xs">{settings.organizationSlug}</code>.
+          People sign in from the sign-in page's <strong>Sign in with SSO</strong> with their work email, or with this organization's short name <code className="text-xs">{settings.organizationSlug}</code>.
         </span>
       </div>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
@@ -160,7 +160,7 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
         )}
       </div>
       <p className="text-xs opacity-70">
-        Single sign-on does not replace two-factor sign-in here: people who turned it on still enter their code, and if this organisation requires it, members without it are asked to turn it on first.
+        Single sign-on does not replace two-factor sign-in here: people who turned it on still enter their code, and if this organization requires it, members without it are asked to turn it on first.
       </p>
     </form>
   );

@@ -10,7 +10,7 @@ cleanUpAfterEach();
 afterEach(() => sessionStorage.clear());
 
 describe("/signup after a setup wizard", () => {
-  test("the wizard's organisation and email are filled in, and its domain is added once the account exists", async () => {
+  test("the wizard's organization and email are filled in, and its domain is added once the account exists", async () => {
     saveWizardDetails({ name: "Riverside Clinic", domain: "riverside-clinic.com", email: "admin@riverside-clinic.com" });
     const f = withFetch((url) =>
       url === "/api/auth/signup"

@@ -128,7 +128,7 @@ export default function ThreatsPage() {
             </div>
           </div>
           <p className="text-xs opacity-60">
-            Threat level: high = 100 or more failing messages, or 20 or more delivered anyway; medium = 10 or more, or any delivered; low = a few, all quarantined or rejected. Sources recognised as a sending service
+            Threat level: high = 100 or more failing messages, or 20 or more delivered anyway; medium = 10 or more, or any delivered; low = a few, all quarantined or rejected. Sources recognized as a sending service
             (Google, SendGrid, …) are one level lower: most often your own service not yet authenticated. Senders you approved are left out (their failures are set-up tasks); senders you marked as not yours are never lowered. IP geolocation by DB-IP (db-ip.com), CC BY 4.0.
           </p>
         </>

@@ -62,7 +62,7 @@ export function DetailsStep({
   return (
     <section aria-labelledby="details-heading" className="mx-auto grid w-full max-w-xl gap-6">
       <div>
-        <h2 id="details-heading" className="text-2xl font-bold">Tell us about your organisation</h2>
+        <h2 id="details-heading" className="text-2xl font-bold">Tell us about your organization</h2>
         <p className="mt-1 text-base-content/70">
           You chose <strong>{PLANS[plan].name}</strong> ({PLANS[plan].priceLabel}) with a 7-day free trial.
         </p>

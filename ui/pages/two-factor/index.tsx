@@ -13,7 +13,7 @@ export default function TwoFactorEnrolPage() {
       <div className="mt-6 grid max-w-3xl grid-cols-1 gap-6">
         {twoFactor?.required && !twoFactor.enabled && (
           <div className="alert alert-warning text-sm" role="status">
-            {signedIn?.currentOrg?.name ?? "Your organisation"} requires two-factor sign-in. Turn it on to continue.
+            {signedIn?.currentOrg?.name ?? "Your organization"} requires two-factor sign-in. Turn it on to continue.
           </div>
         )}
         <TwoFactorSection enrolOnly />
