@@ -1,5 +1,5 @@
 /**
- * The getting-started checklist of a new organisation: add a domain → publish DMARC with the
+ * The getting-started checklist of a new organization: add a domain → publish DMARC with the
  * report address → first report received → fix the sources that fail → move to quarantine or
  * reject. Each step is checked from real state (the domains, their last DNS check, the daily
  * roll-ups), never from what the user clicked.
@@ -49,7 +49,7 @@ function ruaAddresses(domain: OnboardingDomain): string[] {
   return parseDmarcRecord(domain.dmarcRecord, domain.name).rua.map((u) => u.address.toLowerCase());
 }
 
-/** A domain's record sends reports where dmarcwarden gets them (any address when the organisation reads its own mailbox or uploads). */
+/** A domain's record sends reports where dmarcwarden gets them (any address when the organization reads its own mailbox or uploads). */
 function publishesOurRua(domain: OnboardingDomain, path: ReportPath): boolean {
   const found = ruaAddresses(domain);
   if (path.mode === "choice") return found.length > 0;

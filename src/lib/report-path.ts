@@ -1,13 +1,13 @@
 /**
- * Where a domain's DMARC aggregate reports should go, for the deployment the organisation is
+ * Where a domain's DMARC aggregate reports should go, for the deployment the organization is
  * on: this server's own report address when its SMTP receiver is on; the address of the
- * organisation's connected IMAP mailbox; otherwise a choice between connecting a mailbox and
+ * organization's connected IMAP mailbox; otherwise a choice between connecting a mailbox and
  * uploading reports by hand — each with the exact `rua` to publish and, when the address is
  * outside the monitored domain, the RFC 7489 §7.1 record that lets receivers send there.
  */
 import { organizationalDomain } from "./dns/dmarc";
 
-/** What the organisation has set up to receive reports (src/features/mailin/destination.ts). */
+/** What the organization has set up to receive reports (src/features/mailin/destination.ts). */
 export interface ReportDestination {
   /** `<token>@<smtp-domain>` when this server's SMTP receiver is on, else null */
   receiverAddress: string | null;
@@ -45,7 +45,7 @@ export interface ReportPath {
   routes: ReportRoute[];
 }
 
-/** The name an address outside the domain must publish, or null when the address is within the domain's organisation. */
+/** The name an address outside the domain must publish, or null when the address is within the domain's organization. */
 export function externalAuthorization(domain: string, address: string): ExternalAuthorization | null {
   const host = address.slice(address.lastIndexOf("@") + 1).toLowerCase();
   const name = domain.toLowerCase().replace(/\.$/, "");

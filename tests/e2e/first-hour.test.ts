@@ -1,8 +1,8 @@
 /**
  * The first hour of a new customer, in the built executable and Chromium, at 1280 and 375 px:
  * the landing page's customer Log in → sign up → the dashboard's getting-started checklist (no
- * claim that an empty organisation is secure) → add a domain → learn where its reports go
- * (the organisation's own address, with the RFC 7489 §7.1 record) → publish DMARC and check →
+ * claim that an empty organization is secure) → add a domain → learn where its reports go
+ * (the organization's own address, with the RFC 7489 §7.1 record) → publish DMARC and check →
  * the first report arrives over SMTP → the dashboard counts it exactly and ticks the steps.
  * A second server without the SMTP receiver offers the choice of a mailbox or uploading.
  * Set SHOTS_DIR to keep the screenshots.
@@ -66,7 +66,7 @@ describe("the first hour (SMTP receiver on)", () => {
     await signUp(page, server.url, "grace@harbor.test");
     await page.goto(server.url + "/app/dashboard");
 
-    // a new organisation: the checklist, and no claim that anything is secure or looks right
+    // a new organization: the checklist, and no claim that anything is secure or looks right
     await steps(page).waitFor();
     expect(await stepDone(page, "domain")).toBe("false");
     await page.getByText("No domain is monitored yet.", { exact: false }).first().waitFor();
@@ -101,7 +101,7 @@ describe("the first hour (SMTP receiver on)", () => {
     expect(tasks.find((t: { title: string }) => t.title === `Publish a DMARC record for ${DOMAIN}`).description).toContain(`rua=${rua}`);
 
     // publish it (the test DNS server stands for the customer's DNS) and check now; this server's
-    // DNS cache still holds the first check's "no record" answer, so the organisation switches caching off
+    // DNS cache still holds the first check's "no record" answer, so the organization switches caching off
     const settings = await (await page.request.get(server.url + "/api/settings")).json();
     const saved = await page.request.put(server.url + "/api/settings", { data: { ...settings, dnsCaching: false }, headers: { origin: server.url } });
     expect(saved.status()).toBe(200);
@@ -115,7 +115,7 @@ describe("the first hour (SMTP receiver on)", () => {
     }
     expect(onboarding.steps.find((s) => s.key === "dmarc")?.done).toBe(true);
 
-    // the first report, mailed by a provider to the organisation's address
+    // the first report, mailed by a provider to the organization's address
     const address = rua.slice("mailto:".length);
     const sent = await sendMail(smtpPort, { from: "noreply-dmarc-support@google.com", to: [address] }, aggregateReportMail({ domain: DOMAIN, reportId: "first-hour-1", begin: Math.floor(Date.now() / 86_400_000 - 1) * 86_400 }));
     expect(sent.response).toContain("250");
@@ -151,7 +151,7 @@ describe("the first hour (SMTP receiver on)", () => {
     await shot(page, "first-hour-2-where-reports-go-375");
     if (process.env.SHOTS_DIR) await page.getByRole("region", { name: "Where reports go" }).screenshot({ path: `${process.env.SHOTS_DIR}/first-hour-where-reports-go-panel-375.png` });
 
-    // signed in, a setup wizard's last step publishes the organisation's own report address too
+    // signed in, a setup wizard's last step publishes the organization's own report address too
     await page.goto(server.url + "/onboarding/healthcare");
     await page.getByLabel(/Practice Name/).fill("Harbor Dental");
     await page.getByLabel(/Practice Domain/).fill(DOMAIN);

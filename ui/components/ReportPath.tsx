@@ -67,7 +67,7 @@ function RouteCard({ route, path, children }: { route: ReportRoute; path: Report
 
 /**
  * Where the domain's aggregate reports should go, and how they reach dmarcwarden: the
- * organisation's own address when this server receives mail, the connected mailbox, or a
+ * organization's own address when this server receives mail, the connected mailbox, or a
  * choice between connecting a mailbox and uploading — each with its exact rua value.
  */
 export function ReportPathView({ path }: { path: ReportPath }) {

@@ -1,5 +1,5 @@
 /**
- * What an organisation has set up to receive its DMARC reports — this server's report address
+ * What an organization has set up to receive its DMARC reports — this server's report address
  * (SMTP receiver on), a connected IMAP mailbox, the rua address in its settings — for the
  * report paths of src/lib/report-path.ts (tasks, the onboarding checklist, the wizards, the
  * domain page).

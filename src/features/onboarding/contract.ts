@@ -14,7 +14,7 @@ export interface OnboardingView {
   dismissed: boolean;
   /** receiver: this server receives report mail; mailbox: a connected mailbox is read; choice: neither yet */
   mode: ReportPath["mode"];
-  /** the report path of each of the organisation's domains, by name */
+  /** the report path of each of the organization's domains, by name */
   paths: ReportPath[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * The getting-started checklist (src/lib/onboarding.ts) from real state: the organisation's
+ * The getting-started checklist (src/lib/onboarding.ts) from real state: the organization's
  * domains (their rows and last DNS check), the daily roll-ups of its reports and how it
  * receives reports. Reads indexed rows and roll-ups only, never raw report records.
  */
@@ -43,7 +43,7 @@ export async function onboarding(ctx: OrgContext): Promise<OnboardingView> {
   return { steps, complete, dismissed: complete && dismissedAt !== null, mode: reportPath("example.com", destination).mode, paths };
 }
 
-/** Puts the checklist away for the organisation; refused while a step is open. */
+/** Puts the checklist away for the organization; refused while a step is open. */
 export async function dismissChecklist(ctx: OrgContext): Promise<OnboardingView> {
   const view = await onboarding(ctx);
   if (!view.complete) throw new ConflictError(CHECKLIST_NOT_DONE);

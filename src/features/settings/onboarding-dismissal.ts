@@ -1,5 +1,5 @@
 /**
- * Whether the organisation has put away its getting-started checklist (dashboard), stored on
+ * Whether the organization has put away its getting-started checklist (dashboard), stored on
  * its settings row so every member and every node sees the same.
  */
 import { eq } from "drizzle-orm";

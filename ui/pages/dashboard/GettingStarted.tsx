@@ -8,9 +8,9 @@ import { toast } from "../../lib/toast";
 export const ONBOARDING_KEY = ["/api/onboarding"] as const;
 
 /**
- * The getting-started checklist of a new organisation (GET /api/onboarding): five steps, each
+ * The getting-started checklist of a new organization (GET /api/onboarding): five steps, each
  * checked by the server from real state; once all are done it can be put away for the whole
- * organisation. Hidden when put away, and while it loads or fails (the dashboard's other cards
+ * organization. Hidden when put away, and while it loads or fails (the dashboard's other cards
  * say the same things).
  */
 export function GettingStarted() {

@@ -64,7 +64,7 @@ export function DomainStatus({ domains, now }: { domains: DomainView[]; now?: Da
 }
 
 /**
- * What the organisation's empty lists can honestly say: nothing is monitored yet (no domains),
+ * What the organization's empty lists can honestly say: nothing is monitored yet (no domains),
  * domains are monitored but no report has arrived (so nobody has seen its mail), or ready.
  * Unknown while the domains load: treated as ready, the lists' own wording.
  */

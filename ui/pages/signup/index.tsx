@@ -8,13 +8,13 @@ import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { safeNext, useSignUp } from "../../lib/auth";
 import { clearWizardDetails, wizardDetails } from "../../lib/wizard-handoff";
 
-/** /signup: name, email, password and the organisation the new user will own. */
+/** /signup: name, email, password and the organization the new user will own. */
 export default function SignupPage() {
   const [params] = useSearchParams();
   const next = safeNext(params.get("next"));
   const navigate = useNavigate();
   const signUp = useSignUp();
-  // what a setup wizard's visitor already typed: organisation and email here, the domain added once signed in
+  // what a setup wizard's visitor already typed: organization and email here, the domain added once signed in
   const [carried] = useState(() => wizardDetails());
   const { register, handleSubmit, formState, setError } = useForm<SignupInput>({
     resolver: zodResolver(signupSchema),

@@ -23,7 +23,7 @@ export function DetailsStep({
   onSubmit,
 }: {
   plan: TrialSetupInput["selectedPlan"];
-  /** the domain a setup wizard's visitor entered: added to the organisation once the account exists */
+  /** the domain a setup wizard's visitor entered: added to the organization once the account exists */
   carriedDomain?: string | null;
   defaultValues: TrialDetails;
   /** field messages from a refused details call (e.g. the email is already registered) */

@@ -59,7 +59,7 @@ export default function TrialPage() {
     if (billingOn) setStep("payment"); // shows "Setting up your trial..." until the secret arrives
     setup.mutate(values, {
       onSuccess: async ({ clientSecret: secret }) => {
-        // The visitor is signed in now: the wizard's domain becomes the organisation's first (a refusal leaves it to Domains).
+        // The visitor is signed in now: the wizard's domain becomes the organization's first (a refusal leaves it to Domains).
         if (carried?.domain) await apiRequest("POST", "/api/domains", { name: carried.domain }).catch(() => undefined);
         clearWizardDetails();
         // nothing cached while signed out still holds
