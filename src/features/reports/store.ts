@@ -12,7 +12,7 @@ import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp, type GeoLocation } from "./geo";
-import { rollupReport, type ReportRollup, type RollupCounts } from "./rollups";
+import { rollupReport, type ReportRollup, type RollupCounts, type SourceRollup } from "./rollups";
 import { postgresReportWriter } from "./store.postgres";
 import { sqliteReportWriter } from "./store.sqlite";
 
@@ -45,8 +45,9 @@ export interface AggregateWrite {
   recordCount: number;
   messageCount: number;
   passCount: number;
-  /** the roll-up of the records added and not yet written (see addToRollup) */
+  /** the roll-up of the records added and not yet written (see addToRollup), and its sources by address */
   rollup: ReportRollup | null;
+  rollupSources: Map<string, SourceRollup>;
   /** the row was inserted with its final counts (the whole report was known) */
   countsWritten: boolean;
 }
@@ -86,7 +87,7 @@ const WRITE_BATCH = 5000;
 
 /** A new AggregateWrite for the report row `id`. */
 export const newAggregateWrite = (id: string, ctx: WriteContext, head: AggregateHead, countsWritten: boolean): AggregateWrite => ({
-  id, ctx, head, geo: new Map(), recordCount: 0, messageCount: 0, passCount: 0, rollup: null, countsWritten,
+  id, ctx, head, geo: new Map(), recordCount: 0, messageCount: 0, passCount: 0, rollup: null, rollupSources: new Map(), countsWritten,
 });
 
 /** The counts a report row starts with: its final ones when every record is known, else zero until finishAggregate. */
@@ -120,15 +121,16 @@ function addCounts(into: RollupCounts, from: RollupCounts): void {
 export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): boolean {
   const batch = rollupReport({ ...write.head, records }, (ip) => write.geo.get(ip) ?? null, write.ctx.now);
   const held = write.rollup;
+  const byIp = write.rollupSources;
   if (!held) {
     write.rollup = batch;
+    for (const x of batch.sources) byIp.set(x.sourceIp, x);
     return batch.sources.length >= ROLLUP_SOURCES_HELD;
   }
   if (batch.domain) {
     if (held.domain) addCounts(held.domain, batch.domain);
     else held.domain = batch.domain;
   }
-  const byIp = new Map(held.sources.map((x) => [x.sourceIp, x]));
   for (const x of batch.sources) {
     const into = byIp.get(x.sourceIp);
     if (!into) {
@@ -151,6 +153,7 @@ export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): 
 export function takeRollup(write: AggregateWrite): ReportRollup | null {
   const rollup = write.rollup;
   write.rollup = null;
+  write.rollupSources.clear();
   return rollup;
 }
 

@@ -128,6 +128,9 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
       parsing(() => assertFieldBounds({ ...head!, kind: "aggregate", records: out }));
       recordCount += out.length;
       await sink.records(out);
+      // the batch is garbage now: ask for a (cheap, incremental) collection after each one, so a
+      // report of any size keeps the heap near a batch's worth instead of growing to the end
+      Bun.gc(false);
     }
   };
 
