@@ -2,10 +2,10 @@
  * `npm run bench:dashboard`: how fast the dashboard and list endpoints answer at MSP scale.
  *
  * Builds a database of `--records N` aggregate records (default 10,000,000) across 100
- * organisations of 10 domains each (1,000 domains) over the last 90 UTC days — the largest
- * organisation holds a tenth of them — through the project's own report writer (the same
+ * organizations of 10 domains each (1,000 domains) over the last 90 UTC days — the largest
+ * organization holds a tenth of them — through the project's own report writer (the same
  * code that stores an uploaded report, roll-ups included), then starts the built executable on
- * it and times every dashboard and list endpoint for the largest organisation, signed in as
+ * it and times every dashboard and list endpoint for the largest organization, signed in as
  * its owner. Prints a table and ends with one JSON line:
  *   {"bench":"dashboard","store":"sqlite","records":N,"endpoints":{"/api/ip-threats":{"p50":…,"p95":…},…}}
  *
@@ -66,7 +66,7 @@ const RECORDS_PER_REPORT = 100;
 /** reports written per transaction while building */
 const REPORTS_PER_WRITE = 50;
 const REPORTERS = ["google.com", "Yahoo", "Microsoft Corporation", "Mail.Ru", "Comcast", "Fastmail", "GMX", "Zoho"];
-/** reverse DNS names of the organisations' own senders (named services in the Senders view) */
+/** reverse DNS names of the organizations' own senders (named services in the Senders view) */
 const SENDER_PTRS = ["mail-sor-f41.google.com", "o1.ptr1234.sendgrid.net", "a8-31.smtp-out.amazonses.com", "mail.protection.outlook.com", "mta-12.mailchimp.com", "smtp.mailgun.org"];
 
 const DAY_S = 86_400;
@@ -83,11 +83,11 @@ function random(seed: number) {
   };
 }
 
-/** Records of organisation `o`: a tenth of all for the first, the rest shared by the others. */
+/** Records of organization `o`: a tenth of all for the first, the rest shared by the others. */
 const recordsOf = (o: number) => (o === 0 ? Math.round(RECORDS / 10) : Math.round((RECORDS - Math.round(RECORDS / 10)) / (ORGS - 1)));
-/** Distinct sending IPs an organisation sees: one per 20 records, at most 50,000. */
+/** Distinct sending IPs an organization sees: one per 20 records, at most 50,000. */
 const ipPoolOf = (o: number) => Math.max(50, Math.min(50_000, Math.round(recordsOf(o) / 20)));
-/** The first 2% of an organisation's IPs are its own senders (they pass), the rest mostly fail. */
+/** The first 2% of an organization's IPs are its own senders (they pass), the rest mostly fail. */
 const ownSenders = (pool: number) => Math.max(5, Math.round(pool * 0.02));
 const ipOf = (o: number, i: number) => `${11 + (o % 200)}.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
@@ -105,7 +105,11 @@ async function openBenchStore(): Promise<{ store: Store; serveArgs: string[]; fr
     const existed = existsSync(path);
     if (existed && !REUSE) fail(`${path} exists: pass --reuse to time it as it is, or remove it`);
     const store = openStore(path);
-    return { store, serveArgs: ["--db", path], fresh: !existed, cleanup: async () => (store.close(), dir && rmSync(dir, { recursive: true, force: true })) };
+    const cleanup = async () => {
+      store.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    };
+    return { store, serveArgs: ["--db", path], fresh: !existed, cleanup };
   }
   let cluster: PostgresCluster | null = null;
   let url = DATABASE_URL;
@@ -118,7 +122,7 @@ async function openBenchStore(): Promise<{ store: Store; serveArgs: string[]; fr
   return { store, serveArgs: ["--database-url", url], fresh: true, cleanup: async () => (await store.close(), await cluster?.stop()) };
 }
 
-/** The bench organisations as they are in the database, or null when it holds none. */
+/** The bench organizations as they are in the database, or null when it holds none. */
 async function existing(store: Store): Promise<Built | null> {
   const { organizations, memberships, domains } = store.t;
   const [org] = await store.db.select({ id: organizations.id }).from(organizations).where(eq(organizations.slug, "bench-0"));
@@ -128,7 +132,7 @@ async function existing(store: Store): Promise<Built | null> {
   return { orgId: org.id, userId: member!.userId, domainIds: rows.map((r) => r.id) };
 }
 
-/** One organisation's reports over the 90 days, written through the report writer. */
+/** One organization's reports over the 90 days, written through the report writer. */
 async function buildOrg(store: Store, o: number, today: number): Promise<Built> {
   const { organizations, users, memberships, domains, sourceNames } = store.t;
   const [org] = await store.write((tx) => tx.insert(organizations).values({ name: `Bench ${o}`, slug: `bench-${o}` }).returning({ id: organizations.id }));
@@ -167,7 +171,7 @@ async function buildOrg(store: Store, o: number, today: number): Promise<Built> 
     const records: AggregateRecord[] = [];
     const p = policies[d % 3]!;
     for (let k = 0; k < n; k++) {
-      // a few IPs send most of the mail: the organisation's own senders, then a long tail
+      // a few IPs send most of the mail: the organization's own senders, then a long tail
       const ownMail = rnd() < 0.6;
       const ip = ownMail ? Math.floor(rnd() ** 2 * own) : own + Math.floor(rnd() ** 3 * (pool - own));
       const passes = ownMail ? rnd() < 0.95 : rnd() < 0.1;
@@ -223,7 +227,7 @@ async function build(store: Store): Promise<Built> {
     done += recordsOf(o);
     if (o % 10 === 0 || o === ORGS - 1) {
       const s = (performance.now() - start) / 1000;
-      console.log(`  ${String(o + 1).padStart(3)} organisations, ${done.toLocaleString("en")} records, ${s.toFixed(0)} s (${Math.round(done / s).toLocaleString("en")} records/s)`);
+      console.log(`  ${String(o + 1).padStart(3)} organizations, ${done.toLocaleString("en")} records, ${s.toFixed(0)} s (${Math.round(done / s).toLocaleString("en")} records/s)`);
     }
   }
   if (store.dialect === "sqlite") store.sqlite!.run("PRAGMA optimize");
@@ -254,13 +258,14 @@ async function main() {
     let built = REUSE ? await existing(store) : null;
     if (built && !fresh) console.log("reusing the database as it is");
     else {
-      if (await existing(store)) fail("the database already holds the bench organisations: pass --reuse");
-      console.log(`building ${RECORDS.toLocaleString("en")} records across ${ORGS} organisations, ${ORGS * DOMAINS_PER_ORG} domains and ${DAYS} days (${STORE}) through the report writer…`);
+      if (await existing(store)) fail("the database already holds the bench organizations: pass --reuse");
+      console.log(`building ${RECORDS.toLocaleString("en")} records across ${ORGS} organizations, ${ORGS * DOMAINS_PER_ORG} domains and ${DAYS} days (${STORE}) through the report writer…`);
       built = await build(store);
     }
-    const [{ n }] = await store.rows<{ n: number | string }>(sql`SELECT COUNT(*) AS "n" FROM aggregate_records`);
-    const records = Number(n);
-    const [{ big }] = await store.rows<{ big: number | string }>(sql`SELECT COUNT(*) AS "big" FROM aggregate_records WHERE org_id = ${built.orgId}`);
+    const [counted] = await store.rows<{ n: number | string }>(sql`SELECT COUNT(*) AS "n" FROM aggregate_records`);
+    const records = Number(counted?.n ?? 0);
+    const [inLargest] = await store.rows<{ big: number | string }>(sql`SELECT COUNT(*) AS "big" FROM aggregate_records WHERE org_id = ${built.orgId}`);
+    const big = inLargest?.big ?? 0;
     const token = await createSession({ store }, built.userId, built.orgId);
     const size = STORE === "sqlite" ? statSync(serveArgs[1]!).size : null;
 
@@ -292,7 +297,7 @@ async function main() {
     const senders = JSON.parse(await get("/api/senders")) as { key: string }[];
     const domainId = built.domainIds[0]!;
     const endpoints = hotPaths({ domainId, senderKey: senders[0]?.key ?? null });
-    console.log(`\n${records.toLocaleString("en")} records (${Number(big).toLocaleString("en")} in the largest organisation)${size ? `, ${(size / 1024 / 1024).toFixed(0)} MB` : ""}; ${REQUESTS} requests per endpoint, one at a time, on ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}\n`);
+    console.log(`\n${records.toLocaleString("en")} records (${Number(big).toLocaleString("en")} in the largest organization)${size ? `, ${(size / 1024 / 1024).toFixed(0)} MB` : ""}; ${REQUESTS} requests per endpoint, one at a time, on ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}\n`);
     console.log(`${"endpoint".padEnd(48)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"max ms".padStart(8)}`);
     const results: Record<string, { p50: number; p95: number }> = {};
     for (const { path, label: key } of endpoints) {
