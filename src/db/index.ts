@@ -1,14 +1,10 @@
 import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { SQL } from "bun";
-import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { applyMigrations } from "./migrate";
-import { applyPgMigrations } from "./migrate-pg";
 import * as schema from "./schema";
-import * as pgSchema from "./schema-pg";
-import { postgresStoreCore, sqliteStoreCore, type StoreCore, type Tables } from "./store";
+import { sqliteStoreCore, type StoreCore } from "./store";
 
 export type DB = BunSQLiteDatabase<typeof schema>;
 /** The database, whichever it is: see store.ts for how services read and write through it. */
@@ -111,19 +107,8 @@ export function openStore(path: string, options: { migrate?: boolean } = {}): Sq
  * told not to.
  */
 export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean } = {}): Promise<Store> {
-  const client = new SQL({ url, max: options.pool ?? 10 });
-  try {
-    if (options.migrate !== false) await applyPgMigrations(client);
-  } catch (error) {
-    await client.close();
-    throw error;
-  }
-  // typed as the SQLite twin: see store.ts
-  const db = drizzlePg({ client, schema: pgSchema }) as unknown as DB;
-  let closed: Promise<void> | null = null;
-  return Object.assign(postgresStoreCore(db, pgSchema as unknown as Tables), {
-    close: () => (closed ??= client.close()),
-  });
+  // the PostgreSQL client, driver and schema load only when PostgreSQL is used (src/db/postgres.ts)
+  return (await import("./postgres")).openPostgresStore(url, options);
 }
 
 /** The store the configuration names (see DatabaseSettings), migrated unless told not to. */
@@ -142,12 +127,7 @@ export async function migrateDatabase(config: DatabaseSettings): Promise<string[
       await store.close();
     }
   }
-  const client = new SQL({ url: config.databaseUrl, max: 1 });
-  try {
-    return await applyPgMigrations(client);
-  } finally {
-    await client.close();
-  }
+  return (await import("./postgres")).migratePostgres(config.databaseUrl);
 }
 
 /** Where the store is, for logs and messages: the file, or the PostgreSQL URL without its password. */

@@ -1,0 +1,37 @@
+/**
+ * The PostgreSQL side of src/db/index.ts: Bun's SQL client, drizzle's bun-sql driver, the
+ * PostgreSQL schema and its migrations. index.ts loads this module only when a database URL
+ * is configured, so a SQLite server does not set them up at start.
+ */
+import { SQL } from "bun";
+import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
+import type { DB, Store } from "./index";
+import { applyPgMigrations } from "./migrate-pg";
+import * as pgSchema from "./schema-pg";
+import { postgresStoreCore, type Tables } from "./store";
+
+export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean } = {}): Promise<Store> {
+  const client = new SQL({ url, max: options.pool ?? 10 });
+  try {
+    if (options.migrate !== false) await applyPgMigrations(client);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  // typed as the SQLite twin: see store.ts
+  const db = drizzlePg({ client, schema: pgSchema }) as unknown as DB;
+  let closed: Promise<void> | null = null;
+  return Object.assign(postgresStoreCore(db, pgSchema as unknown as Tables), {
+    close: () => (closed ??= client.close()),
+  });
+}
+
+/** Applies the pending PostgreSQL migrations at `url`; returns their tags. */
+export async function migratePostgres(url: string): Promise<string[]> {
+  const client = new SQL({ url, max: 1 });
+  try {
+    return await applyPgMigrations(client);
+  } finally {
+    await client.close();
+  }
+}
