@@ -49,6 +49,7 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   organizationSettings: "settings",
   // mailin: the IMAP mailboxes reports are fetched from
   reportMailboxes: "mailin",
+  oauthMailboxes: "mailin",
   // billing: the payment provider's customer link and the webhook events already handled
   billingAccounts: "billing",
   stripeEvents: "billing",

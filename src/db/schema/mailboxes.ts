@@ -1,6 +1,6 @@
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./accounts";
-import { createdAt, timestamp } from "./columns";
+import { createdAt, id, timestamp } from "./columns";
 
 /**
  * The IMAP mailbox an organisation may connect so the scheduler fetches its report mail.
@@ -29,3 +29,39 @@ export const reportMailboxes = sqliteTable("report_mailboxes", {
 });
 
 export type ReportMailbox = typeof reportMailboxes.$inferSelect;
+
+/** OAuth2 mail providers a mailbox can be connected through (src/features/mailin/oauth-providers.ts). */
+export const OAUTH_MAIL_PROVIDERS = ["microsoft", "google"] as const;
+export type OAuthMailProvider = (typeof OAUTH_MAIL_PROVIDERS)[number];
+
+/**
+ * Mailboxes connected with OAuth2 (Microsoft 365 through Microsoft Graph, Google Workspace
+ * through the Gmail API); several per organisation, one per provider and address. Tokens are
+ * only ever stored encrypted under the server key (secret-box.ts).
+ */
+export const oauthMailboxes = sqliteTable(
+  "oauth_mailboxes",
+  {
+    id: id(),
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: OAUTH_MAIL_PROVIDERS }).notNull(),
+    /** the mailbox address the provider reported at connection */
+    email: text("email").notNull(),
+    /** the folder (Graph) or label (Gmail) reports arrive in */
+    folder: text("folder").notNull().default("INBOX"),
+    refreshTokenEncrypted: text("refresh_token_encrypted").notNull(),
+    accessTokenEncrypted: text("access_token_encrypted"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at"),
+    /** "active", or "reconnect" once the provider refused the refresh token (consent revoked) */
+    status: text("status", { enum: ["active", "reconnect"] }).notNull().default("active"),
+    lastPolledAt: timestamp("last_polled_at"),
+    lastError: text("last_error"),
+    lastPollMessages: integer("last_poll_messages"),
+    consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),
+  },
+  (t) => [uniqueIndex("oauth_mailboxes_address_unique").on(t.orgId, t.provider, t.email), index("oauth_mailboxes_org_idx").on(t.orgId)],
+);
+
+export type OAuthMailbox = typeof oauthMailboxes.$inferSelect;
