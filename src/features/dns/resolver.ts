@@ -33,6 +33,8 @@ export interface CachePolicy {
   cache?: boolean;
   /** longest time any answer is kept, seconds (default 3600) */
   maxTtl?: number;
+  /** ask the DNS server even when an answer is cached, and keep the new answer ("Check now" after a record was published) */
+  refresh?: boolean;
 }
 
 export interface DnsResolver {
@@ -277,7 +279,7 @@ class PolicyResolver implements DnsResolver {
     if (!validName(name)) return { status: "error", records: [], ttl: 0, error: "not a valid DNS name" };
     const key = `${type} ${name}`;
     const core = this.core;
-    if (this.policy.cache) {
+    if (this.policy.cache && !this.policy.refresh) {
       const hit = core.cache.get(key);
       if (hit && hit.expires > core.now()) {
         const left = Math.ceil((hit.expires - core.now()) / 1000);
@@ -383,5 +385,5 @@ function exchangeTcp(server: DnsServer, message: Buffer, timeoutMs: number): Pro
 export function createResolver(options: ResolverOptions = {}): DnsResolver {
   const servers = options.servers?.length ? options.servers : systemDnsServers();
   const core = new ResolverCore(servers, options.timeoutMs ?? 2500, options.retries ?? 1, options.negativeTtl ?? 300, options.now ?? Date.now);
-  return new PolicyResolver(core, { cache: options.cache ?? true, maxTtl: options.maxTtl ?? DEFAULT_MAX_TTL });
+  return new PolicyResolver(core, { cache: options.cache ?? true, maxTtl: options.maxTtl ?? DEFAULT_MAX_TTL, refresh: options.refresh ?? false });
 }

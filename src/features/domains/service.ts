@@ -72,8 +72,10 @@ export async function checkDomainNow(ctx: OrgContext, id: string): Promise<Domai
   const { domains } = ctx.store.t;
   const [row] = await ctx.store.db.select({ id: domains.id }).from(domains).where(and(eq(domains.id, id), eq(domains.orgId, ctx.actor.orgId))).limit(1);
   if (!row) throw new NotFoundError("No such domain in this organization.");
-  const deps = domainCheckDeps(ctx);
-  if (!deps) throw new ServiceError(503, "dns_unavailable", "DNS checks are not available on this server.");
+  const base = domainCheckDeps(ctx);
+  if (!base) throw new ServiceError(503, "dns_unavailable", "DNS checks are not available on this server.");
+  // asked for now, typically right after publishing a record: fresh answers, not the cached "no record" of the last check
+  const deps = { ...base, cachePolicy: async (orgId: string) => ({ ...(await base.cachePolicy?.(orgId)), refresh: true }) };
   const check = await runDomainCheck(deps, id);
   if (check.outcome === "gone") throw new NotFoundError("No such domain in this organization.");
   if (check.outcome === "incomplete") throw new ServiceError(503, "dns_unavailable", "Could not check (DNS server did not answer): the last good result is kept. Try again in a minute.");
