@@ -28,6 +28,7 @@ import { alertsRoutes } from "./features/alerts/routes";
 import { auditRoutes } from "./features/audit/routes";
 import { metricsRoutes, routeOf, routeRecorder } from "./features/metrics/routes";
 import { openapiRoutes } from "./features/openapi/routes";
+import { portfolioRoutes } from "./features/portfolio/routes";
 import type { RouteInfo } from "./features/openapi/document";
 import { httpDuration, httpRequests } from "./features/metrics/registry";
 
@@ -52,6 +53,7 @@ export function createApp(deps: AppDeps) {
       .use(adminRoutes(deps))
       .use(authRoutes(deps))
       .use(orgsRoutes(deps))
+      .use(portfolioRoutes(deps))
       .use(domainsRoutes(deps))
       .use(domainPageRoutes(deps))
       .use(dnsRoutes(deps))

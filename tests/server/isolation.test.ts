@@ -205,6 +205,15 @@ const CASES: Case[] = [
     foreign: adminsOnly(201),
     unchanged: async (w) => expect((await w.t.deps.store.db.select().from(organizations).where(eq(organizations.parentId, w.home.orgId)))).toHaveLength(0),
   },
+  // the MSP portfolio: owners and admins of the organization read its own clients only (none here)
+  { name: "GET /api/portfolio", run: (w, c) => w.t.json("GET", "/api/portfolio", { cookie: c }), home: adminsOnly(200), foreign: adminsOnly(200) },
+  {
+    name: "POST /api/portfolio/import",
+    run: (w, c) => w.t.json("POST", "/api/portfolio/import", { cookie: c, body: { csv: "Imported Client Co, imported-client.example", dryRun: false } }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(organizations).where(eq(organizations.parentId, w.home.orgId)))).toHaveLength(0),
+  },
   { name: "GET /api/trends", run: (w, c) => w.t.json("GET", "/api/trends?days=7", { cookie: c }), home: all(200), foreign: all(200) },
   { name: "GET /api/trends?domain= (the home domain)", run: (w, c) => w.t.json("GET", "/api/trends?domain=homestead-secret.example", { cookie: c }), home: all(200), foreign: all(404) },
   { name: "GET /api/trends/sources?domain= (the home domain)", run: (w, c) => w.t.json("GET", "/api/trends/sources?domain=homestead-secret.example", { cookie: c }), home: all(200), foreign: all(404) },

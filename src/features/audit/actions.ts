@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = {
   "member.role_changed": "Member role changed",
   "domain.added": "Domain added",
   "domain.removed": "Domain removed",
+  "client.created": "Client organization created",
   "settings.changed": "Settings changed",
   "retention.changed": "Retention changed",
   "retention.purged": "Old data deleted",

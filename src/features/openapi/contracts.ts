@@ -17,6 +17,7 @@ import { domainHistoryQuerySchema } from "../domains/page-routes";
 import { addDomainSchema } from "../domains/contract";
 import { mailboxInputSchema } from "../mailin/contract";
 import { changeRoleSchema, createClientSchema, invitationTokenSchema, inviteSchema } from "../orgs/contract";
+import { importSchema } from "../portfolio/contract";
 import { listFailureTlsQuerySchema, listReportsQuerySchema, markSenderSchema, senderDetailQuerySchema, sendersQuerySchema } from "../reports/contract";
 import { settingsSchema } from "../settings/contract";
 import { createTokenSchema } from "../tokens/contract";
@@ -58,6 +59,8 @@ export const CONTRACTS: Record<string, RouteContract> = {
   "POST /api/dns-lookup": { summary: "Look up a domain's DMARC, SPF and DKIM records", body: dnsLookupRequest },
   "GET /api/domains/:id/history": { summary: "A domain's DNS change history", query: domainHistoryQuerySchema },
   "POST /api/domains": { summary: "Add a domain", body: addDomainSchema },
+  "GET /api/portfolio": { summary: "Every client of the managing organization with its figures (MSP portfolio)" },
+  "POST /api/portfolio/import": { summary: "Create clients and add their domains from a CSV (dry run by default)", body: importSchema },
   "PUT /api/settings/mailbox": { summary: "Set the IMAP report mailbox", body: mailboxInputSchema },
   "POST /api/settings/mailbox/test": { summary: "Test the IMAP report mailbox", body: mailboxInputSchema.partial() },
   "PATCH /api/members/:id": { summary: "Change a member's role", body: changeRoleSchema },

@@ -23,7 +23,8 @@ export function parseSenderMap(csv: string): Map<string, SendingService> {
   return map;
 }
 
-function splitCsvLine(line: string): string[] {
+/** One CSV line's cells (RFC 4180 quoting, no line breaks inside a cell). */
+export function splitCsvLine(line: string): string[] {
   if (!line.includes('"')) return line.split(",");
   const cells: string[] = [];
   let cell = "";

@@ -1,0 +1,30 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../deps";
+import { access } from "../../http/access";
+import { parseInput } from "../../http/errors";
+import { importSchema } from "./contract";
+import { importClients, portfolio } from "./service";
+
+/** The MSP portfolio and bulk onboarding (owners and admins of a managing organization). */
+export function portfolioRoutes(deps: AppDeps) {
+  return new Elysia({ name: "portfolio" })
+    .use(access(deps))
+    .get("/api/portfolio", ({ ctx }) => portfolio(ctx), { org: "clients:manage" })
+    .post(
+      "/api/portfolio/import",
+      async ({ ctx, body }) => {
+        const { csv, dryRun } = parseInput(importSchema, body);
+        const { addedDomainIds, ...result } = await importClients(ctx, csv, dryRun);
+        // the first DNS check of each added domain is queued, as for a domain added by hand
+        for (const id of addedDomainIds) {
+          try {
+            deps.onDomainAdded?.(id);
+          } catch (e) {
+            deps.log.error("on_domain_added_failed", { error: e instanceof Error ? e.message : String(e) });
+          }
+        }
+        return result;
+      },
+      { org: "clients:manage" },
+    );
+}
