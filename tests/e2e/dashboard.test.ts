@@ -75,12 +75,12 @@ describe("signed-in screens on real data", () => {
     await reports.getByText("google.com").waitFor();
     // 940 of 1,096 messages passed: 85.8%, orange (80 or above, under 95)
     expect(await reports.locator("[data-pass-rate]").first().textContent()).toBe("85.8%");
-    expect(await reports.locator("[data-pass-rate]").first().getAttribute("class")).toContain("text-orange-500");
+    expect(await reports.locator("[data-pass-rate]").first().getAttribute("class")).toContain("text-pass-orange");
     await page.getByPlaceholder("Enter domain (e.g., example.com)").waitFor();
     await shot(page, "dashboard-1280");
 
     // notifications: the high threat and urgent tasks, local read state
-    await page.getByRole("button", { name: /^Notifications \(\d+ unread\)$/ }).click();
+    await page.getByRole("button", { name: /^Notifications: \d+ unread$/ }).click();
     await page.getByText("High threat from 203.0.113.9").waitFor();
     await shot(page, "notifications-1280");
     await page.getByRole("menuitem", { name: "Mark all read" }).click();
