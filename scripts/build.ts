@@ -45,8 +45,8 @@ export async function buildExecutable(outfile = join(distDir(root), "dmarcwarden
     ].join("\n"),
   );
 
-  // worker threads are entries of the executable of their own: the report parser's (src/lib/reports/parallel.ts) and the CLI's PTR lookups (src/features/reports/ptr-remote.ts)
-  const workers = ["src/lib/reports/parse-worker.ts", "src/features/reports/ptr-worker.ts"].map((source) => {
+  // worker threads are entries of the executable of their own: the report parser's (src/lib/reports/parallel.ts)
+  const workers = ["src/lib/reports/parse-worker.ts"].map((source) => {
     const shim = join(genDir, source.split("/").pop()!);
     writeFileSync(shim, `import ${JSON.stringify(relative(genDir, join(root, source)).split(sep).join("/"))};\n`);
     return shim;

@@ -1,14 +1,12 @@
 import { parseConfig } from "../config";
 import { existsSync } from "node:fs";
 import type { AppDeps } from "../deps";
-import { dnsServersFromConfig } from "../features/dns/resolver";
 import { resolverFromConfig } from "../features/dns/setup";
 import { expandPaths, readInputs } from "../features/reports/files";
 import { geoFromConfig } from "../features/reports/geo";
 import { organizationBySlug } from "../features/orgs/service";
 import { ingestFile, reportLimits, type IngestResult } from "../features/reports/ingest";
-import { reverseOnWorker, type RemoteReverse } from "../features/reports/ptr-remote";
-import { PTR_TIMEOUT_MS, reverseDnsSettled } from "../features/reports/reverse-dns";
+import { abandonLookups, PTR_TIMEOUT_MS, reverseDnsSettled, writeNamesFound } from "../features/reports/reverse-dns";
 import { parseInBackground } from "../lib/reports/parallel";
 import { RateLimiter } from "../http/rate-limit";
 import { createLogger } from "../log";
@@ -80,7 +78,6 @@ export const ingestCommand: Command = {
     }
     geoFromConfig(config); // a bad --geoip-db file stops here (one line, exit 2)
     const store = await openExistingDatabase(config);
-    let resolver: RemoteReverse | undefined;
     try {
       const org = await organizationBySlug({ store }, slug);
       if (!org) {
@@ -89,11 +86,7 @@ export const ingestCommand: Command = {
       }
       // ingestion events go to stderr at warn level so the progress bar and summary stay readable
       const log = createLogger(config.logLevel === "info" ? "warn" : config.logLevel, (line) => process.stderr.write(`${line}\n`));
-      // PTR lookups of the run on a worker thread: this one stores
-      resolver = reverseOnWorker(resolverFromConfig(config), { servers: dnsServersFromConfig(config.dnsServer), timeoutMs: config.dnsTimeout }, (reason) =>
-        log.warn("reports.ptr_worker_unavailable", { reason, fallback: "looking up on the main thread" }),
-      );
-      const deps: AppDeps = { config, store, log, limiter: new RateLimiter(store), now: () => new Date(), resolver };
+      const deps: AppDeps = { config, store, log, limiter: new RateLimiter(store), now: () => new Date(), resolver: resolverFromConfig(config) };
       const tty = process.stderr.isTTY === true;
       const summary = await ingestPaths(deps, org.id, paths, (done, total, result) => {
         if (tty) process.stderr.write(progressBar(done, total, result.fileName));
@@ -108,9 +101,11 @@ export const ingestCommand: Command = {
         `${org.name}: ${summary.files} file(s) read — ${summary.ingested} ingested, ${summary.duplicates} already ingested, ${summary.refused.length} refused; ${summary.reports} report(s).`,
       );
       if (tty) for (const r of summary.refused) console.log(`  refused ${r.fileName}: ${r.error}`);
+      // names already found are stored before the database closes; lookups not yet made are dropped
+      abandonLookups();
+      await writeNamesFound();
       return summary.refused.length > 0 ? 1 : 0;
     } finally {
-      resolver?.close();
       await store.close();
     }
   },

@@ -60,6 +60,13 @@ export class Slots {
 const slots = new Slots(MAX_IN_FLIGHT, MAX_WAITING);
 /** a lookup not made because too many wait (not cached: a later report asks again) */
 const SKIPPED = Symbol("skipped");
+/** false once the process is about to end (the CLI after its summary): queued lookups are not made */
+let accepting = true;
+
+/** Drops the lookups still waiting for a slot (those under way end within their timeout). For a process about to end. */
+export function abandonLookups(): void {
+  accepting = false;
+}
 /** lookups under way, by resolver and address: a second report asking waits for the same answer */
 const inFlight = new WeakMap<ReverseResolver, Map<string, Promise<string | null>>>();
 
@@ -85,7 +92,7 @@ function lookupPtr(resolver: ReverseResolver, ip: string): Promise<string | null
   const already = running.get(ip);
   if (already) return already;
   const lookup = slots
-    .run<string | null | typeof SKIPPED>(() => resolvePtr(resolver, ip, cache), SKIPPED)
+    .run<string | null | typeof SKIPPED>(() => (accepting ? resolvePtr(resolver, ip, cache) : Promise.resolve(SKIPPED)), SKIPPED)
     .then((ptr) => (ptr === SKIPPED ? null : ptr))
     .finally(() => running.delete(ip));
   running.set(ip, lookup);
@@ -164,8 +171,10 @@ interface Batch {
   written: Promise<void>;
   done: () => void;
 }
-/** the batch being filled, per store */
-const batches = new WeakMap<object, Batch>();
+/** the batch being filled, per store (removed when written) */
+const batches = new Map<object, Batch>();
+/** batches being written */
+const writing = new Set<Promise<void>>();
 
 function queueNames(deps: ServiceContext, item: Named, names: number): Promise<void> {
   const key = deps.store as object;
@@ -188,11 +197,21 @@ async function flush(key: object): Promise<void> {
   if (!batch) return;
   batches.delete(key);
   clearTimeout(batch.timer);
-  try {
-    await writeNames(batch.deps, batch.items);
-  } finally {
+  const written = writeNames(batch.deps, batch.items).finally(() => {
+    writing.delete(written);
     batch.done();
-  }
+  });
+  writing.add(written);
+  await written;
+}
+
+/**
+ * Writes the names already found, now, and resolves once they are stored; lookups still under
+ * way are not waited for. The CLI calls it after its summary, before closing the database.
+ */
+export async function writeNamesFound(): Promise<void> {
+  await Promise.all([...batches.keys()].map(flush));
+  await Promise.allSettled([...writing]);
 }
 
 async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
