@@ -3,7 +3,7 @@
  * validate every tag, find the policy and the organisational domain by the DNS tree walk, and
  * check that external report destinations have agreed to receive reports.
  */
-import { getDomain } from "tldts";
+import { getDomain } from "../tld";
 import { finding, type Finding, type TxtLookup, isTemporaryFailure, parseTagList } from "./types";
 
 export type DmarcPolicy = "none" | "quarantine" | "reject";

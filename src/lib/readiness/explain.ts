@@ -5,7 +5,7 @@
  * and strong, which identifier fails alignment and why (relaxed or strict, subdomain, another
  * domain), and the one change that fixes it, in plain words. Pure: the caller resolves.
  */
-import { getDomain } from "tldts";
+import { getDomain } from "../tld";
 import type { SenderMark } from "../senders";
 import { serviceSetupOf } from "./services";
 import type { SpfMatch } from "./spf-match";

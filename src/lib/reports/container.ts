@@ -6,7 +6,8 @@
  * a consumer as it is produced (a report parser, which may refuse at once), compressed input
  * is fed a little at a time, and the event loop gets a turn after every few megabytes.
  */
-import { Inflate, Unzip, UnzipInflate, UnzipPassThrough } from "fflate";
+// fflate sets up its Huffman tables when loaded: loaded with the first compressed report, not at start
+const fflate = () => require("fflate") as typeof import("fflate");
 import { inflateRawSync } from "node:zlib";
 import { MB, ReportRefusedError, yieldToEventLoop, type ReportLimits } from "./model";
 
@@ -136,7 +137,7 @@ async function inflateStreamed(data: Uint8Array, budget: Budget, consume: ChunkC
     return;
   }
   let produced = 0;
-  const inflate = new Inflate((chunk, final) => {
+  const inflate = new (fflate().Inflate)((chunk, final) => {
     budget.spend(chunk.length);
     produced += chunk.length;
     if (final && produced === 0) throw new ReportRefusedError("The compressed data is empty or damaged.");
@@ -183,6 +184,7 @@ export async function unzipStreamed(bytes: Uint8Array, budget: Budget, maxEntrie
   let entries = 0;
   let nonEmpty = 0;
   let produced = 0;
+  const { Unzip, UnzipInflate, UnzipPassThrough } = fflate();
   const unzip = new Unzip((file) => {
     if (file.name.endsWith("/")) return;
     if (++entries > maxEntries) throw new ReportRefusedError(`The archive holds more than ${maxEntries} files, the most one upload may hold.`, "too_large");

@@ -3,7 +3,6 @@
  * DMARC fields from RFC 7489 §7.3) and plain-text failure notices without an ARF part.
  * Input is a mail message already split into parts by the container layer.
  */
-import { decodeWords } from "postal-mime";
 import { normaliseIp } from "./aggregate";
 import { ReportRefusedError, type FailureReport } from "./model";
 
@@ -59,7 +58,8 @@ export function parseHeaderBlock(block: string): Map<string, string[]> {
 export function decodedHeader(value: string | null): string | null {
   if (value === null) return null;
   try {
-    return decodeWords(value);
+    // the MIME library loads with the first failure report
+    return (require("postal-mime") as typeof import("postal-mime")).decodeWords(value);
   } catch {
     return value;
   }

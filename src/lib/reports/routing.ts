@@ -2,7 +2,7 @@
  * Which of an organisation's domains a report covers: the report's domain itself, or its
  * organisational domain (the registrable domain per the Public Suffix List, via tldts).
  */
-import { getDomain } from "tldts";
+import { getDomain } from "../tld";
 
 export interface OwnedDomain {
   id: string;

@@ -2,7 +2,7 @@
  * Known sending services: the base domain of a sender's reverse DNS name → service name
  * and type, from parsedmarc's base_reverse_dns_map.csv (Apache-2.0, see assets/senders).
  */
-import { getDomain } from "tldts";
+import { getDomain } from "../tld";
 
 export interface SendingService {
   name: string;
