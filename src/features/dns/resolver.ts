@@ -9,7 +9,17 @@
 import dgram from "node:dgram";
 import { readFileSync } from "node:fs";
 import net, { isIP } from "node:net";
-import DNS from "dns2";
+import type DNSLibrary from "dns2";
+
+// dns2 (and the node:http, node:tls and dgram modules it brings) loads with the first query, not at start
+let dns2Library: typeof DNSLibrary | null = null;
+const dns2 = (): typeof DNSLibrary => {
+  if (!dns2Library) {
+    const m = require("dns2");
+    dns2Library = m.default ?? m;
+  }
+  return dns2Library!;
+};
 import type { LookupResult, LookupStatus, MxAnswer, TxtRecord } from "../../lib/dns/types";
 
 export type RecordType = "A" | "AAAA" | "MX" | "TXT" | "PTR" | "CNAME";
@@ -148,7 +158,7 @@ class ResolverCore {
   /** One question to one server; dns2 retries over TCP when the UDP answer is truncated. */
   private async ask(server: DnsServer, name: string, type: RecordType): Promise<any> {
     this.queries++;
-    const client = DNS.UDPClient({ dns: server.host, port: server.port, socketType: isIP(server.host) === 6 ? "udp6" : "udp4", timeout: this.timeoutMs, retryOverTCP: true });
+    const client = dns2().UDPClient({ dns: server.host, port: server.port, socketType: isIP(server.host) === 6 ? "udp6" : "udp4", timeout: this.timeoutMs, retryOverTCP: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
     // dns2's TCP fallback has no timeout of its own: bound the whole exchange.
     const deadline = new Promise<never>((_, reject) => {
@@ -165,12 +175,12 @@ class ResolverCore {
   async dnskey(name: string): Promise<DnskeyLookup> {
     const server = this.servers[0]!;
     this.queries++;
-    const query: any = new DNS.Packet();
+    const query: any = new (dns2().Packet)();
     query.header.id = Math.floor(Math.random() * 0x10000);
     query.header.rd = 1;
     (query.header as any).ad = 1;
-    query.questions.push({ name, class: DNS.Packet.CLASS.IN, type: DNS.Packet.TYPE.DNSKEY });
-    query.additionals.push((DNS.Packet.Resource as any).EDNS([], { doFlag: true, udpPayloadSize: 4096 }));
+    query.questions.push({ name, class: dns2().Packet.CLASS.IN, type: dns2().Packet.TYPE.DNSKEY });
+    query.additionals.push((dns2().Packet.Resource as any).EDNS([], { doFlag: true, udpPayloadSize: 4096 }));
     const message: Buffer = query.toBuffer();
     try {
       let packet: any = await exchangeUdp(server, message, this.timeoutMs);
@@ -178,7 +188,7 @@ class ResolverCore {
       if (packet.header.tc) packet = await exchangeTcp(server, message, this.timeoutMs);
       const rcode: number = packet.header.rcode ?? 0;
       if (rcode !== 0) return { status: RCODE_STATUS[rcode] ?? "error", keys: 0, authenticated: false };
-      const keys = (packet.answers ?? []).filter((a: any) => a.type === DNS.Packet.TYPE.DNSKEY).length;
+      const keys = (packet.answers ?? []).filter((a: any) => a.type === dns2().Packet.TYPE.DNSKEY).length;
       return { status: keys ? "ok" : "nodata", keys, authenticated: packet.header.ad === 1 };
     } catch (error) {
       const code = (error as { code?: string })?.code;
@@ -208,7 +218,7 @@ class ResolverCore {
       const status = RCODE_STATUS[rcode] ?? "error";
       return { status, records: [], ttl: status === "nxdomain" ? this.negativeTtlOf(packet) : 0, error: status === "error" ? `rcode ${rcode}` : undefined };
     }
-    const wanted = DNS.Packet.TYPE[type];
+    const wanted = dns2().Packet.TYPE[type];
     const answers = (packet.answers ?? []).filter((a: any) => a.type === wanted);
     if (!answers.length) return { status: "nodata", records: [], ttl: this.negativeTtlOf(packet) };
     const ttl = Math.min(...answers.map((a: any) => Number(a.ttl) || 0));
@@ -232,7 +242,7 @@ class ResolverCore {
 
   /** RFC 2308: a negative answer lives min(SOA TTL, SOA minimum); without SOA, the default. */
   private negativeTtlOf(packet: any): number {
-    const soa = (packet.authorities ?? []).find((r: any) => r.type === DNS.Packet.TYPE.SOA);
+    const soa = (packet.authorities ?? []).find((r: any) => r.type === dns2().Packet.TYPE.SOA);
     if (soa && Number.isFinite(Number(soa.minimum))) return Math.min(Number(soa.ttl) || 0, Number(soa.minimum));
     return this.negativeTtl;
   }
@@ -341,7 +351,7 @@ function exchangeUdp(server: DnsServer, message: Buffer, timeoutMs: number): Pro
     socket.on("message", (data, rinfo) => {
       if (rinfo.port !== server.port) return;
       try {
-        done(null, DNS.Packet.parse(data));
+        done(null, dns2().Packet.parse(data));
       } catch (error) {
         done(error as Error);
       }
@@ -372,7 +382,7 @@ function exchangeTcp(server: DnsServer, message: Buffer, timeoutMs: number): Pro
       const all = Buffer.concat(chunks);
       if (all.length >= 2 && all.length >= 2 + all.readUInt16BE(0)) {
         try {
-          done(null, DNS.Packet.parse(all.subarray(2, 2 + all.readUInt16BE(0))));
+          done(null, dns2().Packet.parse(all.subarray(2, 2 + all.readUInt16BE(0))));
         } catch (error) {
           done(error as Error);
         }
