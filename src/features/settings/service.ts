@@ -93,7 +93,7 @@ export async function dnsCachePolicy(ctx: Pick<ServiceContext, "store">, orgId: 
     .from(organizationSettings)
     .where(eq(organizationSettings.orgId, orgId))
     .limit(1);
-  return { cache: row?.dnsCaching ?? DEFAULT_PREFERENCES.dnsCaching, maxTtl: row?.cacheTtlSeconds ?? DEFAULT_PREFERENCES.cacheTtlSeconds };
+  return { cache: row?.dnsCaching ?? DEFAULT_PREFERENCES.dnsCaching, maxTtl: row?.cacheTtlSeconds ?? DEFAULT_PREFERENCES.cacheTtlSeconds, refresh: false };
 }
 
 /** What alerts need of an organisation's settings: its alert thresholds (stored JSON), Settings' alert toggles and the name it goes by. Defaults until saved. */
