@@ -158,6 +158,9 @@ describe("theme, titles, toasts and long names", () => {
     await menu.click();
     // the drawer takes focus on its close button; Escape closes it and focus goes back to the menu button
     await page.waitForFunction(() => document.activeElement?.textContent === "Close navigation", null, { timeout: 5000 });
+    // the page behind the open drawer is out of reach: Tab stays in the drawer
+    for (let i = 0; i < 12; i++) await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("#app-sidebar")))).toBe(true);
     await page.keyboard.press("Escape");
     await page.waitForFunction(() => document.activeElement?.textContent === "Open navigation", null, { timeout: 5000 });
     await context.close();

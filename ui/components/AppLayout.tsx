@@ -36,6 +36,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
     let id = requestAnimationFrame(focus);
     return () => cancelAnimationFrame(id);
   }, [open]);
+  // from 1024 px the sidebar is always shown: a drawer left open on a narrower window closes
+  useEffect(() => {
+    const wide = window.matchMedia?.("(min-width: 1024px)");
+    if (!wide) return;
+    const close = () => wide.matches && setOpen(false);
+    wide.addEventListener("change", close);
+    return () => wide.removeEventListener("change", close);
+  }, []);
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const me = useMe();
@@ -71,7 +79,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
     <div className="drawer lg:drawer-open min-h-screen bg-base-200">
       {/* daisyUI's drawer state; people use the menu button, the close button, Escape or a click outside */}
       <input id="app-drawer" type="checkbox" className="drawer-toggle" checked={open} onChange={(e) => setOpen(e.target.checked)} tabIndex={-1} aria-hidden />
-      <div className="drawer-content flex min-h-screen min-w-0 flex-col">
+      {/* while the phone drawer is open the page behind it is out of reach (Tab stays in the drawer) */}
+      <div className="drawer-content flex min-h-screen min-w-0 flex-col" inert={open || undefined}>
         <header className="navbar border-b border-base-300 bg-base-100 lg:hidden">
           <button ref={menuButton} type="button" className="btn btn-ghost btn-square" aria-expanded={open} aria-controls="app-sidebar" onClick={() => setOpen(true)}>
             <Menu className="h-5 w-5" aria-hidden />
@@ -89,11 +98,30 @@ export function AppLayout({ children }: { children: ReactNode }) {
           {children}
         </main>
       </div>
-      <div ref={drawer} id="app-sidebar" className="drawer-side z-40" onKeyDown={(e) => open && e.key === "Escape" && setOpen(false)}>
+      <div ref={drawer} id="app-sidebar" className="drawer-side z-40" onKeyDown={(e) => open && onDrawerKey(e, drawer.current, () => setOpen(false))}>
         {/* a click outside closes the drawer; keyboard and screen-reader users have the sidebar's own close button */}
         <label htmlFor="app-drawer" className="drawer-overlay" aria-hidden />
         <Sidebar user={user} header={signedIn ? <OrgSwitcher me={signedIn} /> : undefined} onNavigate={() => setOpen(false)} />
       </div>
     </div>
   );
+}
+
+const FOCUSABLE = 'a[href], button:not([disabled]), select:not([disabled]), input:not([disabled]):not([tabindex="-1"]), [tabindex="0"]';
+
+/** The open phone drawer behaves as a dialog: Escape closes it, Tab and Shift+Tab go round inside it. */
+function onDrawerKey(e: React.KeyboardEvent, drawer: HTMLElement | null, close: () => void) {
+  if (e.key === "Escape") return close();
+  if (e.key !== "Tab" || !drawer) return;
+  const items = [...drawer.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.offsetParent !== null);
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (!first || !last) return;
+  if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  } else if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  }
 }
