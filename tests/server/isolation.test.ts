@@ -138,6 +138,30 @@ const homeSsoUnchanged = async (w: World) => {
   expect(rows.map((r) => [r.issuer, r.enabled])).toEqual([[HOME_ISSUER, true]]);
 };
 
+/** The home organisation's OAuth2 report mailbox, created once per world (its id and address are secrets to foreigners). */
+const oauthRows = new WeakMap<World, string>();
+async function homeOAuthMailbox(w: World): Promise<string> {
+  let id = oauthRows.get(w);
+  if (!id) {
+    const { store } = w.t.deps;
+    const [row] = await store.db
+      .insert(store.t.oauthMailboxes)
+      .values({ orgId: w.home.orgId, provider: "google", email: "dmarc@homestead-secret.example", refreshTokenEncrypted: "v1.aaaa.bbbb.cccc", updatedAt: new Date() })
+      .returning();
+    id = row!.id;
+    oauthRows.set(w, id);
+    w.secrets.push(id);
+  }
+  // a configured client, so starting a connection gets as far as the provider's address (no network)
+  Object.assign(w.t.deps.config, { googleClientId: "isolation-client", googleClientSecret: "isolation-secret" });
+  return id;
+}
+const homeOAuthMailboxUnchanged = async (w: World) => {
+  const { store } = w.t.deps;
+  const rows = await store.db.select().from(store.t.oauthMailboxes).where(eq(store.t.oauthMailboxes.orgId, w.home.orgId));
+  expect(rows.map((r) => [r.email, r.status, r.lastPolledAt])).toEqual([["dmarc@homestead-secret.example", "active", null]]);
+};
+
 const CASES: Case[] = [
   { name: "GET /api/domains", run: (w, c) => w.t.json("GET", "/api/domains", { cookie: c }), home: all(200), foreign: all(200) },
   {
@@ -288,6 +312,40 @@ const CASES: Case[] = [
     homeToken: all(403),
     foreignToken: all(403),
     unchanged: homeSsoUnchanged,
+  },
+  // OAuth2 report mailboxes (the home organisation's, created on first use, see homeOAuthMailbox)
+  { name: "GET /api/settings/oauth-mailboxes", run: async (w, c) => (await homeOAuthMailbox(w), w.t.json("GET", "/api/settings/oauth-mailboxes", { cookie: c })), home: all(200), foreign: all(200) },
+  {
+    name: "POST /api/settings/oauth-mailboxes/connect",
+    run: async (w, c) => (await homeOAuthMailbox(w), w.t.json("POST", "/api/settings/oauth-mailboxes/connect", { cookie: c, body: { provider: "google", folder: "INBOX" } })),
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+    // the consent needs a person: API tokens are refused
+    homeToken: all(403),
+    foreignToken: all(403),
+    unchanged: homeOAuthMailboxUnchanged,
+  },
+  {
+    // without the flow cookie the callback connects nothing and sends the browser back to Settings
+    name: "GET /api/settings/oauth-mailboxes/callback",
+    run: async (w, c) => (await homeOAuthMailbox(w), w.t.json("GET", "/api/settings/oauth-mailboxes/callback?code=x&state=y", { cookie: c })),
+    home: adminsOnly(302),
+    foreign: adminsOnly(302),
+    unchanged: homeOAuthMailboxUnchanged,
+  },
+  {
+    name: "POST /api/settings/oauth-mailboxes/:id/poll",
+    run: async (w, c) => w.t.json("POST", `/api/settings/oauth-mailboxes/${await homeOAuthMailbox(w)}/poll`, { cookie: c }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: homeOAuthMailboxUnchanged,
+  },
+  {
+    name: "DELETE /api/settings/oauth-mailboxes/:id",
+    run: async (w, c) => w.t.json("DELETE", `/api/settings/oauth-mailboxes/${await homeOAuthMailbox(w)}`, { cookie: c }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: homeOAuthMailboxUnchanged,
   },
   // the owner's two-factor rule
   { name: "GET /api/settings/two-factor", run: (w, c) => w.t.json("GET", "/api/settings/two-factor", { cookie: c }), home: all(200), foreign: all(200) },

@@ -3,6 +3,7 @@
  * every `intervalMinutes`. Rounds never overlap; stop() waits for a running round to end.
  */
 import type { AppDeps } from "../../deps";
+import { pollAllOAuthMailboxes } from "./oauth-service";
 import { pollAllMailboxes, type IngestFn } from "./service";
 
 export interface MailboxPoller {
@@ -17,7 +18,9 @@ export function startMailboxPoller(deps: AppDeps, ingest: IngestFn, intervalMinu
   const round = () => {
     if (stopped) return Promise.resolve();
     // each mailbox once per interval across app nodes (the lease ends a little before the next round)
-    running ??= pollAllMailboxes(deps, ingest, Math.max(30, intervalMinutes * 60 - 30))
+    const lease = Math.max(30, intervalMinutes * 60 - 30);
+    running ??= pollAllMailboxes(deps, ingest, lease)
+      .then(() => pollAllOAuthMailboxes(deps, ingest, lease))
       .catch((error) => deps.log.error("imap_round_failed", { error: error instanceof Error ? error.message : String(error) }))
       .finally(() => {
         running = null;

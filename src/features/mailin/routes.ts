@@ -6,11 +6,13 @@ import { MAILBOX_TEST_RATE_LIMIT, mailboxInputSchema } from "./contract";
 import { ingestFile } from "../reports/ingest";
 import { deleteMailbox, getMailbox, pollMailbox, reportAddress, saveMailbox, testMailbox } from "./service";
 import { auditRequest } from "../audit/service";
+import { oauthMailboxRoutes } from "./oauth-routes";
 
 /** The organisation's report address (SMTP receiver) and its IMAP report mailbox. */
 export function mailinRoutes(deps: AppDeps) {
   return new Elysia({ name: "mailin" })
     .use(access(deps))
+    .use(oauthMailboxRoutes(deps))
     .get("/api/settings/report-address", ({ ctx }) => reportAddress(ctx), { org: "read" })
     .get("/api/settings/mailbox", async ({ ctx }) => ({ mailbox: await getMailbox(ctx) }), { org: "read" })
     .put(
