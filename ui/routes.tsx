@@ -27,6 +27,7 @@ const Tasks = page(() => import("./pages/tasks"));
 const Threats = page(() => import("./pages/threats"));
 const Sender = page(() => import("./pages/senders"));
 const Dns = page(() => import("./pages/dns"));
+const Portfolio = page(() => import("./pages/portfolio"));
 const Settings = page(() => import("./pages/settings"));
 const TwoFactorEnrol = page(() => import("./pages/two-factor"));
 const Login = page(() => import("./pages/login"));
@@ -54,6 +55,7 @@ export const ROUTES: { path: string; element: ComponentType }[] = [
   { path: "/app/threats", element: Threats },
   { path: "/app/senders/:key", element: Sender },
   { path: "/app/dns", element: Dns },
+  { path: "/app/portfolio", element: Portfolio },
   { path: "/app/settings", element: Settings },
   { path: "/app/two-factor", element: TwoFactorEnrol },
   { path: "/login", element: Login },

@@ -1,6 +1,7 @@
 import * as Dropdown from "@radix-ui/react-dropdown-menu";
-import { Building2, Check, ChevronsUpDown, Plus } from "lucide-react";
+import { Briefcase, Building2, Check, ChevronsUpDown, Plus } from "lucide-react";
 import { useState } from "react";
+import { Link, useNavigate } from "react-router";
 import { errorMessage } from "../lib/api";
 import { groupOrganizations, ROLE_LABELS, useCreateClient, useSwitchOrg, type MeResponse, type OrgSummary } from "../lib/auth";
 import { toast } from "../lib/toast";
@@ -16,6 +17,16 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
   const [creating, setCreating] = useState(false);
   const current = me.currentOrg;
   const canCreateClient = Boolean(current && !current.parentId && (current.role === "owner" || current.role === "admin"));
+  const portfolioOrg = portfolioOrganization(me);
+  const navigate = useNavigate();
+  /** The MSP portfolio lives in the managing organization: switch there first when working in a client. */
+  const openPortfolio = (org: OrgSummary) => {
+    if (org.id === current?.id) return navigate("/app/portfolio");
+    switchOrg.mutate(org.id, {
+      onSuccess: () => navigate("/app/portfolio"),
+      onError: (e) => toast({ title: "Could not switch organization", description: errorMessage(e), variant: "destructive" }),
+    });
+  };
 
   const choose = (org: OrgSummary) => {
     if (org.id === current?.id) return;
@@ -59,6 +70,15 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
                 {clients.map((c) => item(c, true))}
               </Dropdown.Group>
             ))}
+            {portfolioOrg && (
+              <>
+                <Dropdown.Separator className="my-1 h-px bg-base-300" />
+                <Dropdown.Item onSelect={() => openPortfolio(portfolioOrg)} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-base-200">
+                  <Briefcase className="h-4 w-4" aria-hidden />
+                  <span className="min-w-0 flex-1 break-words">Client portfolio</span>
+                </Dropdown.Item>
+              </>
+            )}
             {canCreateClient && (
               <>
                 <Dropdown.Separator className="my-1 h-px bg-base-300" />
@@ -74,6 +94,19 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
       <NewClientDialog open={creating} onOpenChange={setCreating} parentName={current?.name ?? ""} />
     </div>
   );
+}
+
+/**
+ * The organisation whose client portfolio the switcher offers (once it has clients): the current
+ * one when the user manages it, else the one managing the current client, else the first they manage.
+ */
+function portfolioOrganization(me: MeResponse): OrgSummary | null {
+  const manages = (o: OrgSummary | null | undefined): o is OrgSummary => Boolean(o && !o.parentId && (o.role === "owner" || o.role === "admin"));
+  const current = me.currentOrg;
+  if (manages(current) && me.organizations.some((o) => o.parentId === current.id)) return current;
+  const parent = current?.parentId ? me.organizations.find((o) => o.id === current.parentId) : null;
+  if (manages(parent)) return parent;
+  return me.organizations.find((o) => manages(o) && me.organizations.some((c) => c.parentId === o.id)) ?? null;
 }
 
 function NewClientDialog({ open, onOpenChange, parentName }: { open: boolean; onOpenChange: (open: boolean) => void; parentName: string }) {
@@ -114,6 +147,13 @@ function NewClientDialog({ open, onOpenChange, parentName }: { open: boolean; on
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
           {create.isPending ? "Creating..." : "Create client"}
         </button>
+        <p className="text-sm opacity-70">
+          Many clients?{" "}
+          <Link to="/app/portfolio" className="link" onClick={() => close(false)}>
+            Import them with their domains from a CSV
+          </Link>
+          .
+        </p>
       </form>
     </Modal>
   );

@@ -26,7 +26,7 @@ export interface PortfolioClient {
   alerts7d: number;
   /** the last report received for any of its domains */
   lastReportAt: string | null;
-  /** the DMARC policies of its domains */
+  /** the DMARC policies of its checked domains (missing: no valid DMARC record; domains not checked yet are not counted) */
   policyMix: { reject: number; quarantine: number; none: number; missing: number };
 }
 

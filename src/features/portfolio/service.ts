@@ -82,6 +82,7 @@ async function clientFigures(ctx: OrgContext, client: { id: string; name: string
   ]);
   const policyMix = { reject: 0, quarantine: 0, none: 0, missing: 0 };
   for (const d of domains) {
+    if (d.dmarcPolicy === null) continue; // not checked yet
     const p = d.dmarcPolicy === "reject" || d.dmarcPolicy === "quarantine" || d.dmarcPolicy === "none" ? d.dmarcPolicy : "missing";
     policyMix[p]++;
   }
