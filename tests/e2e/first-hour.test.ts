@@ -201,6 +201,13 @@ describe("the first hour (SMTP receiver off)", () => {
     await page.goto(plain.url + "/app/tasks");
     await page.getByText("This server does not receive report mail itself", { exact: false }).first().waitFor();
     await shot(page, "first-hour-receiver-off-tasks-1280");
+
+    // Settings › Report mail offers the same two ways, for the organization's domain
+    await page.goto(plain.url + "/app/settings#report-mail");
+    const reportMail = page.locator("#report-mail");
+    await reportMail.locator('[data-report-path="choice"]').waitFor();
+    expect(await reportMail.getByTestId("rua-mailbox").innerText()).toBe(`mailto:dmarc@${OTHER}`);
+    if (process.env.SHOTS_DIR) await reportMail.screenshot({ path: `${process.env.SHOTS_DIR}/first-hour-settings-report-mail-1280.png` });
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);

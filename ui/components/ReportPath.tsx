@@ -70,7 +70,7 @@ function RouteCard({ route, path, children }: { route: ReportRoute; path: Report
  * organization's own address when this server receives mail, the connected mailbox, or a
  * choice between connecting a mailbox and uploading — each with its exact rua value.
  */
-export function ReportPathView({ path }: { path: ReportPath }) {
+export function ReportPathView({ path, mailboxBelow = false }: { path: ReportPath; /** shown in Settings above the mailbox form: "connect it below" */ mailboxBelow?: boolean }) {
   const [first] = path.routes;
   return (
     <div className="grid gap-3" data-report-path={path.mode}>
@@ -100,10 +100,17 @@ export function ReportPathView({ path }: { path: ReportPath }) {
               <RouteCard key={route.kind} route={route} path={path}>
                 {route.kind === "mailbox" ? (
                   <p>
-                    Create the mailbox <strong className="break-all">{route.address}</strong>, publish it as below, then connect it in{" "}
-                    <Link to="/app/settings#report-mail" className="link link-primary">
-                      Settings › Report mail
-                    </Link>
+                    Create the mailbox <strong className="break-all">{route.address}</strong>, publish it as below, then connect it{" "}
+                    {mailboxBelow ? (
+                      "in Report mailbox (IMAP) below"
+                    ) : (
+                      <>
+                        in{" "}
+                        <Link to="/app/settings#report-mail" className="link link-primary">
+                          Settings › Report mail
+                        </Link>
+                      </>
+                    )}
                     : dmarcwarden fetches new reports every few minutes.
                   </p>
                 ) : (
@@ -129,7 +136,7 @@ export function ReportPathView({ path }: { path: ReportPath }) {
 }
 
 /** ReportPathView for one domain, fetched; opened at …#report-path (the checklist links there), it is brought into view once loaded. */
-export function DomainReportPath({ domain }: { domain: string }) {
+export function DomainReportPath({ domain, mailboxBelow = false }: { domain: string; mailboxBelow?: boolean }) {
   const query = useReportPath(domain);
   const { hash } = useLocation();
   // once nothing on the page is loading any more, so the panels above it have their height
@@ -142,5 +149,5 @@ export function DomainReportPath({ domain }: { domain: string }) {
   }, [hash, query.isSuccess, loading]);
   if (query.isPending) return <span className="loading loading-dots loading-sm" aria-label="Loading where reports go" />;
   if (query.isError) return <p className="text-sm text-error">Could not load where reports go: {errorMessage(query.error)}</p>;
-  return <ReportPathView path={query.data} />;
+  return <ReportPathView path={query.data} mailboxBelow={mailboxBelow} />;
 }

@@ -54,6 +54,7 @@ describe("ReportMailboxSection", () => {
     expect(screen.getByTestId("rua-upload").textContent).toBe("mailto:dmarc@acme.example");
     expect(screen.getByRole("heading", { name: "Connect a mailbox (IMAP)" })).toBeTruthy();
     expect(screen.getByRole("heading", { name: "Upload reports" })).toBeTruthy();
+    expect(screen.getByText(/in Report mailbox \(IMAP\) below/)).toBeTruthy();
   });
 
   test("an admin saves a mailbox and tests the connection; the password field never shows the stored one", async () => {

@@ -109,7 +109,7 @@ function ReportAddressPanel() {
 function ReceiverOff() {
   const domains = useDomains();
   const first = domains.data?.[0]?.name;
-  if (first) return <DomainReportPath domain={first} />;
+  if (first) return <DomainReportPath domain={first} mailboxBelow />;
   return (
     <div role="status" className="alert alert-info alert-soft text-sm">
       <Inbox className="h-5 w-5 shrink-0" aria-hidden />
