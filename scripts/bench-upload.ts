@@ -113,7 +113,8 @@ try {
       cluster = await startPostgres();
       url = await cluster.createDatabase();
     }
-    databaseArgs.push("--database-url", url);
+    // several nodes may share PostgreSQL, so the server asks for the key every node encrypts with
+    databaseArgs.push("--database-url", url, "--secret-key", Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"));
   } else databaseArgs.push("--db", join(dir, "bench.db"));
 
   console.log(`generating a gzip aggregate report of ${RECORDS.toLocaleString("en-US")} records…`);
