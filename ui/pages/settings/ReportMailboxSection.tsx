@@ -12,6 +12,7 @@ import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { formatRelativeTime } from "../../lib/format";
 import { getQueryFn } from "../../lib/queryClient";
 import { toast } from "../../lib/toast";
+import { OAuthMailboxesPanel } from "./OAuthMailboxesPanel";
 
 export const reportAddressKey = ["/api/settings/report-address"] as const;
 export const mailboxKey = ["/api/settings/mailbox"] as const;
@@ -40,6 +41,8 @@ export function ReportMailboxSection() {
         <ReportAddressPanel />
         <div className="divider my-0" />
         <MailboxPanel canManage={canManage} roleKnown={!!role} />
+        <div className="divider my-0" />
+        <OAuthMailboxesPanel canManage={canManage} roleKnown={!!role} />
       </div>
     </section>
   );
