@@ -13,7 +13,7 @@ import { OAUTH_FLOW_COOKIE, pollAllOAuthMailboxes, pollOAuthMailbox } from "../.
 import { ingestFile } from "../../src/features/reports/ingest";
 import { BASE, cookieFrom, makeTestApp, type TestApp } from "../support/app";
 import { addMember, createUser, signedInMember, signIn } from "../support/fixtures";
-import { oauthMailConfig, startOAuthMailStandIn, type OAuthMailStandIn, type StandInProvider } from "../support/oauth-mail-standin";
+import { GOOGLE_CLIENT, MS_CLIENT, oauthMailConfig, startOAuthMailStandIn, type OAuthMailStandIn, type StandInProvider } from "../support/oauth-mail-standin";
 import { aggregateReportMail } from "../support/smtp";
 
 setDefaultTimeout(30_000);
@@ -57,6 +57,7 @@ const notAReport = "From: someone@spam.test\r\nTo: dmarc@example.com\r\nSubject:
 function expectNoTokens(t: TestApp, ...answers: unknown[]) {
   const text = JSON.stringify(answers) + t.logs.join("\n");
   for (const token of standIn.issuedTokens) expect(text).not.toContain(token);
+  for (const secret of [MS_CLIENT.secret, GOOGLE_CLIENT.secret]) expect(text).not.toContain(secret);
 }
 
 describe.each([

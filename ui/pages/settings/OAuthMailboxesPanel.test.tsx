@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { useLocation } from "react-router";
 import { cleanUpAfterEach, json, renderWithProviders, withFetch } from "../../../tests/support/ui";
-import { reconnectNeeded } from "../../../src/features/mailin/oauth-contract";
+import { OAUTH_CONNECT_RESULTS, reconnectNeeded } from "../../../src/features/mailin/oauth-contract";
 import { OAuthMailboxesPanel } from "./OAuthMailboxesPanel";
 
 cleanUpAfterEach();
@@ -88,5 +89,23 @@ describe("OAuthMailboxesPanel", () => {
     server({ providers: PROVIDERS.map((p) => ({ ...p, configured: false })) });
     renderWithProviders(<OAuthMailboxesPanel canManage roleKnown />);
     expect(await screen.findByText(/This server is not set up for Microsoft 365 or Google Workspace mailboxes/)).toBeTruthy();
+  });
+
+  test("after the provider's return, says once how it went and forgets it from the address bar", async () => {
+    server();
+    function Search() {
+      return <span data-testid="search">{useLocation().search}</span>;
+    }
+    renderWithProviders(
+      <>
+        <OAuthMailboxesPanel canManage roleKnown />
+        <Search />
+      </>,
+      "/app/settings?oauth_mailbox=denied",
+    );
+    expect((await screen.findByRole("status")).textContent).toContain(OAUTH_CONNECT_RESULTS.denied);
+    await waitFor(() => expect(screen.getByTestId("search").textContent).toBe(""));
+    // still shown after the address bar forgot it
+    expect(screen.getByRole("status").textContent).toContain(OAUTH_CONNECT_RESULTS.denied);
   });
 });

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, CheckCircle2, KeyRound, RefreshCw, Trash2 } from "lucide-react";
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
+import { useSearchParams } from "react-router";
 import {
   connectOAuthMailboxSchema,
   OAUTH_CONNECT_RESULTS,
@@ -17,12 +18,7 @@ import { toast } from "../../lib/toast";
 
 export const oauthMailboxesKey = ["/api/settings/oauth-mailboxes"] as const;
 
-/** The outcome the provider's return left in the address bar (`?oauth_mailbox=`), read once. */
-function connectOutcome(): OAuthConnectResult | null {
-  if (typeof window === "undefined") return null;
-  const value = new URLSearchParams(window.location.search).get("oauth_mailbox");
-  return value && value in OAUTH_CONNECT_RESULTS ? (value as OAuthConnectResult) : null;
-}
+const isOutcome = (value: string | null): value is OAuthConnectResult => !!value && value in OAUTH_CONNECT_RESULTS;
 
 /**
  * Settings › Report mail: mailboxes connected through Microsoft 365 or Google Workspace
@@ -31,7 +27,21 @@ function connectOutcome(): OAuthConnectResult | null {
  */
 export function OAuthMailboxesPanel({ canManage, roleKnown }: { canManage: boolean; roleKnown: boolean }) {
   const query = useQuery<OAuthMailboxList>({ queryKey: oauthMailboxesKey });
-  const [outcome, setOutcome] = useState(connectOutcome);
+  // the outcome the provider's return left in the address bar (`?oauth_mailbox=`)
+  const [params, setParams] = useSearchParams();
+  const returned = params.get("oauth_mailbox");
+  const [outcome, setOutcome] = useState<OAuthConnectResult | null>(isOutcome(returned) ? returned : null);
+  useEffect(() => {
+    // said once: a reload or a shared link does not repeat it
+    if (returned === null) return;
+    setParams(
+      (current) => {
+        current.delete("oauth_mailbox");
+        return current;
+      },
+      { replace: true },
+    );
+  }, [returned, setParams]);
   return (
     <div className="grid gap-3">
       <div>
