@@ -6,11 +6,14 @@
  * Rows are independent: each row is its own transaction, so a refused row leaves the database as
  * it was for that row and the other rows stand.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq, inArray } from "drizzle-orm";
 import { auditLog, domains, organizations } from "../../src/db/schema";
 import { makeTestApp, type TestApp } from "../support/app";
 import { signedInMember, signIn, type SignedIn } from "../support/fixtures";
+import { startStripeServer, type StripeStandIn } from "../support/stripe-server";
+import { billingApp } from "./billing-helpers";
+import { billingAccounts } from "../../src/db/schema";
 
 let t: TestApp;
 let msp: SignedIn;
@@ -148,5 +151,31 @@ describe("POST /api/portfolio/import", () => {
     const res = await importCsv("Nested Co, nested.example", false, inClient);
     expect(res.status).toBe(403);
     expect(await t.deps.store.db.select().from(organizations).where(eq(organizations.parentId, client!.id))).toHaveLength(0);
+  });
+});
+
+describe("a read-only managing organization (billing on, subscription canceled)", () => {
+  let stripe: StripeStandIn;
+  beforeAll(() => {
+    stripe = startStripeServer();
+  });
+  afterAll(() => stripe.close());
+
+  test("still reads its portfolio, but imports nothing (402)", async () => {
+    const billing = await billingApp(stripe.url);
+    try {
+      const owner = await signedInMember(billing.deps.store, "owner", "Lapsed MSP");
+      await billing.json("POST", "/api/orgs/clients", { cookie: owner.cookie, body: { name: "Kept Client" } });
+      await billing.deps.store.db.update(organizations).set({ plan: "growth", planStatus: "canceled" }).where(eq(organizations.id, owner.orgId));
+      await billing.deps.store.db.insert(billingAccounts).values({ orgId: owner.orgId, stripeCustomerId: `cus_${owner.orgId}`, stripeSubscriptionId: `sub_${owner.orgId}` });
+      const read = await billing.json("GET", "/api/portfolio", { cookie: owner.cookie });
+      expect(read.status).toBe(200);
+      expect(read.body.clients.map((c: any) => c.name)).toEqual(["Kept Client"]);
+      const refused = await billing.json("POST", "/api/portfolio/import", { cookie: owner.cookie, body: { csv: "New Co, new.example", dryRun: false } });
+      expect(refused.status).toBe(402);
+      expect((await billing.deps.store.db.select().from(organizations).where(eq(organizations.parentId, owner.orgId))).map((o) => o.name)).toEqual(["Kept Client"]);
+    } finally {
+      await billing.close();
+    }
   });
 });

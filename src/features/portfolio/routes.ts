@@ -9,7 +9,8 @@ import { importClients, portfolio } from "./service";
 export function portfolioRoutes(deps: AppDeps) {
   return new Elysia({ name: "portfolio" })
     .use(access(deps))
-    .get("/api/portfolio", ({ ctx }) => portfolio(ctx), { org: "clients:manage" })
+    // a read: open while the organization is read-only; the service lets owners and admins only
+    .get("/api/portfolio", ({ ctx }) => portfolio(ctx), { org: "read" })
     .post(
       "/api/portfolio/import",
       async ({ ctx, body }) => {

@@ -10,6 +10,7 @@
 import type { OrgContext } from "../../http/access";
 import { ForbiddenError, PayloadTooLargeError, ServiceError } from "../../http/errors";
 import { clientNameKey, parseClientCsv } from "../../lib/client-csv";
+import { roleAllows } from "../../lib/permissions";
 import { senderKeyOfRow } from "../../lib/senders";
 import { listEvents } from "../alerts/feed";
 import { auditActor, recordAudit } from "../audit/service";
@@ -29,8 +30,13 @@ const DAY_MS = 86_400_000;
 const MAX_SOURCES = 10_000;
 const EVENTS_PAGE = 200;
 
-/** 403 unless the actor's current organization manages clients (is not a client itself). */
+/**
+ * 403 unless the actor is an owner or admin (clients:manage) of an organization that manages
+ * clients (is not a client itself). The portfolio's route is a read (it stays open while the
+ * organization is read-only), so the role is checked here.
+ */
 async function managingOrg(ctx: OrgContext): Promise<{ id: string; plan: string }> {
+  if (!roleAllows(ctx.actor.role, "clients:manage")) throw new ForbiddenError("Only owners and admins of the managing organization see its clients.");
   const org = await organizationInfo(ctx, ctx.actor.orgId);
   if (!org) throw new ForbiddenError("This organization no longer exists.");
   if (org.parentId) throw new ForbiddenError("The portfolio belongs to the managing organization. Switch to it to see every client.");

@@ -1,14 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { cleanUpAfterEach, json, renderWithProviders, withFetch } from "../../../tests/support/ui";
+import type { OrgSummary } from "../../lib/auth";
 import type { PortfolioClient } from "./api";
 import PortfolioPage from "./index";
 import { applyView, DEFAULT_VIEW, sortBy } from "./view";
 
 cleanUpAfterEach();
 
-const msp = { id: "msp", name: "Northwind IT", slug: "northwind", parentId: null, role: "owner" as const };
-const me = (current = msp) => ({ user: { id: "u", name: "Mia", email: "mia@example.test" }, organizations: [msp, { id: "c1", name: "Acme Dental", slug: "a", parentId: "msp", role: "owner" }], currentOrg: current });
+const msp: OrgSummary = { id: "msp", name: "Northwind IT", slug: "northwind", parentId: null, role: "owner" };
+const me = (current: OrgSummary = msp) => ({ user: { id: "u", name: "Mia", email: "mia@example.test" }, organizations: [msp, { id: "c1", name: "Acme Dental", slug: "a", parentId: "msp", role: "owner" }], currentOrg: current });
 
 const client = (over: Partial<PortfolioClient>): PortfolioClient => ({
   id: "c",
