@@ -7,6 +7,7 @@ import { geoFromConfig } from "../features/reports/geo";
 import { organizationBySlug } from "../features/orgs/service";
 import { ingestFile, reportLimits, type IngestResult } from "../features/reports/ingest";
 import { abandonLookups, PTR_TIMEOUT_MS, reverseDnsSettled, writeNamesFound } from "../features/reports/reverse-dns";
+import { yieldToEventLoop } from "../lib/reports/model";
 import { parseInBackground } from "../lib/reports/parallel";
 import { RateLimiter } from "../http/rate-limit";
 import { createLogger } from "../log";
@@ -38,6 +39,8 @@ export async function ingestPaths(deps: AppDeps, orgId: string, paths: string[],
     else summary.refused.push(result);
     summary.reports += result.status === "rejected" ? 0 : result.reports.length;
     onProgress?.(++done, Math.max(done, files.length), result);
+    // a turn of the event loop per file: the reverse DNS answers (and timers) of the run get in between the writes
+    await yieldToEventLoop();
   }
   return summary;
 }
