@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { strToU8 } from "fflate";
 import { eq } from "drizzle-orm";
-import { domainRecordHistory, domains, organizations } from "../../src/db/schema";
+import { domainRecordHistory, domains, oauthMailboxes, organizations } from "../../src/db/schema";
 import { ingestFile } from "../../src/features/reports/ingest";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
 import { aggregateXml } from "../../src/lib/reports/generate";
@@ -98,6 +98,13 @@ describe("GET /api/onboarding", () => {
 });
 
 describe("the report path in tasks and for any domain", () => {
+  test("receiver off, a Microsoft 365 mailbox connected through OAuth: its address is the one to publish", async () => {
+    const { t, owner } = await setup(false);
+    await t.deps.store.db.insert(oauthMailboxes).values({ orgId: owner.orgId, provider: "microsoft", email: "dmarc-reports@acme-mail.example", refreshTokenEncrypted: "sealed" });
+    const path = await t.json("GET", "/api/report-path?domain=acme.example", { cookie: owner.cookie });
+    expect(path.body).toMatchObject({ mode: "mailbox", routes: [{ kind: "mailbox", rua: "mailto:dmarc-reports@acme-mail.example", external: { name: "acme.example._report._dmarc.acme-mail.example" } }] });
+  });
+
   test("receiver on: the task's record carries the organization's address and the §7.1 record", async () => {
     const { t, owner, token } = await setup(true);
     await checkedDomain(t, owner.orgId, "acme.example", "missing", null);
