@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType, type LazyExoticComponent } from "react";
 import { Route, Routes, useLocation } from "react-router";
 import { usesSidebar } from "./lib/layout";
+import NotFoundPage from "./pages/not-found";
 
 type Page = LazyExoticComponent<ComponentType> & { preload?: () => void };
 
@@ -10,7 +11,6 @@ const page = (load: () => Promise<{ default: ComponentType }>): Page => Object.a
 /** The sidebar layout (account banners, organisation switcher, notifications): only app screens load it. */
 const AppLayout = lazy(() => import("./components/AppLayout").then((m) => ({ default: m.AppLayout })));
 
-const NotFoundPage = page(() => import("./pages/not-found"));
 const Landing = page(() => import("./pages/landing"));
 const Demo = page(() => import("./pages/demo"));
 const Trial = page(() => import("./pages/trial"));

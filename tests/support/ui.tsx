@@ -7,6 +7,10 @@ import { App, Providers } from "../../ui/App";
 import { createQueryClient } from "../../ui/lib/queryClient";
 import { resetToasts } from "../../ui/lib/toast";
 
+// The sidebar layout and the toaster are chunks the app loads lazily; imported here up front so
+// a test's findBy does not spend its wait on their first load.
+await Promise.all([import("../../ui/components/AppLayout"), import("../../ui/components/Toaster")]);
+
 export function renderApp(path: string) {
   const client = createQueryClient();
   return { client, ...render(<MemoryRouter initialEntries={[path]}><App client={client} /></MemoryRouter>) };
