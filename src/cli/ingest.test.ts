@@ -80,4 +80,4 @@ test("many files: all stored in order, reverse DNS under one global limit and as
   expect(Number(rows[0]!.n)).toBe(FILES * RECORDS);
   // the 192.0.2.x half has PTR names, in every file that names them
   expect(Number(rows[0]!.named)).toBe((FILES * RECORDS) / 2);
-});
+}, 120_000);
