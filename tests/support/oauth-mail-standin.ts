@@ -208,7 +208,7 @@ export function startOAuthMailStandIn(): OAuthMailStandIn {
     if (m && method === "GET") {
       const folder = m[1] === "inbox" ? "AAMkInbox" : decodeURIComponent(m[1]!);
       if (!account.folders.has(folder)) return graphError(404, "ErrorItemNotFound");
-      const unreadOnly = (url.searchParams.get("$filter") ?? "") === "isRead eq false";
+      const unreadOnly = (url.searchParams.get("$filter") ?? "").endsWith("isRead eq false");
       const top = Number(url.searchParams.get("$top") ?? 10);
       const value = [...account.messages.values()].filter((x) => x.folder === folder && (!unreadOnly || !x.read)).slice(0, top).map((x) => ({ id: x.id }));
       return json({ value });

@@ -3,8 +3,8 @@
  * hands each unread message with the label (`format=raw`) to a callback, then takes the label
  * and UNREAD off and puts on the `Processed` or `Invalid` label (created when missing).
  */
-import { INVALID_FOLDER, MAX_MESSAGES_PER_POLL, PROCESSED_FOLDER, type MessageVerdict, type PollOutcome } from "./imap-client";
-import type { MailPollOptions, MessageHandler } from "./oauth-graph";
+import { INVALID_FOLDER, MAX_MESSAGES_PER_POLL, PROCESSED_FOLDER, type PollOutcome } from "./imap-client";
+import { pollMessages, type MailPollOptions, type MessageHandler } from "./oauth-poll";
 import { okJson, OAuthProblem, type ApiCall, type OAuthProviderSettings } from "./oauth-providers";
 
 export function gmailMailbox(p: OAuthProviderSettings, api: ApiCall) {
@@ -36,27 +36,20 @@ export function gmailMailbox(p: OAuthProviderSettings, api: ApiCall) {
       const list = await okJson<{ messages?: { id: string }[] }>(p, "list messages", await api(`/users/me/messages?labelIds=${encodeURIComponent(source)}&q=${encodeURIComponent("is:unread")}&maxResults=${MAX_MESSAGES_PER_POLL}`));
       // Gmail lists newest first
       const ids = (list.messages ?? []).map((m) => m.id).reverse();
-      const outcome: PollOutcome = { processed: 0, invalid: 0, retried: 0 };
-      for (const id of ids) {
-        const res = await api(`/users/me/messages/${encodeURIComponent(id)}?format=raw`);
-        if (res.status === 404) continue; // removed meanwhile
-        const message = await okJson<{ raw?: string; sizeEstimate?: number }>(p, "read message", res);
-        const bytes = new Uint8Array(Buffer.from(message.raw ?? "", "base64url"));
-        let verdict: MessageVerdict;
-        if (bytes.length > options.maxBytes) {
-          options.onOversize?.(id, bytes.length);
-          verdict = "invalid";
-        } else {
-          verdict = await handle({ id, bytes });
-        }
-        if (verdict === "retry") {
-          outcome.retried++;
-          continue;
-        }
-        await okJson(p, "label message", await api(`/users/me/messages/${encodeURIComponent(id)}/modify`, { method: "POST", json: { addLabelIds: [verdict === "processed" ? processed : invalid], removeLabelIds: [source, "UNREAD"] } }));
-        outcome[verdict]++;
-      }
-      return outcome;
+      return pollMessages(
+        ids,
+        async (id) => {
+          const res = await api(`/users/me/messages/${encodeURIComponent(id)}?format=raw`);
+          if (res.status === 404) return null;
+          const message = await okJson<{ raw?: string }>(p, "read message", res);
+          return new Uint8Array(Buffer.from(message.raw ?? "", "base64url"));
+        },
+        async (id, verdict) => {
+          await okJson(p, "label message", await api(`/users/me/messages/${encodeURIComponent(id)}/modify`, { method: "POST", json: { addLabelIds: [verdict === "processed" ? processed : invalid], removeLabelIds: [source, "UNREAD"] } }));
+        },
+        handle,
+        options,
+      );
     },
   };
 }

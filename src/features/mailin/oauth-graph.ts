@@ -3,14 +3,9 @@
  * hands each unread message of the folder (its MIME source, `/messages/{id}/$value`) to a
  * callback, marks it read and moves it to `Processed` or `Invalid` (created when missing).
  */
-import { INVALID_FOLDER, MAX_MESSAGES_PER_POLL, PROCESSED_FOLDER, type MessageVerdict, type PollOutcome } from "./imap-client";
+import { INVALID_FOLDER, MAX_MESSAGES_PER_POLL, PROCESSED_FOLDER, type PollOutcome } from "./imap-client";
+import { pollMessages, type MailPollOptions, type MessageHandler } from "./oauth-poll";
 import { okJson, OAuthProblem, type ApiCall, type OAuthProviderSettings } from "./oauth-providers";
-
-export interface MailPollOptions {
-  maxBytes: number;
-  onOversize?: (id: string, size: number) => void;
-}
-export type MessageHandler = (message: { id: string; bytes: Uint8Array }) => Promise<MessageVerdict>;
 
 const odataString = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
@@ -39,33 +34,27 @@ export function graphMailbox(p: OAuthProviderSettings, api: ApiCall) {
       if (!source) throw new OAuthProblem(`The folder "${folder}" does not exist in this mailbox.`, "folder");
       const processed = (await folderId(PROCESSED_FOLDER, true))!;
       const invalid = (await folderId(INVALID_FOLDER, true))!;
+      // oldest first (Graph sorts on a property only when the filter starts with it)
       const list = await okJson<{ value: { id: string }[] }>(
         p,
         "list messages",
-        await api(`/me/mailFolders/${encodeURIComponent(source)}/messages?$filter=${encodeURIComponent("isRead eq false")}&$select=id,receivedDateTime&$top=${MAX_MESSAGES_PER_POLL}`),
+        await api(`/me/mailFolders/${encodeURIComponent(source)}/messages?$filter=${encodeURIComponent("receivedDateTime ge 1900-01-01T00:00:00Z and isRead eq false")}&$orderby=${encodeURIComponent("receivedDateTime asc")}&$select=id,receivedDateTime&$top=${MAX_MESSAGES_PER_POLL}`),
       );
-      const outcome: PollOutcome = { processed: 0, invalid: 0, retried: 0 };
-      for (const { id } of list.value.slice(0, MAX_MESSAGES_PER_POLL)) {
-        const res = await api(`/me/messages/${encodeURIComponent(id)}/$value`);
-        if (res.status === 404) continue; // removed meanwhile
-        if (!res.ok) await okJson(p, "read message", res);
-        const bytes = new Uint8Array(await res.arrayBuffer());
-        let verdict: MessageVerdict;
-        if (bytes.length > options.maxBytes) {
-          options.onOversize?.(id, bytes.length);
-          verdict = "invalid";
-        } else {
-          verdict = await handle({ id, bytes });
-        }
-        if (verdict === "retry") {
-          outcome.retried++;
-          continue;
-        }
-        await okJson(p, "mark message read", await api(`/me/messages/${encodeURIComponent(id)}`, { method: "PATCH", json: { isRead: true } }));
-        await okJson(p, "move message", await api(`/me/messages/${encodeURIComponent(id)}/move`, { method: "POST", json: { destinationId: verdict === "processed" ? processed : invalid } }));
-        outcome[verdict]++;
-      }
-      return outcome;
+      return pollMessages(
+        list.value.map((m) => m.id),
+        async (id) => {
+          const res = await api(`/me/messages/${encodeURIComponent(id)}/$value`);
+          if (res.status === 404) return null;
+          if (!res.ok) await okJson(p, "read message", res);
+          return new Uint8Array(await res.arrayBuffer());
+        },
+        async (id, verdict) => {
+          await okJson(p, "mark message read", await api(`/me/messages/${encodeURIComponent(id)}`, { method: "PATCH", json: { isRead: true } }));
+          await okJson(p, "move message", await api(`/me/messages/${encodeURIComponent(id)}/move`, { method: "POST", json: { destinationId: verdict === "processed" ? processed : invalid } }));
+        },
+        handle,
+        options,
+      );
     },
   };
 }

@@ -21,7 +21,7 @@ import { graphMailbox } from "./oauth-graph";
 import { apiCaller, authorizationUrl, exchangeCode, OAuthProblem, pkcePair, PROVIDER_LABELS, providerSettings, refreshTokens, type OAuthProviderSettings, type TokenSet } from "./oauth-providers";
 import { decryptSecret, encryptSecret, SecretKeyError } from "./secret-box";
 import { serverKey } from "./server-key";
-import { maxMessageBytes, type IngestFn, type PollResult } from "./service";
+import { ingestMessage, maxMessageBytes, type IngestFn, type PollResult } from "./service";
 
 export const OAUTH_FLOW_COOKIE = "dw_oauth_mailbox";
 export const OAUTH_FLOW_MINUTES = 10;
@@ -262,21 +262,10 @@ async function pollOnce(deps: ServiceContext, orgId: string, id: string, ingest:
     let lastFailure: string | null = null;
     const outcome: PollOutcome = await mailClient(p, tokenSource(deps, p, row)).poll(
       row.folder,
-      async ({ id: messageId, bytes }) => {
-        try {
-          const ingested = await ingest(deps, { orgId, fileName: `${row.provider}-${messageId.slice(0, 40)}.eml`, bytes, source: "imap" });
-          deps.log.info("oauth_mailbox_message", { org: orgId, mailbox: id, bytes: bytes.length, status: ingested.status, kind: ingested.kind, reports: ingested.reports.length, reason: ingested.error });
-          if (ingested.code === "unavailable") {
-            lastFailure = ingested.error ?? "the report could not be stored";
-            return "retry";
-          }
-          return ingested.status === "rejected" ? "invalid" : "processed";
-        } catch (error) {
-          lastFailure = error instanceof Error ? error.message : String(error);
-          deps.log.error("oauth_mailbox_message_failed", { org: orgId, mailbox: id, bytes: bytes.length, error: lastFailure });
-          return "retry";
-        }
-      },
+      ({ id: messageId, bytes }) =>
+        ingestMessage(deps, ingest, { orgId, fileName: `${row.provider}-${messageId.slice(0, 40)}.eml`, bytes, event: "oauth_mailbox_message", fields: { mailbox: id } }, (reason) => {
+          lastFailure = reason;
+        }),
       { maxBytes: maxMessageBytes(deps), onOversize: (messageId, size) => deps.log.warn("oauth_mailbox_message_too_large", { org: orgId, mailbox: id, message: messageId, bytes: size }) },
     );
     const error = outcome.retried ? `${outcome.retried} message(s) could not be ingested and will be tried again (${lastFailure}).` : null;

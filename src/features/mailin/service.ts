@@ -13,7 +13,7 @@ import { recordEvents } from "../alerts/events";
 import { reportTokenOf } from "../orgs/service";
 import type { IngestInput, IngestResult } from "../reports/ingest";
 import { MAILBOX_MESSAGES, mailboxUnreachable, type MailboxInput, type MailboxTestResult, type MailboxView, type ReportAddress } from "./contract";
-import { ImapProblem, pollImapFolder, testImapConnection, type ImapSettings, type PollOutcome } from "./imap-client";
+import { ImapProblem, pollImapFolder, testImapConnection, type ImapSettings, type MessageVerdict, type PollOutcome } from "./imap-client";
 import { mailboxAddress } from "./mailbox-address";
 import { decryptSecret, encryptSecret, SecretKeyError } from "./secret-box";
 import { serverKey } from "./server-key";
@@ -145,6 +145,35 @@ export async function testMailbox(deps: OrgContext, input: ParsedMailboxInput | 
   }
 }
 
+/**
+ * Hands one fetched message to ingestion and says where it goes: Processed, Invalid, or
+ * "retry" (left unread for the next poll) when it could not be stored — `failed` hears why.
+ * Shared by the IMAP and the OAuth (Graph, Gmail) polls.
+ */
+export async function ingestMessage(
+  deps: ServiceContext,
+  ingest: IngestFn,
+  message: { orgId: string; fileName: string; bytes: Uint8Array; event: string; fields: Record<string, unknown> },
+  failed: (reason: string) => void,
+): Promise<MessageVerdict> {
+  const { orgId, bytes } = message;
+  try {
+    const ingested = await ingest(deps, { orgId, fileName: message.fileName, bytes, source: "imap" });
+    deps.log.info(message.event, { org: orgId, ...message.fields, bytes: bytes.length, status: ingested.status, kind: ingested.kind, reports: ingested.reports.length, reason: ingested.error });
+    // a report that could not be stored stays unread in the folder for the next poll
+    if (ingested.code === "unavailable") {
+      failed(ingested.error ?? "the report could not be stored");
+      return "retry";
+    }
+    return ingested.status === "rejected" ? "invalid" : "processed";
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    failed(reason);
+    deps.log.error(`${message.event}_failed`, { org: orgId, ...message.fields, bytes: bytes.length, error: reason });
+    return "retry";
+  }
+}
+
 export type PollResult = { ok: true; outcome: PollOutcome } | { ok: false; error: string };
 
 /** Polls in progress, by organisation: a "Check now" during a scheduled poll joins it instead of racing it. */
@@ -176,22 +205,10 @@ async function pollOnce(deps: ServiceContext, orgId: string, ingest: IngestFn): 
     settings = settingsOf(deps, row);
     const outcome = await pollImapFolder(
       await checkedSettings(deps, settings),
-      async ({ uid, bytes }) => {
-        try {
-          const ingested = await ingest(deps, { orgId, fileName: `imap-${uid}.eml`, bytes, source: "imap" });
-          deps.log.info("imap_message", { org: orgId, uid, bytes: bytes.length, status: ingested.status, kind: ingested.kind, reports: ingested.reports.length, reason: ingested.error });
-          // a report that could not be stored stays unseen in the folder for the next poll
-          if (ingested.code === "unavailable") {
-            lastFailure = ingested.error ?? "the report could not be stored";
-            return "retry";
-          }
-          return ingested.status === "rejected" ? "invalid" : "processed";
-        } catch (error) {
-          lastFailure = error instanceof Error ? error.message : String(error);
-          deps.log.error("imap_message_failed", { org: orgId, uid, bytes: bytes.length, error: lastFailure });
-          return "retry";
-        }
-      },
+      ({ uid, bytes }) =>
+        ingestMessage(deps, ingest, { orgId, fileName: `imap-${uid}.eml`, bytes, event: "imap_message", fields: { uid } }, (reason) => {
+          lastFailure = reason;
+        }),
       { maxBytes: maxMessageBytes(deps), onOversize: (uid, size) => deps.log.warn("imap_message_too_large", { org: orgId, uid, bytes: size }) },
     );
     result = { ok: true, outcome };

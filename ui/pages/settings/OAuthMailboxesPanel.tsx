@@ -13,8 +13,8 @@ import {
   type OAuthProviderId,
 } from "../../../src/features/mailin/oauth-contract";
 import { apiRequest, errorMessage } from "../../lib/api";
-import { formatRelativeTime } from "../../lib/format";
 import { toast } from "../../lib/toast";
+import { announceMailboxCheck, PollStatus } from "./MailboxPollStatus";
 
 export const oauthMailboxesKey = ["/api/settings/oauth-mailboxes"] as const;
 
@@ -97,25 +97,7 @@ function LastCheck({ mailbox }: { mailbox: OAuthMailboxView }) {
         <span>{mailbox.lastError}</span>
       </div>
     );
-  if (!mailbox.lastPolledAt) return <p className="text-sm opacity-70">Connected. The first check runs within a few minutes.</p>;
-  const relative = formatRelativeTime(mailbox.lastPolledAt);
-  const when = relative.charAt(0).toLowerCase() + relative.slice(1);
-  if (mailbox.lastError)
-    return (
-      <p className="flex items-start gap-2 text-sm text-warning">
-        <AlertTriangle className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
-        <span>
-          Last check {when} failed: {mailbox.lastError}
-        </span>
-      </p>
-    );
-  const count = mailbox.lastPollMessages ?? 0;
-  return (
-    <p className="flex items-center gap-2 text-sm text-success">
-      <CheckCircle2 className="h-4 w-4" aria-hidden />
-      Last checked {when}: {count === 0 ? "no new messages" : `${count} message${count === 1 ? "" : "s"} read`}.
-    </p>
-  );
+  return <PollStatus mailbox={mailbox} pending="Connected. The first check runs within a few minutes." />;
 }
 
 function MailboxRow({ mailbox, canManage }: { mailbox: OAuthMailboxView; canManage: boolean }) {
@@ -129,15 +111,7 @@ function MailboxRow({ mailbox, canManage }: { mailbox: OAuthMailboxView; canMana
     mutationFn: async () => (await apiRequest("POST", `/api/settings/oauth-mailboxes/${mailbox.id}/poll`)).json() as Promise<OAuthMailboxPollResult>,
     onSuccess: (result) => {
       if (result.mailbox) replace(result.mailbox);
-      if (result.ok) {
-        const { processed, invalid } = result.outcome;
-        void client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith("/api/dmarc-reports") || String(q.queryKey[0]).startsWith("/api/dashboard") });
-        toast({
-          title: "Mailbox checked",
-          description: processed + invalid === 0 ? "No new messages." : `${processed} message${processed === 1 ? "" : "s"} with reports, ${invalid} without (moved to Invalid).`,
-          variant: "success",
-        });
-      } else toast({ title: "Could not check the mailbox", description: result.error, variant: "destructive" });
+      announceMailboxCheck(client, result);
     },
     onError: (error) => toast({ title: "Could not check the mailbox", description: errorMessage(error), variant: "destructive" }),
   });

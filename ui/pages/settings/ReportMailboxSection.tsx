@@ -9,9 +9,9 @@ import { useDomains } from "../domains/api";
 import type { MeResponse } from "../../../src/features/auth/contract";
 import { mailboxInputSchema, type MailboxInput, type MailboxPollResult, type MailboxTestResult, type MailboxView, type ReportAddress } from "../../../src/features/mailin/contract";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
-import { formatRelativeTime } from "../../lib/format";
 import { getQueryFn } from "../../lib/queryClient";
 import { toast } from "../../lib/toast";
+import { announceMailboxCheck, PollStatus } from "./MailboxPollStatus";
 import { OAuthMailboxesPanel } from "./OAuthMailboxesPanel";
 
 export const reportAddressKey = ["/api/settings/report-address"] as const;
@@ -142,34 +142,12 @@ function MailboxPanel({ canManage, roleKnown }: { canManage: boolean; roleKnown:
         <p className="text-sm text-error">Could not load the mailbox settings: {errorMessage(query.error)}</p>
       ) : (
         <>
-          {query.data.mailbox && <PollStatus mailbox={query.data.mailbox} />}
+          {query.data.mailbox && <PollStatus mailbox={query.data.mailbox} pending="Saved. The first check runs within a few minutes." />}
           <MailboxForm key={query.data.mailbox ? "saved" : "new"} mailbox={query.data.mailbox} canManage={canManage} />
           {roleKnown && !canManage && <p className="text-sm opacity-70">Only owners and admins of the organization can change the mailbox.</p>}
         </>
       )}
     </div>
-  );
-}
-
-function PollStatus({ mailbox }: { mailbox: MailboxView }) {
-  if (!mailbox.lastPolledAt) return <p className="text-sm opacity-70">Saved. The first check runs within a few minutes.</p>;
-  const relative = formatRelativeTime(mailbox.lastPolledAt);
-  const when = relative.charAt(0).toLowerCase() + relative.slice(1);
-  if (mailbox.lastError)
-    return (
-      <div role="alert" className="alert alert-warning alert-soft text-sm">
-        <AlertTriangle className="h-5 w-5 shrink-0" aria-hidden />
-        <span>
-          Last check {when} failed: {mailbox.lastError}
-        </span>
-      </div>
-    );
-  const count = mailbox.lastPollMessages ?? 0;
-  return (
-    <p className="flex items-center gap-2 text-sm text-success">
-      <CheckCircle2 className="h-4 w-4" aria-hidden />
-      Last checked {when}: {count === 0 ? "no new messages" : `${count} message${count === 1 ? "" : "s"} read`}.
-    </p>
   );
 }
 
@@ -219,15 +197,7 @@ function MailboxForm({ mailbox, canManage }: { mailbox: MailboxView | null; canM
     mutationFn: async () => (await apiRequest("POST", "/api/settings/mailbox/poll")).json() as Promise<MailboxPollResult>,
     onSuccess: (result) => {
       client.setQueryData(mailboxKey, { mailbox: result.mailbox });
-      if (result.ok) {
-        const { processed, invalid } = result.outcome;
-        void client.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith("/api/dmarc-reports") || String(q.queryKey[0]).startsWith("/api/dashboard") });
-        toast({
-          title: "Mailbox checked",
-          description: processed + invalid === 0 ? "No new messages." : `${processed} message${processed === 1 ? "" : "s"} with reports, ${invalid} without (moved to Invalid).`,
-          variant: "success",
-        });
-      } else toast({ title: "Could not check the mailbox", description: result.error, variant: "destructive" });
+      announceMailboxCheck(client, result);
     },
     onError: (error) => toast({ title: "Could not check the mailbox", description: errorMessage(error), variant: "destructive" }),
   });
