@@ -95,10 +95,11 @@ function parseExposition(text: string): Map<string, Family> {
   return families;
 }
 
+/** The sum of every sample of `name` whose labels include `labels` (other labels, such as a reason, may vary). */
 function value(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): number {
   const family = families.get(name.replace(/_(bucket|sum|count)$/, "")) ?? families.get(name);
-  const sample = family?.samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  return sample?.value ?? 0;
+  const samples = family?.samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)) ?? [];
+  return samples.reduce((sum, s) => sum + s.value, 0);
 }
 
 async function scrape(headers: Record<string, string> = {}) {
