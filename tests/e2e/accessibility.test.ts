@@ -3,7 +3,7 @@
  * at 1280 and 375 px, in the light and the dark theme. No serious or critical violation, one
  * main landmark a page, and every page's content inside landmarks. Also: the theme follows the
  * system and the switch keeps a choice, each route names itself in the title, a toast on a
- * phone leaves the header free, and a long organisation name stays readable in the switcher.
+ * phone leaves the header free, and a long organization name stays readable in the switcher.
  * Set SHOTS_DIR to keep a screenshot of every screen in every combination.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { shot, useServerAndBrowser } from "../support/e2e";
-import { demoIds, memberContext, openScreen, screens, SCREENS_SERVER_ARGS, sendContactMessages, type Screen } from "../support/screens";
+import { addClient, demoIds, memberContext, openScreen, screens, SCREENS_SERVER_ARGS, sendContactMessages, type Screen } from "../support/screens";
 import { ROOT } from "../support/server";
 
 const AXE_SOURCE = readFileSync(join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8");
@@ -25,6 +25,7 @@ beforeAll(async () => {
   await sendContactMessages(ctx.server);
   const context = await memberContext(ctx.browser, ctx.server, {});
   ids = await demoIds(context, ctx.server);
+  await addClient(context, ctx.server);
   await context.close();
 }, 60_000);
 
@@ -79,7 +80,7 @@ describe("axe-core finds no serious or critical violation on any screen", () => 
 });
 
 describe("theme, titles, toasts and long names", () => {
-  /** The lightness (0 to 1) of the app's page background: Chromium gives the theme's oklch() colours as they are. */
+  /** The lightness (0 to 1) of the app's page background: Chromium gives the theme's oklch() colors as they are. */
   const background = (page: Page) =>
     page.evaluate(() => {
       const color = getComputedStyle(document.documentElement).backgroundColor;
@@ -193,7 +194,7 @@ describe("theme, titles, toasts and long names", () => {
       await shot(page, `a11y-long-org-name-${width}`);
       await context.close();
     }
-    // back to the demo organisation for whatever runs next
+    // back to the demo organization for whatever runs next
     expect((await setup.request.post(ctx.server.url + `/api/orgs/${home}/switch`, { headers: { origin: ctx.server.url } })).status()).toBe(200);
     await setup.close();
   }, 90_000);

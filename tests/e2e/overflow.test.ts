@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { noOverflow, shot, useServerAndBrowser } from "../support/e2e";
-import { demoIds, memberContext, openScreen, screens, SCREENS_SERVER_ARGS, sendContactMessages } from "../support/screens";
+import { addClient, demoIds, memberContext, openScreen, screens, SCREENS_SERVER_ARGS, sendContactMessages } from "../support/screens";
 
 const ctx = useServerAndBrowser({ args: SCREENS_SERVER_ARGS });
 let ids: { domainId: string; senderKey: string };
@@ -16,6 +16,7 @@ beforeAll(async () => {
   await sendContactMessages(ctx.server);
   const context = await memberContext(ctx.browser, ctx.server, {});
   ids = await demoIds(context, ctx.server);
+  await addClient(context, ctx.server);
   // a second member with a long address, so the Members table has something to fit
   const invite = await context.request.post(ctx.server.url + "/api/members/invitations", {
     data: { email: "a.very.long.mailbox.name.for.layout@northwind-dental-and-orthodontics.example", role: "member" },

@@ -1,6 +1,6 @@
 /**
  * Every screen of the product for the accessibility and layout checks: the public pages, the
- * sign-in screens, each signed-in screen on the seeded demo organisation, and the Master
+ * sign-in screens, each signed-in screen on the seeded demo organization, and the Master
  * Administrator Console with contact submissions in it.
  */
 import { expect } from "bun:test";
@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { RunningServer } from "./server";
 
 export const ADMIN = { username: "warden", password: "screens-admin-pass" };
-/** serve flags for these checks: the demo organisation (real domains, reports, threats) and an administrator. */
+/** serve flags for these checks: the demo organization (real domains, reports, threats) and an administrator. */
 export const SCREENS_SERVER_ARGS = ["--seed-demo", "--seed-admin", `${ADMIN.username}:${ADMIN.password}`];
 
 export interface Screen {
@@ -45,6 +45,7 @@ export function screens(ids: { domainId: string; senderKey: string }): Screen[] 
     { path: "/app/threats", as: "member", ready: heading("Threat Map") },
     { path: `/app/senders/${encodeURIComponent(ids.senderKey)}`, as: "member", ready: (p) => p.getByRole("heading", { level: 1 }).waitFor({ timeout: 15_000 }) },
     { path: "/app/dns", as: "member", ready: heading("DNS Lookup") },
+    { path: "/app/portfolio", as: "member", ready: (p) => p.getByText("Hillside Bakery").filter({ visible: true }).first().waitFor({ timeout: 15_000 }) },
     { path: "/app/settings", as: "member", ready: (p) => p.getByRole("region", { name: /Members/ }).getByRole("table").waitFor({ timeout: 15_000 }) },
     { path: "/admin/dashboard", as: "member", ready: (p) => p.getByRole("row", { name: /Hayworth/ }).waitFor({ timeout: 15_000 }) },
   ];
@@ -73,7 +74,13 @@ export async function memberContext(browser: Browser, server: RunningServer, opt
   return context;
 }
 
-/** The demo organisation's first domain and its first sender, for the screens below them. */
+/** A client organization of the demo organization, so the portfolio has a row. */
+export async function addClient(context: BrowserContext, server: RunningServer): Promise<void> {
+  const created = await context.request.post(server.url + "/api/orgs/clients", { data: { name: "Hillside Bakery" }, headers: { origin: server.url } });
+  expect(created.status()).toBe(201);
+}
+
+/** The demo organization's first domain and its first sender, for the screens below them. */
 export async function demoIds(context: BrowserContext, server: RunningServer): Promise<{ domainId: string; senderKey: string }> {
   const domains = (await (await context.request.get(server.url + "/api/domains")).json()) as { id: string; name: string }[];
   const domain = domains.find((d) => d.name === "example.com") ?? domains[0]!;

@@ -13,7 +13,7 @@ const TWO_FACTOR_ENROL_PATH = "/app/two-factor";
 
 /**
  * The app shell: sidebar on large screens, a drawer on phones. It knows who is signed in
- * (GET /api/auth/me): the sidebar shows them, their role and the organisation switcher, and
+ * (GET /api/auth/me): the sidebar shows them, their role and the organization switcher, and
  * /app/* screens other than the /app demo send a signed-out visitor to /login?next=….
  * Signed-in screens show the account notices (trial days left, read-only, set a password) above their content.
  */
@@ -61,7 +61,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   }
 
   const signedIn = isSignedIn(me.data) ? me.data : null;
-  // an organisation that requires two-factor sign-in: enrol before anything else (the server refuses its routes until then)
+  // an organization that requires two-factor sign-in: enroll before anything else (the server refuses its routes until then)
   if (guarded && signedIn?.twoFactor?.required && !signedIn.twoFactor.enabled && pathname !== TWO_FACTOR_ENROL_PATH) return <Navigate to={TWO_FACTOR_ENROL_PATH} replace />;
   const user: SidebarUser | undefined = signedIn
     ? {

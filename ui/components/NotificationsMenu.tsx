@@ -61,7 +61,7 @@ export function serverNotification(event: EventView): AppNotification {
   return { id: `${SERVER_PREFIX}${event.id}`, type: SEVERITY_TYPE[event.severity] ?? "info", title: event.title, message: event.summary, timestamp: event.occurredAt, read: event.read };
 }
 
-/** The organisation's events from the server, merged with what the page raised itself; read state sent back. */
+/** The organization's events from the server, merged with what the page raised itself; read state sent back. */
 function useServerEvents() {
   const client = useQueryClient();
   // signed out or failing: the bell shows the browser's own notifications only

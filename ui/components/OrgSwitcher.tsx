@@ -8,9 +8,9 @@ import { toast } from "../lib/toast";
 import { Modal, ModalHeader } from "./Modal";
 
 /**
- * The organisation switcher at the top of the sidebar: every organisation the user may act
- * in, MSP clients grouped under their managing organisation, and "New client organisation"
- * for owners and admins of a top-level organisation.
+ * The organization switcher at the top of the sidebar: every organization the user may act
+ * in, MSP clients grouped under their managing organization, and "New client organization"
+ * for owners and admins of a top-level organization.
  */
 export function OrgSwitcher({ me }: { me: MeResponse }) {
   const switchOrg = useSwitchOrg();
@@ -97,7 +97,7 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
 }
 
 /**
- * The organisation whose client portfolio the switcher offers (once it has clients): the current
+ * The organization whose client portfolio the switcher offers (once it has clients): the current
  * one when the user manages it, else the one managing the current client, else the first they manage.
  */
 function portfolioOrganization(me: MeResponse): OrgSummary | null {

@@ -24,6 +24,7 @@ export const ROUTE_TITLES: [pattern: string, title: string][] = [
   ["/app/threats", "Threat Map"],
   ["/app/senders/:key", "Sender"],
   ["/app/dns", "DNS Lookup"],
+  ["/app/portfolio", "Portfolio"],
   ["/app/settings", "Settings"],
   ["/app/two-factor", "Two-factor sign-in"],
   ["/login", "Sign in"],
