@@ -40,3 +40,4 @@ export * from "./two-factor";
 export * from "./api-tokens";
 export * from "./audit";
 export * from "./sso";
+export * from "./branding";
