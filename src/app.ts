@@ -29,6 +29,7 @@ import { auditRoutes } from "./features/audit/routes";
 import { metricsRoutes, routeOf, routeRecorder } from "./features/metrics/routes";
 import { openapiRoutes } from "./features/openapi/routes";
 import { portfolioRoutes } from "./features/portfolio/routes";
+import { brandingRoutes } from "./features/branding/routes";
 import type { RouteInfo } from "./features/openapi/document";
 import { httpDuration, httpRequests } from "./features/metrics/registry";
 
@@ -54,6 +55,7 @@ export function createApp(deps: AppDeps) {
       .use(authRoutes(deps))
       .use(orgsRoutes(deps))
       .use(portfolioRoutes(deps))
+      .use(brandingRoutes(deps))
       .use(domainsRoutes(deps))
       .use(domainPageRoutes(deps))
       .use(dnsRoutes(deps))

@@ -162,6 +162,29 @@ const homeOAuthMailboxUnchanged = async (w: World) => {
   expect(rows.map((r) => [r.email, r.status, r.lastPolledAt])).toEqual([["dmarc@homestead-secret.example", "active", null]]);
 };
 
+/** The home organisation's white-label branding, created once per world (its product name is a secret to foreigners). */
+const BRAND_PNG = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"));
+const brandingRows = new WeakSet<World>();
+async function homeBranding(w: World): Promise<void> {
+  if (brandingRows.has(w)) return;
+  brandingRows.add(w);
+  const { store } = w.t.deps;
+  await store.db
+    .insert(store.t.organizationBranding)
+    .values({ orgId: w.home.orgId, productName: "Homestead Brand Secret", primaryColor: "#123456", supportEmail: "help@homestead-secret.example", logoType: "image/png", logoBase64: Buffer.from(BRAND_PNG).toString("base64"), logoUpdatedAt: new Date(), updatedAt: new Date() });
+  w.secrets.push("Homestead Brand Secret");
+}
+const homeBrandingUnchanged = async (w: World) => {
+  const { store } = w.t.deps;
+  const rows = await store.db.select().from(store.t.organizationBranding).where(eq(store.t.organizationBranding.orgId, w.home.orgId));
+  expect(rows.map((r) => [r.productName, r.primaryColor, r.logoType])).toEqual([["Homestead Brand Secret", "#123456", "image/png"]]);
+};
+const brandLogoForm = () => {
+  const form = new FormData();
+  form.append("logo", new File([BRAND_PNG], "logo.png", { type: "image/png" }));
+  return form;
+};
+
 const CASES: Case[] = [
   { name: "GET /api/domains", run: (w, c) => w.t.json("GET", "/api/domains", { cookie: c }), home: all(200), foreign: all(200) },
   {
@@ -428,6 +451,28 @@ const CASES: Case[] = [
     home: adminsOnly(503),
     foreign: adminsOnly(404),
     unchanged: homeDomainStillThere,
+  },
+  { name: "GET /api/branding", run: async (w, c) => (await homeBranding(w), w.t.json("GET", "/api/branding", { cookie: c })), home: all(200), foreign: all(200) },
+  {
+    name: "PUT /api/branding",
+    run: async (w, c) => (await homeBranding(w), w.t.json("PUT", "/api/branding", { cookie: c, body: { productName: "Taken Over", primaryColor: "#000000", supportEmail: "" } })),
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+    unchanged: homeBrandingUnchanged,
+  },
+  {
+    name: "PUT /api/branding/logo",
+    run: async (w, c) => (await homeBranding(w), w.t.json("PUT", "/api/branding/logo", { cookie: c, body: brandLogoForm() })),
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+    unchanged: homeBrandingUnchanged,
+  },
+  {
+    name: "DELETE /api/branding/logo",
+    run: async (w, c) => (await homeBranding(w), w.t.json("DELETE", "/api/branding/logo", { cookie: c })),
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+    unchanged: homeBrandingUnchanged,
   },
 ];
 

@@ -18,6 +18,7 @@ import { addDomainSchema } from "../domains/contract";
 import { mailboxInputSchema } from "../mailin/contract";
 import { changeRoleSchema, createClientSchema, invitationTokenSchema, inviteSchema } from "../orgs/contract";
 import { importSchema } from "../portfolio/contract";
+import { brandingSchema } from "../branding/contract";
 import { listFailureTlsQuerySchema, listReportsQuerySchema, markSenderSchema, senderDetailQuerySchema, sendersQuerySchema } from "../reports/contract";
 import { settingsSchema } from "../settings/contract";
 import { createTokenSchema } from "../tokens/contract";
@@ -61,6 +62,12 @@ export const CONTRACTS: Record<string, RouteContract> = {
   "POST /api/domains": { summary: "Add a domain", body: addDomainSchema },
   "GET /api/portfolio": { summary: "Every client of the managing organization with its figures (MSP portfolio)" },
   "POST /api/portfolio/import": { summary: "Create clients and add their domains from a CSV (dry run by default)", body: importSchema },
+  "GET /api/branding": { summary: "The branding in force for the organization (its own, its MSP's or the default)" },
+  "PUT /api/branding": { summary: "Set the white-label product name, primary colour and support email", body: brandingSchema },
+  "PUT /api/branding/logo": { summary: "Upload the white-label logo (multipart field \"logo\", PNG or JPEG, at most 256 KB)" },
+  "DELETE /api/branding/logo": { summary: "Remove the white-label logo" },
+  "GET /api/branding/public": { summary: "The sign-in page's branding for an MSP's link (?brand=<slug>): name, logo and colour" },
+  "GET /api/branding/:slug/logo": { summary: "An MSP's logo", produces: "image/png" },
   "PUT /api/settings/mailbox": { summary: "Set the IMAP report mailbox", body: mailboxInputSchema },
   "POST /api/settings/mailbox/test": { summary: "Test the IMAP report mailbox", body: mailboxInputSchema.partial() },
   "PATCH /api/members/:id": { summary: "Change a member's role", body: changeRoleSchema },

@@ -1,0 +1,46 @@
+/** Shapes of the white-label branding API (issue 17): what an MSP sets and what its clients see. */
+import { z } from "zod";
+
+/** The product's own name and colour, shown wherever no branding is in force. */
+export const DEFAULT_PRODUCT_NAME = "dmarcwarden";
+/** Largest logo accepted, in bytes. */
+export const LOGO_MAX_BYTES = 256 * 1024;
+export const LOGO_TYPES = ["image/png", "image/jpeg"] as const;
+export type LogoType = (typeof LOGO_TYPES)[number];
+
+const EMAIL = /^[^\s@,;]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i;
+const HEX = /^#[0-9a-f]{6}$/i;
+
+/** PUT /api/branding: empty strings clear a field (back to the default). */
+export const brandingSchema = z.object({
+  productName: z.string({ error: "Product name must be text" }).trim().max(60, "Product name must be at most 60 characters").refine((v) => !/[<>\u0000-\u001f]/.test(v), "Product name must not contain < > or control characters"),
+  primaryColor: z.string({ error: "Primary colour must be text" }).trim().refine((v) => v === "" || HEX.test(v), "Enter the primary colour as a hex colour, e.g. #2563eb"),
+  supportEmail: z.string({ error: "Support email must be text" }).trim().max(254, "Please enter a valid email address").refine((v) => v === "" || EMAIL.test(v), "Please enter a valid email address"),
+});
+export type BrandingInput = z.input<typeof brandingSchema>;
+
+/** The branding in force: the organisation's own, its MSP's, or the product default. */
+export interface Branding {
+  productName: string;
+  /** #rrggbb, or null for the product's own colours */
+  primaryColor: string | null;
+  supportEmail: string | null;
+  /** where the logo is served (public), or null without one */
+  logoUrl: string | null;
+}
+
+/** The sign-in page's answer for an MSP's link: name, logo and colour only. */
+export type PublicBranding = Pick<Branding, "productName" | "primaryColor" | "logoUrl">;
+
+export interface BrandingResponse extends Branding {
+  /** whose branding is in force */
+  source: "own" | "parent" | "default";
+  /** the organisation's own branding as stored (null: none) */
+  own: Branding | null;
+  /** the caller may change it: an admin or owner of an organisation that is not a client, on the Scale plan or with billing off */
+  canEdit: boolean;
+  /** the plan allows white-label (Scale, or billing off) */
+  planAllows: boolean;
+  /** the organisation is a client: its MSP sets the branding */
+  isClient: boolean;
+}

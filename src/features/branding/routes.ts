@@ -1,0 +1,72 @@
+import { Elysia } from "elysia";
+import type { AppDeps } from "../../deps";
+import { access } from "../../http/access";
+import { clientAddress } from "../../http/client";
+import { NotFoundError, parseInput, PayloadTooLargeError, ValidationError } from "../../http/errors";
+import { auditRequest } from "../audit/service";
+import { brandingSchema, LOGO_MAX_BYTES } from "./contract";
+import { deleteLogo, getBranding, logoBySlug, publicBranding, saveBranding, saveLogo } from "./service";
+
+/** White-label branding: read by every member, changed by admins and owners of an MSP (Scale plan or billing off). */
+export function brandingRoutes(deps: AppDeps) {
+  return new Elysia({ name: "branding" })
+    .use(access(deps))
+    .get("/api/branding", ({ ctx }) => getBranding(ctx), { org: "read" })
+    .put(
+      "/api/branding",
+      async ({ ctx, body, request }) => {
+        const changed = await saveBranding(ctx, parseInput(brandingSchema, body));
+        if (Object.keys(changed).length) await auditRequest(ctx, request, "settings.changed", { data: { branding: changed } });
+        return getBranding(ctx);
+      },
+      { org: "settings:manage" },
+    )
+    .put(
+      "/api/branding/logo",
+      async ({ ctx, request }) => {
+        const length = Number(request.headers.get("content-length") ?? 0);
+        if (length > LOGO_MAX_BYTES + 16 * 1024) throw new PayloadTooLargeError(`The logo must be at most ${LOGO_MAX_BYTES / 1024} KB.`);
+        let form: FormData;
+        try {
+          form = await request.formData();
+        } catch {
+          throw new ValidationError('Send the logo as multipart/form-data (field name "logo").', { logo: "Choose a PNG or JPEG image" });
+        }
+        const file = form.get("logo");
+        if (!(file instanceof File)) throw new ValidationError('Send the logo as multipart/form-data (field name "logo").', { logo: "Choose a PNG or JPEG image" });
+        await saveLogo(ctx, new Uint8Array(await file.arrayBuffer()));
+        await auditRequest(ctx, request, "settings.changed", { data: { branding: { logo: "uploaded" } } });
+        return getBranding(ctx);
+      },
+      { parse: "none", org: "settings:manage" },
+    )
+    .delete(
+      "/api/branding/logo",
+      async ({ ctx, request }) => {
+        if (await deleteLogo(ctx)) await auditRequest(ctx, request, "settings.changed", { data: { branding: { logo: "removed" } } });
+        return getBranding(ctx);
+      },
+      { org: "settings:manage" },
+    )
+    // the sign-in page through an MSP's link: name, logo and colour only
+    .get("/api/branding/public", async ({ ctx, query, request }) => {
+      await deps.limiter.hit("branding-public", clientAddress(deps, request), 120, 60);
+      return publicBranding(ctx, typeof query.brand === "string" ? query.brand : undefined);
+    }, { public: true })
+    .get(
+      "/api/branding/:slug/logo",
+      async ({ ctx, params }) => {
+        const logo = await logoBySlug(ctx, params.slug);
+        if (!logo) throw new NotFoundError("No logo.");
+        return new Response(logo.bytes, {
+          headers: {
+            "content-type": logo.type,
+            "x-content-type-options": "nosniff",
+            "content-security-policy": "default-src 'none'; sandbox",
+            "cache-control": "public, max-age=300",
+          },
+        });
+      },
+      { public: true },
+    );
+}

@@ -1,0 +1,151 @@
+/**
+ * White-label branding (issue 17): an MSP on the Scale plan (or any organisation when billing is
+ * off) sets a product name, primary colour, support email and logo; it and its client
+ * organisations see them in the app, on the sign-in page reached through the MSP's link and in
+ * alert and digest mail. This feature owns `organization_branding`.
+ */
+import { eq } from "drizzle-orm";
+import type { ServiceContext, OrgContext } from "../../http/access";
+import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../http/errors";
+import { roleAllows } from "../../lib/permissions";
+import { billingOrg, planOf } from "../billing/limits";
+import { organizationInfo } from "../orgs/audience";
+import { organizationBySlug } from "../orgs/service";
+import { brandingSchema, DEFAULT_PRODUCT_NAME, LOGO_MAX_BYTES, type Branding, type BrandingInput, type BrandingResponse, type LogoType, type PublicBranding } from "./contract";
+
+type Ctx = Pick<ServiceContext, "store" | "stripe">;
+type Row = typeof import("../../db/schema").organizationBranding.$inferSelect;
+
+export const DEFAULT_BRANDING: Branding = { productName: DEFAULT_PRODUCT_NAME, primaryColor: null, supportEmail: null, logoUrl: null };
+
+async function rowOf(ctx: Pick<ServiceContext, "store">, orgId: string): Promise<Row | null> {
+  const b = ctx.store.t.organizationBranding;
+  const [row] = await ctx.store.db.select().from(b).where(eq(b.orgId, orgId)).limit(1);
+  return row ?? null;
+}
+
+const logoUrl = (slug: string, row: Row) => (row.logoBase64 ? `/api/branding/${encodeURIComponent(slug)}/logo?v=${Math.floor((row.logoUpdatedAt?.getTime() ?? 0) / 1000)}` : null);
+
+function brandingOf(row: Row, slug: string): Branding {
+  return {
+    productName: row.productName || DEFAULT_PRODUCT_NAME,
+    primaryColor: row.primaryColor || null,
+    supportEmail: row.supportEmail || null,
+    logoUrl: logoUrl(slug, row),
+  };
+}
+
+const isEmpty = (row: Row) => !row.productName && !row.primaryColor && !row.supportEmail && !row.logoBase64;
+
+/** White-label is a Scale feature; with billing off (self-hosted) every organisation has it. */
+export async function planAllowsBranding(ctx: Ctx, orgId: string): Promise<boolean> {
+  if (!ctx.stripe) return true;
+  const org = await billingOrg(ctx, orgId);
+  return !!org && planOf(org.plan).key === "scale";
+}
+
+/** The branding in force for an organisation: its own, else its MSP's, else the default — only while the plan allows it. */
+export async function brandingFor(ctx: Ctx, orgId: string): Promise<Branding & { source: BrandingResponse["source"] }> {
+  const org = await organizationInfo(ctx, orgId);
+  if (!org || !(await planAllowsBranding(ctx, orgId))) return { ...DEFAULT_BRANDING, source: "default" };
+  const own = await rowOf(ctx, org.id);
+  if (own && !isEmpty(own)) return { ...brandingOf(own, org.slug), source: "own" };
+  if (org.parentId) {
+    const parent = await organizationInfo(ctx, org.parentId);
+    const row = parent ? await rowOf(ctx, parent.id) : null;
+    if (parent && row && !isEmpty(row)) return { ...brandingOf(row, parent.slug), source: "parent" };
+  }
+  return { ...DEFAULT_BRANDING, source: "default" };
+}
+
+/** GET /api/branding. */
+export async function getBranding(ctx: OrgContext): Promise<BrandingResponse> {
+  const { orgId, role } = ctx.actor;
+  const org = await organizationInfo(ctx, orgId);
+  if (!org) throw new NotFoundError();
+  const inForce = await brandingFor(ctx, orgId);
+  const row = await rowOf(ctx, orgId);
+  const planAllows = await planAllowsBranding(ctx, orgId);
+  const isClient = !!org.parentId;
+  return {
+    ...inForce,
+    own: row && !isEmpty(row) ? brandingOf(row, org.slug) : null,
+    canEdit: roleAllows(role, "settings:manage") && planAllows && !isClient,
+    planAllows,
+    isClient,
+  };
+}
+
+async function assertMayEdit(ctx: OrgContext): Promise<void> {
+  const org = await organizationInfo(ctx, ctx.actor.orgId);
+  if (!org) throw new NotFoundError();
+  if (org.parentId) throw new ForbiddenError("Your managing organization sets the branding of its clients.");
+  if (!(await planAllowsBranding(ctx, org.id))) throw new ForbiddenError("White-label branding is part of the Scale plan. Upgrade to set your own name, logo and colour.");
+}
+
+/** PUT /api/branding: product name, colour, support email (empty: back to the default). Returns the changed fields. */
+export async function saveBranding(ctx: OrgContext, input: BrandingInput): Promise<Record<string, string>> {
+  await assertMayEdit(ctx);
+  const v = brandingSchema.parse(input);
+  const orgId = ctx.actor.orgId;
+  const before = await rowOf(ctx, orgId);
+  const values = { productName: v.productName || null, primaryColor: v.primaryColor ? v.primaryColor.toLowerCase() : null, supportEmail: v.supportEmail || null, updatedAt: ctx.now() };
+  const b = ctx.store.t.organizationBranding;
+  await ctx.store.write(async (tx) => {
+    await tx.insert(b).values({ orgId, ...values }).onConflictDoUpdate({ target: b.orgId, set: values });
+  });
+  const changed: Record<string, string> = {};
+  for (const k of ["productName", "primaryColor", "supportEmail"] as const) if ((before?.[k] ?? null) !== values[k]) changed[k] = values[k] ?? "";
+  return changed;
+}
+
+/** The image type from its first bytes: PNG or JPEG only (SVG can carry script). */
+export function sniffLogo(bytes: Uint8Array): LogoType | null {
+  const png = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (bytes.length >= 8 && png.every((x, i) => bytes[i] === x)) return "image/png";
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  return null;
+}
+
+/** PUT /api/branding/logo. */
+export async function saveLogo(ctx: OrgContext, bytes: Uint8Array): Promise<void> {
+  await assertMayEdit(ctx);
+  if (bytes.length === 0) throw new ValidationError("Choose a PNG or JPEG image for the logo.", { logo: "Choose a PNG or JPEG image" });
+  if (bytes.length > LOGO_MAX_BYTES) throw new PayloadTooLargeError(`The logo must be at most ${LOGO_MAX_BYTES / 1024} KB.`);
+  const type = sniffLogo(bytes);
+  if (!type) throw new ValidationError("The logo must be a PNG or JPEG image.", { logo: "PNG or JPEG only" });
+  const orgId = ctx.actor.orgId;
+  const values = { logoType: type, logoBase64: Buffer.from(bytes).toString("base64"), logoUpdatedAt: ctx.now(), updatedAt: ctx.now() };
+  const b = ctx.store.t.organizationBranding;
+  await ctx.store.write(async (tx) => {
+    await tx.insert(b).values({ orgId, ...values }).onConflictDoUpdate({ target: b.orgId, set: values });
+  });
+}
+
+/** DELETE /api/branding/logo. Returns whether there was one. */
+export async function deleteLogo(ctx: OrgContext): Promise<boolean> {
+  await assertMayEdit(ctx);
+  const row = await rowOf(ctx, ctx.actor.orgId);
+  if (!row?.logoBase64) return false;
+  const b = ctx.store.t.organizationBranding;
+  await ctx.store.write(async (tx) => {
+    await tx.update(b).set({ logoType: null, logoBase64: null, logoUpdatedAt: null, updatedAt: ctx.now() }).where(eq(b.orgId, ctx.actor.orgId));
+  });
+  return true;
+}
+
+/** The logo of the organisation with this slug (public: it is shown on its sign-in page), while its plan allows branding. */
+export async function logoBySlug(ctx: Ctx, slug: string): Promise<{ type: LogoType; bytes: Uint8Array } | null> {
+  const org = await organizationBySlug(ctx, slug);
+  if (!org || !(await planAllowsBranding(ctx, org.id))) return null;
+  const row = await rowOf(ctx, org.id);
+  if (!row?.logoBase64 || !row.logoType) return null;
+  return { type: row.logoType as LogoType, bytes: new Uint8Array(Buffer.from(row.logoBase64, "base64")) };
+}
+
+/** GET /api/branding/public?brand=<slug>: the sign-in page through an MSP's link (name, logo, colour only; the default otherwise). */
+export async function publicBranding(ctx: Ctx, slug: string | undefined): Promise<PublicBranding> {
+  const org = slug ? await organizationBySlug(ctx, slug.slice(0, 100)) : null;
+  const b = org ? await brandingFor(ctx, org.id) : DEFAULT_BRANDING;
+  return { productName: b.productName, primaryColor: b.primaryColor, logoUrl: b.logoUrl };
+}
