@@ -119,7 +119,9 @@ async function openBenchStore(): Promise<{ store: Store; serveArgs: string[]; fr
     url = await cluster.createDatabase();
   }
   const store = await openPostgresStore(url);
-  return { store, serveArgs: ["--database-url", url], fresh: true, cleanup: async () => (await store.close(), await cluster?.stop()) };
+  // PostgreSQL nodes share one key for stored mailbox passwords: a random one for this run
+  const secretKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+  return { store, serveArgs: ["--database-url", url, "--secret-key", secretKey], fresh: true, cleanup: async () => (await store.close(), await cluster?.stop()) };
 }
 
 /** The bench organizations as they are in the database, or null when it holds none. */
