@@ -117,3 +117,44 @@ test("changes are recorded in the audit log as settings changed", async () => {
   expect(data).toContainEqual({ branding: { productName: "Acme Mail Shield", primaryColor: "#123456" } });
   expect(data).toContainEqual({ branding: { logo: "uploaded" } });
 });
+
+test("alert and digest mail to a client carry its MSP's name, colour and support address; others keep the product's", async () => {
+  const { startMailCapture } = await import("../support/mail-capture");
+  const { createMailer } = await import("../../src/features/mail/mailer");
+  const { sendDigest } = await import("../../src/features/digests/schedule");
+  const capture = await startMailCapture();
+  try {
+    const mailer = createMailer({ relay: { host: "127.0.0.1", port: capture.port, secure: false, auth: null }, from: "dmarcwarden <alerts@dw.example.test>", publicUrl: "https://dw.example.test" });
+    const w = await world({ mailer });
+    const { store } = w.t.deps;
+    const clientAdmin = await createUser(store, "bakery-admin@example.test", "Bea Admin");
+    await addMember(store, w.clientId, clientAdmin, "admin");
+    const adminCookie = await signIn(store, clientAdmin, w.clientId);
+    await w.t.json("PUT", "/api/branding", { cookie: w.owner, body: { productName: "Acme Mail Shield", primaryColor: "#ff6600", supportEmail: "help@acme.example" } });
+
+    const channel = await w.t.json("POST", "/api/alerts/channels", { cookie: adminCookie, body: { type: "email", name: "Ops", target: "ops@bakery.example" } });
+    expect(channel.status).toBe(201);
+    const sent = await w.t.json("POST", `/api/alerts/channels/${channel.body.id}/test`, { cookie: adminCookie });
+    expect(sent.body.ok).toBe(true);
+    const alert = await capture.waitFor((m) => m.to.includes("ops@bakery.example"));
+    expect(alert.text).toContain("— Acme Mail Shield");
+    expect(alert.text).toContain("Questions? Write to help@acme.example.");
+    expect(alert.text).not.toContain("dmarcwarden");
+    expect(alert.html).toContain("background:#ff6600");
+    expect(alert.html).toContain("Sent by Acme Mail Shield");
+
+    await sendDigest({ ...w.t.deps, mailer }, w.clientId, { to: ["digest@bakery.example"] });
+    const digest = await capture.waitFor((m) => m.to.includes("digest@bakery.example"));
+    expect(digest.text).toContain("— Acme Mail Shield");
+    expect(digest.html).toContain("Sent by Acme Mail Shield");
+
+    // the MSP's neighbour without branding: the product's own mail
+    const other = await createOrg(store, "Plain Org");
+    await sendDigest({ ...w.t.deps, mailer }, other, { to: ["plain@other.example"] });
+    const plain = await capture.waitFor((m) => m.to.includes("plain@other.example"));
+    expect(plain.text).toContain("— dmarcwarden");
+    expect(plain.text).not.toContain("Acme");
+  } finally {
+    await capture.stop();
+  }
+});

@@ -1,7 +1,8 @@
-import { BarChart3, FileText, Globe, LayoutDashboard, ListChecks, LogIn, LogOut, Search, Settings, Shield, ShieldAlert, X } from "lucide-react";
+import { BarChart3, FileText, Globe, LayoutDashboard, ListChecks, LogIn, LogOut, Search, Settings, ShieldAlert, X } from "lucide-react";
 import type { ComponentType } from "react";
 import { Link, useLocation } from "react-router";
 import { isActive, NAV_ITEMS } from "../lib/layout";
+import { BrandMark, useBranding } from "./BrandMark";
 import { ThemeSwitch } from "./ThemeSwitch";
 
 const ICONS: Record<string, ComponentType<{ className?: string }>> = {
@@ -27,11 +28,12 @@ export interface SidebarUser {
 export function Sidebar({ user, header, onNavigate }: { user?: SidebarUser; header?: React.ReactNode; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const label = user ?? { name: "Security Team", role: "Security Admin" };
+  // white-label: the organisation's (or its MSP's) name, logo and colour; SPEC's mark otherwise
+  const brand = useBranding(!!user);
   return (
     <aside className="flex h-full w-64 flex-col border-r border-base-300 bg-base-100" aria-label="Sidebar">
       <div className="flex items-center gap-2 px-5 py-5">
-        <Shield className="h-7 w-7 text-primary" aria-hidden />
-        <span className="text-lg font-bold tracking-tight">dmarcwarden</span>
+        <BrandMark brand={brand} />
         {onNavigate && (
           <button type="button" className="btn btn-ghost btn-sm btn-square ml-auto lg:hidden" onClick={onNavigate} data-drawer-close>
             <X className="h-4 w-4" aria-hidden />

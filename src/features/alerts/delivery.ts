@@ -13,6 +13,7 @@ import { describeAlert } from "../../lib/alerts/describe";
 import type { AlertEvent, AlertEventType } from "../../lib/alerts/events";
 import { nextAttemptAt, shouldRetryDelivery, signWebhook, webhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER } from "../../lib/alerts/webhook";
 import { alertMail } from "../mail/templates";
+import { brandingFor } from "../branding/service";
 import { nonPublicHostReason } from "../mailin/mailbox-address";
 import { decryptSecret } from "../mailin/secret-box";
 import { serverKey } from "../mailin/server-key";
@@ -21,7 +22,7 @@ import { alertSettingsOf } from "../settings/service";
 import { channelSecretContext } from "./channels";
 import { emailTargets } from "./contract";
 
-export type DeliveryDeps = Pick<AppDeps, "store" | "now" | "log" | "config" | "mailer" | "resolver" | "secretKey">;
+export type DeliveryDeps = Pick<AppDeps, "store" | "now" | "log" | "config" | "mailer" | "resolver" | "secretKey" | "stripe">;
 
 /** How long a claimed delivery is held before another node may try it (a send times out well before). */
 export const DELIVERY_LEASE_SECONDS = 120;
@@ -85,7 +86,9 @@ export async function sendToChannel(deps: DeliveryDeps, item: Loaded): Promise<A
         if (!deps.mailer) return { ok: false, statusCode: null, error: "outgoing mail is off on this server (--mail-relay is not set)", retry: false };
         const parsed = emailTargets(channel.target);
         if (!parsed.ok) return { ok: false, statusCode: null, error: parsed.message, retry: false };
-        await deps.mailer.send(alertMail({ to: parsed.addresses.join(", "), organization: organization.name, alert: describeAlert(alert, context) }));
+        // white-label: the organisation's own or its MSP's branding (the product's otherwise)
+        const brand = await brandingFor(deps, organization.id);
+        await deps.mailer.send(alertMail({ to: parsed.addresses.join(", "), organization: organization.name, alert: describeAlert(alert, context), brand: brand.source === "default" ? null : brand }));
         return { ok: true, statusCode: null, error: null, retry: false };
       }
       case "slack":

@@ -11,6 +11,7 @@ import type { ServiceContext } from "../../http/access";
 import type { DigestModel } from "../../lib/alerts/digest";
 import type { Mailer } from "../mail/mailer";
 import { digestMail } from "../mail/templates";
+import { brandingFor } from "../branding/service";
 import { allOrganizations, verifiedEmailsOf } from "../orgs/audience";
 import { raiseTrialEndings } from "../orgs/trial-notice";
 import type { DigestSchedule } from "../settings/contract";
@@ -44,12 +45,15 @@ export async function sendDigest(deps: SendDeps, orgId: string, options: BuildOp
   const digest = await buildDigest(deps, orgId, options);
   // pdf-lib loads with the first digest, not at start
   const { renderDigestPdf } = await import("../../lib/alerts/digest-pdf");
-  const pdf = await renderDigestPdf(digest);
+  // white-label: the organisation's own or its MSP's branding on the mail and the PDF
+  const inForce = await brandingFor(deps, orgId);
+  const brand = inForce.source === "default" ? null : inForce;
+  const pdf = await renderDigestPdf(digest, brand);
   const recipients = options.to ?? (await verifiedEmailsOf(deps, orgId)).map((r) => r.email);
   const result: DigestSendResult = { digest, sent: [], failed: [] };
   for (const to of recipients) {
     try {
-      await deps.mailer.send(digestMail({ to, digest, pdf }));
+      await deps.mailer.send(digestMail({ to, digest, pdf, brand }));
       result.sent.push(to);
     } catch (error) {
       result.failed.push({ to, error: error instanceof Error ? error.message : String(error) });

@@ -6,6 +6,13 @@ import type { AlertDescription } from "../../lib/alerts/describe";
 import { type DigestModel, digestHeadline, digestPeriod, digestTables, digestTitle } from "../../lib/alerts/digest";
 import type { MailMessage } from "./mailer";
 
+/** White-label branding of mail to an MSP's clients (src/features/branding): name, button colour, support address. */
+export interface MailBrand {
+  productName: string;
+  primaryColor: string | null;
+  supportEmail: string | null;
+}
+
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 interface Content {
@@ -49,22 +56,26 @@ function tableHtml(t: MailTable): string {
   return `${heading}<table style="width:100%;border-collapse:collapse;font-size:13px;margin:0 0 16px">${head}${body}</table>${note}`;
 }
 
-function render(to: string, c: Content): MailMessage {
+function render(to: string, c: Content, brand?: MailBrand | null): MailMessage {
   const tables = c.tables ?? [];
-  const text = [...c.intro, ...tables.map(tableText), `${c.action.label}:\n${c.action.url}`, ...c.outro, "— dmarcwarden"].join("\n\n") + "\n";
+  const name = brand?.productName || "dmarcwarden";
+  const color = brand?.primaryColor && /^#[0-9a-f]{6}$/i.test(brand.primaryColor) ? brand.primaryColor : "#1d4ed8";
+  const support = brand?.supportEmail ? `Questions? Write to ${brand.supportEmail}.` : null;
+  const text = [...c.intro, ...tables.map(tableText), `${c.action.label}:\n${c.action.url}`, ...c.outro, ...(support ? [support] : []), `— ${name}`].join("\n\n") + "\n";
   const p = (s: string) => `<p style="margin:0 0 16px;line-height:1.5">${escape(s)}</p>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(c.subject)}</title></head>
 <body style="margin:0;padding:24px 12px;background:#f3f4f6;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#1f2937;font-size:15px">
 <div style="max-width:520px;margin:0 auto;background:#ffffff;border:1px solid #e5e7eb;border-radius:8px;padding:28px">
-<p style="margin:0 0 20px;font-size:18px;font-weight:700;color:#1d4ed8">dmarcwarden</p>
+<p style="margin:0 0 20px;font-size:18px;font-weight:700;color:${color}">${escape(name)}</p>
 ${c.intro.map(p).join("\n")}
 ${tables.map(tableHtml).join("\n")}
-<p style="margin:24px 0"><a href="${escape(c.action.url)}" style="display:inline-block;background:#1d4ed8;color:#ffffff;text-decoration:none;font-weight:600;padding:10px 18px;border-radius:6px">${escape(c.action.label)}</a></p>
+<p style="margin:24px 0"><a href="${escape(c.action.url)}" style="display:inline-block;background:${color};color:#ffffff;text-decoration:none;font-weight:600;padding:10px 18px;border-radius:6px">${escape(c.action.label)}</a></p>
 <p style="margin:0 0 16px;line-height:1.5;font-size:13px;color:#6b7280">If the button does not work, copy this address into your browser:<br><span style="word-break:break-all">${escape(c.action.url)}</span></p>
 ${c.outro.map(p).join("\n")}
+${support ? p(support) : ""}
 </div>
-<p style="max-width:520px;margin:12px auto 0;font-size:12px;color:#6b7280;text-align:center">Sent by dmarcwarden, DMARC / SPF / DKIM monitoring.</p>
+<p style="max-width:520px;margin:12px auto 0;font-size:12px;color:#6b7280;text-align:center">Sent by ${escape(name)}, DMARC / SPF / DKIM monitoring.</p>
 </body></html>
 `;
   return { to, subject: c.subject, text, html };
@@ -132,19 +143,21 @@ export function accountExistsMail(input: { to: string; name: string; loginUrl: s
 }
 
 /** An alert (see src/lib/alerts/describe.ts) to one address of an email channel. */
-export function alertMail(input: { to: string; organization: string; alert: AlertDescription }): MailMessage {
-  const { alert } = input;
+export function alertMail(input: { to: string; organization: string; alert: AlertDescription; brand?: MailBrand | null }): MailMessage {
+  const { alert, brand } = input;
+  // white-label: the product's name in the alert's own words becomes the MSP's
+  const named = (s: string) => (brand?.productName ? s.replaceAll("dmarcwarden", brand.productName) : s);
   return render(input.to, {
-    subject: `[${input.organization}] ${alert.title}`,
-    intro: [alert.summary],
+    subject: `[${input.organization}] ${named(alert.title)}`,
+    intro: [named(alert.summary)],
     tables: alert.facts.length ? [{ rows: alert.facts.map((f) => [f.label, f.value]) }] : [],
-    action: { label: alert.linkLabel, url: alert.link },
+    action: { label: named(alert.linkLabel), url: alert.link },
     outro: [`You receive this because this address is on an email alert channel of ${input.organization}. An administrator can choose which alerts it receives in Settings.`],
-  });
+  }, input.brand);
 }
 
 /** The weekly digest, with its PDF attached when given. */
-export function digestMail(input: { to: string; digest: DigestModel; pdf?: Uint8Array }): MailMessage {
+export function digestMail(input: { to: string; digest: DigestModel; pdf?: Uint8Array; brand?: MailBrand | null }): MailMessage {
   const { digest } = input;
   const message = render(input.to, {
     subject: `[${digest.organization.name}] Weekly DMARC digest, ${digestPeriod(digest)}`,
@@ -155,7 +168,7 @@ export function digestMail(input: { to: string; digest: DigestModel; pdf?: Uint8
       ...(input.pdf ? ["The same digest is attached as a PDF."] : []),
       "An administrator can change the day and hour of this digest, or turn it off, in Settings.",
     ],
-  });
+  }, input.brand);
   if (!input.pdf) return message;
   const date = digest.period.start.toISOString().slice(0, 10);
   return { ...message, attachments: [{ filename: `dmarc-digest-${date}.pdf`, content: input.pdf, contentType: "application/pdf" }] };

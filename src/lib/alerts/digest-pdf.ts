@@ -102,7 +102,11 @@ function drawTable(cursor: Cursor, table: DigestTable) {
 }
 
 /** The digest as PDF bytes. */
-export async function renderDigestPdf(model: DigestModel): Promise<Uint8Array> {
+export async function renderDigestPdf(model: DigestModel, brand?: { productName: string; primaryColor: string | null } | null): Promise<Uint8Array> {
+  // white-label: an MSP's product name and colour on its clients' reports
+  const name = brand?.productName || "dmarcwarden";
+  const hex = brand?.primaryColor && /^#[0-9a-f]{6}$/i.test(brand.primaryColor) ? brand.primaryColor : null;
+  const accent = hex ? rgb(...([1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number])) : BLUE;
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -110,7 +114,7 @@ export async function renderDigestPdf(model: DigestModel): Promise<Uint8Array> {
   const plain = (text: string) => [...text].map((c) => (known.has(c.codePointAt(0)!) ? c : (PLAIN[c] ?? "?"))).join("");
   const title = digestTitle(model);
   doc.setTitle(plain(title));
-  doc.setAuthor("dmarcwarden");
+  doc.setAuthor(plain(name));
   doc.setCreator("dmarcwarden");
   doc.setProducer("dmarcwarden");
   doc.setCreationDate(model.period.end);
@@ -118,7 +122,7 @@ export async function renderDigestPdf(model: DigestModel): Promise<Uint8Array> {
 
   const cursor = new Cursor(doc, { regular, bold, plain });
   cursor.y -= 4;
-  cursor.text("dmarcwarden", { size: 11, bold: true, color: BLUE });
+  cursor.text(name, { size: 11, bold: true, color: accent });
   cursor.y -= 24;
   cursor.text(title, { size: 17, bold: true });
   for (const [i, line] of digestHeadline(model).entries()) {

@@ -1,14 +1,16 @@
-import { Shield } from "lucide-react";
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
+import { BrandMark, usePublicBranding } from "../../components/BrandMark";
 
 /** The frame of the sign-in screens (outside the sidebar): logo, title, card, footer line. */
 export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+  // reached through an MSP's link (/login?brand=<slug>): its name, logo and colour
+  const [params] = useSearchParams();
+  const brand = usePublicBranding(params.get("brand"));
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-base-200 px-4 py-10">
       <Link to="/" className="mb-6 flex items-center gap-2">
-        <Shield className="h-8 w-8 text-primary" aria-hidden />
-        <span className="text-xl font-bold tracking-tight">dmarcwarden</span>
+        <BrandMark brand={brand} size="auth" />
       </Link>
       <div className="card w-full max-w-md border border-base-300 bg-base-100 shadow-sm">
         <div className="card-body gap-4 p-6 sm:p-8">

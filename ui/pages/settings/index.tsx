@@ -2,6 +2,7 @@ import { PagePlaceholder } from "../../components/PagePlaceholder";
 import { AlertChannelsSection } from "./AlertChannelsSection";
 import { ApiTokensSection } from "./ApiTokensSection";
 import { AuditLogSection } from "./AuditLogSection";
+import { BrandingSection } from "./BrandingSection";
 import { MembersSection } from "./MembersSection";
 import { ReportMailboxSection } from "./ReportMailboxSection";
 import { SettingsForm } from "./SettingsForm";
@@ -18,6 +19,7 @@ export default function SettingsPage() {
         <MembersSection />
         <TwoFactorSection />
         <SingleSignOnSection />
+        <BrandingSection />
         <ApiTokensSection />
         <AuditLogSection />
       </div>

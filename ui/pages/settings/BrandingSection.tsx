@@ -1,0 +1,172 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Palette, Trash2, Upload } from "lucide-react";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { ApiError, apiRequest, errorMessage, throwIfResNotOk } from "../../lib/api";
+import { isSignedIn, useMe } from "../../lib/auth";
+import { toast } from "../../lib/toast";
+
+interface BrandingView {
+  productName: string;
+  primaryColor: string | null;
+  supportEmail: string | null;
+  logoUrl: string | null;
+  source: "own" | "parent" | "default";
+  own: { productName: string; primaryColor: string | null; supportEmail: string | null; logoUrl: string | null } | null;
+  canEdit: boolean;
+  planAllows: boolean;
+  isClient: boolean;
+}
+
+const BRANDING_KEY = ["/api/branding"];
+const LOGO_MAX_KB = 256;
+
+/** Settings → White-label (admins and owners of an MSP or stand-alone organisation): name, colour, support email and logo its clients see. */
+export function BrandingSection() {
+  const me = useMe();
+  const current = isSignedIn(me.data) ? me.data.currentOrg : null;
+  const manages = (current?.role === "owner" || current?.role === "admin") && !current?.parentId;
+  const branding = useQuery<BrandingView>({ queryKey: BRANDING_KEY, enabled: manages });
+  if (!manages || !current) return null;
+  return (
+    <section className="card border border-base-300 bg-base-100 shadow-sm" aria-labelledby="branding-heading">
+      <div className="card-body gap-4 p-4 sm:p-6">
+        <div>
+          <h2 id="branding-heading" className="text-lg font-semibold">
+            White-label
+          </h2>
+          <p className="text-sm opacity-70">Your product name, logo, colour and support address, shown to your client organizations in the app, on your sign-in link and in alert and digest mail.</p>
+        </div>
+        {branding.isPending ? (
+          <p className="text-sm opacity-70">Loading branding...</p>
+        ) : branding.isError ? (
+          <p className="text-sm text-error">{errorMessage(branding.error)}</p>
+        ) : !branding.data.planAllows ? (
+          <p className="rounded-box bg-base-200 px-3 py-2 text-sm">White-label is part of the Scale plan. Upgrade in Billing to set your own name, logo and colour.</p>
+        ) : (
+          <BrandingForm branding={branding.data} slug={current.slug} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function formOf(b: BrandingView) {
+  // the stored name reads back as the default when none is set
+  return { productName: b.own && b.own.productName !== "dmarcwarden" ? b.own.productName : "", primaryColor: b.own?.primaryColor ?? "", supportEmail: b.own?.supportEmail ?? "" };
+}
+
+function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string }) {
+  const client = useQueryClient();
+  const [values, setValues] = useState(() => formOf(branding));
+  useEffect(() => setValues(formOf(branding)), [branding]);
+  const set = (key: keyof typeof values, value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const done = (b: BrandingView, title: string) => {
+    client.setQueryData(BRANDING_KEY, b);
+    toast({ title });
+  };
+  const save = useMutation({
+    mutationFn: async () => (await (await apiRequest("PUT", "/api/branding", values)).json()) as BrandingView,
+    onSuccess: (b) => done(b, "Branding saved"),
+  });
+  const upload = useMutation({
+    mutationFn: async (file: File) => {
+      const form = new FormData();
+      form.append("logo", file);
+      const res = await fetch("/api/branding/logo", { method: "PUT", body: form, credentials: "include" });
+      await throwIfResNotOk(res);
+      return (await res.json()) as BrandingView;
+    },
+    onSuccess: (b) => done(b, "Logo uploaded"),
+    onError: (e) => toast({ title: "Could not upload the logo", description: errorMessage(e), variant: "destructive" }),
+  });
+  const removeLogo = useMutation({
+    mutationFn: async () => (await (await apiRequest("DELETE", "/api/branding/logo")).json()) as BrandingView,
+    onSuccess: (b) => done(b, "Logo removed"),
+  });
+  const fields = save.error instanceof ApiError ? (save.error.fields ?? {}) : {};
+  const input = (key: string) => `input input-bordered input-sm w-full ${fields[key] ? "input-error" : ""}`;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate();
+  };
+  const link = `${window.location.origin}/login?brand=${encodeURIComponent(slug)}`;
+  const logoUrl = branding.own?.logoUrl ?? null;
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-3" aria-label="White-label settings" noValidate>
+      <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
+        <Field label="Product name" error={fields.productName} hint="Empty: dmarcwarden">
+          <input className={input("productName")} value={values.productName} maxLength={60} placeholder="dmarcwarden" onChange={(e) => set("productName", e.target.value)} />
+        </Field>
+        <Field label="Primary colour" error={fields.primaryColor} hint="A hex colour, e.g. #2563eb; empty: the theme's">
+          <div className="flex gap-2">
+            <input
+              type="color"
+              aria-label="Pick the primary colour"
+              className="h-8 w-10 shrink-0 cursor-pointer rounded border border-base-300 bg-base-100"
+              value={/^#[0-9a-f]{6}$/i.test(values.primaryColor) ? values.primaryColor : "#2563eb"}
+              onChange={(e) => set("primaryColor", e.target.value)}
+            />
+            <input className={input("primaryColor")} value={values.primaryColor} maxLength={7} placeholder="#2563eb" onChange={(e) => set("primaryColor", e.target.value)} />
+          </div>
+        </Field>
+        <Field label="Support email" error={fields.supportEmail} hint="Shown in mail to your clients">
+          <input className={input("supportEmail")} type="email" value={values.supportEmail} maxLength={254} placeholder="support@example.com" onChange={(e) => set("supportEmail", e.target.value)} />
+        </Field>
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <span className="text-sm font-medium">Logo</span>
+        {logoUrl ? <img src={logoUrl} alt="Current logo" className="h-10 w-10 rounded border border-base-300 object-contain" /> : <span className="text-sm opacity-60">No logo</span>}
+        <label className="btn btn-ghost btn-sm">
+          <Upload className="h-4 w-4" aria-hidden />
+          {upload.isPending ? "Uploading..." : "Upload logo"}
+          <input
+            type="file"
+            accept="image/png,image/jpeg"
+            className="sr-only"
+            aria-label="Logo file"
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = "";
+              if (!file) return;
+              if (file.size > LOGO_MAX_KB * 1024) return toast({ title: "Could not upload the logo", description: `The logo must be at most ${LOGO_MAX_KB} KB.`, variant: "destructive" });
+              upload.mutate(file);
+            }}
+          />
+        </label>
+        {logoUrl && (
+          <button type="button" className="btn btn-ghost btn-sm text-error" disabled={removeLogo.isPending} onClick={() => removeLogo.mutate()}>
+            <Trash2 className="h-4 w-4" aria-hidden /> Remove logo
+          </button>
+        )}
+        <span className="text-xs opacity-60">PNG or JPEG, at most {LOGO_MAX_KB} KB</span>
+      </div>
+      <div className="flex flex-col gap-1 rounded-box bg-base-200 p-3 text-sm">
+        <span>Your clients' sign-in link:</span>
+        <code className="break-all font-mono text-xs" data-testid="branding-login-link">
+          {link}
+        </code>
+      </div>
+      {save.isError && (
+        <p className="rounded-box bg-error/10 px-3 py-2 text-sm text-error" role="alert">
+          {errorMessage(save.error)}
+        </p>
+      )}
+      <div>
+        <button type="submit" className="btn btn-primary btn-sm" disabled={save.isPending}>
+          <Palette className="h-4 w-4" aria-hidden />
+          {save.isPending ? "Saving..." : "Save branding"}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: ReactNode }) {
+  return (
+    <label className="form-control min-w-0">
+      <span className="label-text mb-1 text-sm">{label}</span>
+      {children}
+      {error ? <span className="mt-1 text-xs text-error">{error}</span> : hint ? <span className="mt-1 text-xs opacity-60">{hint}</span> : null}
+    </label>
+  );
+}
