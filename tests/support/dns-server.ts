@@ -141,8 +141,14 @@ export async function startDnsServer(zone: Zone, options: { latencyMs?: number }
         if (q) questions.push(`${typeName(q.type)} ${String(q.name).toLowerCase()}`);
         const response = answer(zone, request);
         if (!response) return;
-        if (state.latencyMs > 0) setTimeout(() => send(response), state.latencyMs);
-        else send(response);
+        // a client that closed its socket before the answer must not bring the server down
+        const reply = () => {
+          try {
+            send(response);
+          } catch {}
+        };
+        if (state.latencyMs > 0) setTimeout(reply, state.latencyMs);
+        else reply();
       },
     });
     server.on("requestError", () => {});
