@@ -11,7 +11,7 @@ const NUMERIC: SortKey[] = ["domains", "passRate7d", "passRate30d", "messages7d"
 const planName = (key: string) => (isPlanKey(key) ? PLANS[key].name : key);
 
 function PassRate({ value }: { value: number | null }) {
-  if (value === null) return <span className="opacity-50">—</span>;
+  if (value === null) return <span className="opacity-70">—</span>;
   return <span className={`font-medium ${passRateClass(value)}`}>{formatPercent(value)}</span>;
 }
 
@@ -23,7 +23,7 @@ function PolicyMix({ mix }: { mix: PortfolioClient["policyMix"] }) {
 }
 
 function LastReport({ at }: { at: string | null }) {
-  if (!at) return <span className="opacity-50">None yet</span>;
+  if (!at) return <span className="opacity-70">None yet</span>;
   return <time dateTime={at} title={new Date(at).toUTCString()}>{formatRelativeTime(at)}</time>;
 }
 
@@ -123,7 +123,7 @@ export function PortfolioTable({ clients, onOpen, opening }: { clients: Portfoli
                       {formatCount(c.domains)}
                       <PolicyMix mix={c.policyMix} />
                     </td>
-                    <td>{c.worstStatus ? <StatusBadge status={c.worstStatus} /> : <span className="opacity-50">No domains</span>}</td>
+                    <td>{c.worstStatus ? <StatusBadge status={c.worstStatus} /> : <span className="opacity-70">No domains</span>}</td>
                     <td className="text-right">
                       <PassRate value={c.passRate7d} />
                     </td>
@@ -154,7 +154,7 @@ export function PortfolioTable({ clients, onOpen, opening }: { clients: Portfoli
                     </p>
                     <PolicyMix mix={c.policyMix} />
                   </div>
-                  {c.worstStatus ? <StatusBadge status={c.worstStatus} /> : <span className="text-xs opacity-50">No domains</span>}
+                  {c.worstStatus ? <StatusBadge status={c.worstStatus} /> : <span className="text-xs opacity-70">No domains</span>}
                 </div>
                 <dl className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
                   <dt className="opacity-70">Pass rate 7d / 30d</dt>
