@@ -28,7 +28,7 @@ async function world(deps: Record<string, unknown> = {}) {
   return { t, mspId, clientId, mspSlug: msp!.slug, owner: await signIn(store, owner, mspId), client: await signIn(store, clientUser, clientId) };
 }
 
-function logoForm(bytes: Uint8Array, name = "logo.png") {
+function logoForm(bytes: Uint8Array<ArrayBuffer>, name = "logo.png") {
   const form = new FormData();
   form.append("logo", new File([bytes], name, { type: "image/png" }));
   return form;

@@ -135,7 +135,7 @@ export async function deleteLogo(ctx: OrgContext): Promise<boolean> {
 }
 
 /** The logo of the organisation with this slug (public: it is shown on its sign-in page), while its plan allows branding. */
-export async function logoBySlug(ctx: Ctx, slug: string): Promise<{ type: LogoType; bytes: Uint8Array } | null> {
+export async function logoBySlug(ctx: Ctx, slug: string): Promise<{ type: LogoType; bytes: Uint8Array<ArrayBuffer> } | null> {
   const org = await organizationBySlug(ctx, slug);
   if (!org || !(await planAllowsBranding(ctx, org.id))) return null;
   const row = await rowOf(ctx, org.id);
