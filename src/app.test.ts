@@ -30,6 +30,17 @@ describe("server foundation", () => {
     }
   });
 
+  test("app routes that end like a file name get the app; a missing script does not", async () => {
+    t = await makeTestApp();
+    for (const path of ["/app/senders/ip%3A209.85.220.41", "/app/senders/domain%3Aoutlook.com", "/app/senders/ip%3A2001%3Adb8%3A%3A1"]) {
+      const res = await t.request("GET", path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("text/html");
+    }
+    expect((await t.request("GET", "/assets/index-deadbeef12.js")).status).toBe(404);
+    expect((await t.request("GET", "/favicon.png")).status).toBe(404);
+  });
+
   test("a client route without a built UI still answers HTML, not JSON", async () => {
     t = await makeTestApp();
     const res = await t.request("GET", "/app/dns");

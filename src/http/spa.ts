@@ -24,6 +24,8 @@ export function diskAssets(dir: string): SpaAssets {
   return { files };
 }
 
+/** a request for a file the build would have made (script, style, font, image, map, text) */
+const ASSET_NAME = /\.(m?js|css|map|woff2?|ttf|otf|svg|png|jpe?g|gif|webp|avif|ico|txt|json|xml|webmanifest|wasm|br|gz)$/i;
 const HASHED = /-[a-z0-9]{8,}\.(js|css|map|woff2?|svg|png|jpg|webp)$/i;
 
 /** The precompressed twins the build writes beside an asset (scripts/build-ui.ts), best first. */
@@ -83,8 +85,9 @@ export async function serveSpa(assets: SpaAssets, pathname: string, acceptEncodi
     headers["content-length"] = String(twin.size);
     return new Response(twin, { headers });
   }
-  // A missing file with an extension is a 404, not the app (a stale chunk must not get HTML).
-  if (/\.[a-z0-9]{1,5}$/i.test(pathname) && !pathname.endsWith(".html")) {
+  // A missing file is a 404, not the app (a stale chunk must not get HTML). The app's own routes
+  // may end like a file name (a sender page keyed by an IP address or a host name): they get the app.
+  if (pathname.startsWith("/assets/") || (!pathname.startsWith("/app/") && ASSET_NAME.test(pathname))) {
     return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" } });
   }
   const index = assets.files.get("/index.html");
