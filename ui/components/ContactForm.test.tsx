@@ -128,7 +128,7 @@ describe("contact form (SPEC §3/§5)", () => {
     await fillValid(user);
     await user.click(screen.getByRole("button", { name: "Send Message" }));
     expect(await screen.findByText("Subject must be at most 200 characters")).toBeTruthy();
-    expect(screen.getByText("Failed to Send Message")).toBeTruthy();
+    expect(await screen.findByText("Failed to Send Message")).toBeTruthy();
   });
 });
 
