@@ -11,6 +11,7 @@ import { renderDigestPdf } from "../lib/alerts/digest-pdf";
 import { createLogger } from "../log";
 import type { Command } from "./commands";
 import { openExistingDatabase } from "./database";
+import { brandingFor } from "../features/branding/service";
 
 /** The moment the digest is built for: --week-of's day (UTC) or now. */
 function digestMoment(config: Config): Date {
@@ -54,7 +55,9 @@ export const digestCommand: Command = {
       }
       const digest = await buildDigest(deps, org.id, { week });
       if (config.out) {
-        const pdf = await renderDigestPdf(digest);
+        // white-label: the organisation's own or its MSP's name and colour
+        const brand = await brandingFor(deps, org.id);
+        const pdf = await renderDigestPdf(digest, brand.source === "default" ? null : brand);
         try {
           writeFileSync(config.out, pdf);
         } catch (error) {

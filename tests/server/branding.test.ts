@@ -158,3 +158,16 @@ test("alert and digest mail to a client carry its MSP's name, colour and support
     await capture.stop();
   }
 });
+
+test("a command without a Stripe client still applies the plan rule when billing is configured", async () => {
+  const { brandingFor } = await import("../../src/features/branding/service");
+  const w = await world();
+  const { store } = w.t.deps;
+  await w.t.json("PUT", "/api/branding", { cookie: w.owner, body: { productName: "Acme Mail Shield", primaryColor: "", supportEmail: "" } });
+  expect((await brandingFor({ store }, w.clientId)).productName).toBe("Acme Mail Shield");
+  // billing on (a secret key), MSP on Growth: the product's own name on the client's digest PDF
+  await store.write((tx) => tx.update(organizations).set({ plan: "growth" }).where(eq(organizations.id, w.mspId)));
+  expect(await brandingFor({ store, config: { stripeSecretKey: "sk_test_x" } }, w.clientId)).toMatchObject({ productName: "dmarcwarden", source: "default" });
+  await store.write((tx) => tx.update(organizations).set({ plan: "scale" }).where(eq(organizations.id, w.mspId)));
+  expect((await brandingFor({ store, config: { stripeSecretKey: "sk_test_x" } }, w.clientId)).source).toBe("parent");
+});

@@ -13,7 +13,7 @@ import { organizationInfo } from "../orgs/audience";
 import { organizationBySlug } from "../orgs/service";
 import { brandingSchema, DEFAULT_PRODUCT_NAME, LOGO_MAX_BYTES, type Branding, type BrandingInput, type BrandingResponse, type LogoType, type PublicBranding } from "./contract";
 
-type Ctx = Pick<ServiceContext, "store" | "stripe">;
+type Ctx = Pick<ServiceContext, "store" | "stripe"> & { config?: Pick<ServiceContext["config"], "stripeSecretKey"> };
 type Row = typeof import("../../db/schema").organizationBranding.$inferSelect;
 
 export const DEFAULT_BRANDING: Branding = { productName: DEFAULT_PRODUCT_NAME, primaryColor: null, supportEmail: null, logoUrl: null };
@@ -39,7 +39,8 @@ const isEmpty = (row: Row) => !row.productName && !row.primaryColor && !row.supp
 
 /** White-label is a Scale feature; with billing off (self-hosted) every organisation has it. */
 export async function planAllowsBranding(ctx: Ctx, orgId: string): Promise<boolean> {
-  if (!ctx.stripe) return true;
+  // billing is on when the server has a Stripe client, or (commands without one) a secret key configured
+  if (!ctx.stripe && !ctx.config?.stripeSecretKey?.trim()) return true;
   const org = await billingOrg(ctx, orgId);
   return !!org && planOf(org.plan).key === "scale";
 }
