@@ -33,6 +33,13 @@ export interface RecordedEvent extends AlertEvent {
   occurredAt: Date;
 }
 
+/**
+ * Rows per statement: a report can raise thousands of events at once, and PostgreSQL takes at
+ * most 65,535 parameters in one statement (org_events has 7 columns, alert_deliveries 7).
+ */
+const ROWS_PER_STATEMENT = 1_000;
+const batches = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.length / ROWS_PER_STATEMENT) }, (_, i) => items.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+
 /** The event groups Settings' toggles switch off: compliance alerts = DNS, real-time threat monitoring = reports. */
 export interface CategorySwitches {
   dns: boolean;
@@ -75,19 +82,21 @@ export async function recordEvents(deps: AlertsDeps, orgId: string, events: Aler
         scope,
       );
       fire = update.fire;
-      if (update.cleared.length) await tx.delete(alertConditions).where(and(eq(alertConditions.orgId, orgId), inArray(alertConditions.key, update.cleared)));
+      for (const cleared of batches(update.cleared)) await tx.delete(alertConditions).where(and(eq(alertConditions.orgId, orgId), inArray(alertConditions.key, cleared)));
     } else {
       const keys = [...new Set(events.map((e) => e.dedupeKey))];
-      const activeRows = keys.length ? await tx.select({ key: alertConditions.key }).from(alertConditions).where(and(eq(alertConditions.orgId, orgId), inArray(alertConditions.key, keys))) : [];
+      const activeRows: { key: string }[] = [];
+      for (const batch of batches(keys)) activeRows.push(...(await tx.select({ key: alertConditions.key }).from(alertConditions).where(and(eq(alertConditions.orgId, orgId), inArray(alertConditions.key, batch)))));
       const active = new Set(activeRows.map((r) => r.key));
       const seen = new Set<string>();
       fire = events.filter((e) => !active.has(e.dedupeKey) && !seen.has(e.dedupeKey) && seen.add(e.dedupeKey));
     }
     if (!fire.length) return [];
-    await tx
-      .insert(alertConditions)
-      .values(fire.map((e) => ({ orgId, key: e.dedupeKey, since: at })))
-      .onConflictDoNothing();
+    for (const batch of batches(fire))
+      await tx
+        .insert(alertConditions)
+        .values(batch.map((e) => ({ orgId, key: e.dedupeKey, since: at })))
+        .onConflictDoNothing();
 
     // Settings' toggles: a switched-off group is still tracked (no storm when switched back on)
     // but neither stored nor sent.
@@ -98,7 +107,7 @@ export async function recordEvents(deps: AlertsDeps, orgId: string, events: Aler
     });
     if (!wanted.length) return [];
     const recorded: RecordedEvent[] = wanted.map((e) => ({ ...e, id: crypto.randomUUID(), occurredAt: at }));
-    await tx.insert(orgEvents).values(recorded.map((e) => ({ id: e.id, orgId, type: e.type, domain: e.domain, data: JSON.stringify(e.data), dedupeKey: e.dedupeKey, occurredAt: at })));
+    for (const batch of batches(recorded)) await tx.insert(orgEvents).values(batch.map((e) => ({ id: e.id, orgId, type: e.type, domain: e.domain, data: JSON.stringify(e.data), dedupeKey: e.dedupeKey, occurredAt: at })));
     await queueDeliveries(deps, orgId, recorded);
     return recorded;
   });
@@ -116,7 +125,7 @@ export async function queueDeliveries(deps: AlertsDeps, orgId: string, events: {
       .where(and(eq(alertChannels.orgId, orgId), eq(alertChannels.enabled, true), onlyChannelId ? eq(alertChannels.id, onlyChannelId) : undefined));
     const rows = events.flatMap((event) => channels.filter((c) => channelTakes(c.eventTypes, event.type)).map((c) => ({ orgId, eventId: event.id, channelId: c.id, status: "pending", attempts: 0, nextAttemptAt: at, createdAt: at })));
     if (!rows.length) return 0;
-    await tx.insert(alertDeliveries).values(rows).onConflictDoNothing();
+    for (const batch of batches(rows)) await tx.insert(alertDeliveries).values(batch).onConflictDoNothing();
     return rows.length;
   });
 }
