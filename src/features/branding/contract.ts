@@ -14,7 +14,7 @@ const HEX = /^#[0-9a-f]{6}$/i;
 /** PUT /api/branding: empty strings clear a field (back to the default). */
 export const brandingSchema = z.object({
   productName: z.string({ error: "Product name must be text" }).trim().max(60, "Product name must be at most 60 characters").refine((v) => !/[<>\u0000-\u001f]/.test(v), "Product name must not contain < > or control characters"),
-  primaryColor: z.string({ error: "Primary colour must be text" }).trim().refine((v) => v === "" || HEX.test(v), "Enter the primary colour as a hex colour, e.g. #2563eb"),
+  primaryColor: z.string({ error: "Primary color must be text" }).trim().refine((v) => v === "" || HEX.test(v), "Enter the primary color as a hex color, e.g. #2563eb"),
   supportEmail: z.string({ error: "Support email must be text" }).trim().max(254, "Please enter a valid email address").refine((v) => v === "" || EMAIL.test(v), "Please enter a valid email address"),
 });
 export type BrandingInput = z.input<typeof brandingSchema>;

@@ -81,7 +81,7 @@ async function assertMayEdit(ctx: OrgContext): Promise<void> {
   const org = await organizationInfo(ctx, ctx.actor.orgId);
   if (!org) throw new NotFoundError();
   if (org.parentId) throw new ForbiddenError("Your managing organization sets the branding of its clients.");
-  if (!(await planAllowsBranding(ctx, org.id))) throw new ForbiddenError("White-label branding is part of the Scale plan. Upgrade to set your own name, logo and colour.");
+  if (!(await planAllowsBranding(ctx, org.id))) throw new ForbiddenError("White-label branding is part of the Scale plan. Upgrade to set your own name, logo and color.");
 }
 
 /** PUT /api/branding: product name, colour, support email (empty: back to the default). Returns the changed fields. */

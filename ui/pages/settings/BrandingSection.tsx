@@ -34,14 +34,14 @@ export function BrandingSection() {
           <h2 id="branding-heading" className="text-lg font-semibold">
             White-label
           </h2>
-          <p className="text-sm opacity-70">Your product name, logo, colour and support address, shown to your client organizations in the app, on your sign-in link and in alert and digest mail.</p>
+          <p className="text-sm opacity-70">Your product name, logo, color and support address, shown to your client organizations in the app, on your sign-in link and in alert and digest mail.</p>
         </div>
         {branding.isPending ? (
           <p className="text-sm opacity-70">Loading branding...</p>
         ) : branding.isError ? (
           <p className="text-sm text-error">{errorMessage(branding.error)}</p>
         ) : !branding.data.planAllows ? (
-          <p className="rounded-box bg-base-200 px-3 py-2 text-sm">White-label is part of the Scale plan. Upgrade in Billing to set your own name, logo and colour.</p>
+          <p className="rounded-box bg-base-200 px-3 py-2 text-sm">White-label is part of the Scale plan. Upgrade in Billing to set your own name, logo and color.</p>
         ) : (
           <BrandingForm branding={branding.data} slug={current.slug} />
         )}
@@ -97,11 +97,11 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
         <Field label="Product name" error={fields.productName} hint="Empty: dmarcwarden">
           <input className={input("productName")} value={values.productName} maxLength={60} placeholder="dmarcwarden" onChange={(e) => set("productName", e.target.value)} />
         </Field>
-        <Field label="Primary colour" error={fields.primaryColor} hint="A hex colour, e.g. #2563eb; empty: the theme's">
+        <Field label="Primary color" error={fields.primaryColor} hint="A hex color, e.g. #2563eb; empty: the theme's">
           <div className="flex gap-2">
             <input
               type="color"
-              aria-label="Pick the primary colour"
+              aria-label="Pick the primary color"
               className="h-8 w-10 shrink-0 cursor-pointer rounded border border-base-300 bg-base-100"
               value={/^#[0-9a-f]{6}$/i.test(values.primaryColor) ? values.primaryColor : "#2563eb"}
               onChange={(e) => set("primaryColor", e.target.value)}
