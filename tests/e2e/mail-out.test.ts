@@ -60,7 +60,7 @@ describe("outgoing mail", () => {
     await page.goto(ctx.server.url + "/app/settings");
     const invited = `invitee-${Date.now()}@e2e.example`;
     await page.getByLabel("Email to invite").fill(invited);
-    await page.getByRole("button", { name: "Invite" }).click();
+    await page.getByRole("button", { name: "Invite", exact: true }).click();
     await page.getByRole("status").filter({ hasText: `Invitation sent to ${invited}` }).waitFor();
     expect(await page.getByLabel("Invitation link").count()).toBe(0);
     const mail = await capture.waitFor((m) => m.to.includes(invited));
