@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Palette, Trash2, Upload } from "lucide-react";
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { ApiError, apiRequest, errorMessage, throwIfResNotOk } from "../../lib/api";
 import { isSignedIn, useMe } from "../../lib/auth";
 import { toast } from "../../lib/toast";
+import { WrappingField } from "./WrappingField";
 
 interface BrandingView {
   productName: string;
@@ -94,10 +95,10 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
   return (
     <form onSubmit={submit} className="flex flex-col gap-3" aria-label="White-label settings" noValidate>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
-        <Field label="Product name" error={fields.productName} hint="Empty: dmarcwarden">
+        <WrappingField label="Product name" error={fields.productName} hint="Empty: dmarcwarden">
           <input className={input("productName")} value={values.productName} maxLength={60} placeholder="dmarcwarden" onChange={(e) => set("productName", e.target.value)} />
-        </Field>
-        <Field label="Primary color" error={fields.primaryColor} hint="A hex color, e.g. #2563eb; empty: the theme's">
+        </WrappingField>
+        <WrappingField label="Primary color" error={fields.primaryColor} hint="A hex color, e.g. #2563eb; empty: the theme's">
           <div className="flex gap-2">
             <input
               type="color"
@@ -108,10 +109,10 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
             />
             <input className={input("primaryColor")} value={values.primaryColor} maxLength={7} placeholder="#2563eb" onChange={(e) => set("primaryColor", e.target.value)} />
           </div>
-        </Field>
-        <Field label="Support email" error={fields.supportEmail} hint="Shown in mail to your clients">
+        </WrappingField>
+        <WrappingField label="Support email" error={fields.supportEmail} hint="Shown in mail to your clients">
           <input className={input("supportEmail")} type="email" value={values.supportEmail} maxLength={254} placeholder="support@example.com" onChange={(e) => set("supportEmail", e.target.value)} />
-        </Field>
+        </WrappingField>
       </div>
       <div className="flex flex-wrap items-center gap-3">
         <span className="text-sm font-medium">Logo</span>
@@ -158,15 +159,5 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
         </button>
       </div>
     </form>
-  );
-}
-
-function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <label className="form-control min-w-0">
-      <span className="label-text mb-1 text-sm">{label}</span>
-      {children}
-      {error ? <span className="mt-1 text-xs text-error">{error}</span> : hint ? <span className="mt-1 text-xs opacity-60">{hint}</span> : null}
-    </label>
   );
 }

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Copy, LogIn, Trash2 } from "lucide-react";
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { SSO_ROLES, type SsoConnectionView, type SsoFormValues, type SsoSettingsResponse } from "../../../src/features/sso/contract";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { isSignedIn, ROLE_LABELS, useMe } from "../../lib/auth";
 import { toast } from "../../lib/toast";
+import { WrappingField } from "./WrappingField";
 
 const SSO_KEY = ["/api/sso"] as const;
 
@@ -102,13 +103,13 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
         </span>
       </div>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
-        <Field label="Issuer URL" error={fields.issuer} hint="Exactly as your provider publishes it, e.g. https://login.microsoftonline.com/<tenant id>/v2.0">
+        <WrappingField label="Issuer URL" error={fields.issuer} hint="Exactly as your provider publishes it, e.g. https://login.microsoftonline.com/<tenant id>/v2.0">
           <input className={input("issuer")} value={values.issuer} maxLength={500} inputMode="url" placeholder="https://accounts.google.com" onChange={(e) => set("issuer", e.target.value)} />
-        </Field>
-        <Field label="Client ID" error={fields.clientId}>
+        </WrappingField>
+        <WrappingField label="Client ID" error={fields.clientId}>
           <input className={input("clientId")} value={values.clientId} maxLength={300} autoComplete="off" onChange={(e) => set("clientId", e.target.value)} />
-        </Field>
-        <Field label="Client secret" error={fields.clientSecret} hint={connection?.hasClientSecret ? "A secret is stored. Leave this empty to keep it." : "Stored encrypted; never shown again."}>
+        </WrappingField>
+        <WrappingField label="Client secret" error={fields.clientSecret} hint={connection?.hasClientSecret ? "A secret is stored. Leave this empty to keep it." : "Stored encrypted; never shown again."}>
           <input
             className={input("clientSecret")}
             type="password"
@@ -118,11 +119,11 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
             placeholder={connection?.hasClientSecret ? "••••••••" : ""}
             onChange={(e) => set("clientSecret", e.target.value)}
           />
-        </Field>
-        <Field label="Allowed email domains" error={fields.allowedDomains} hint="Separated by commas, e.g. example.com, example.org">
+        </WrappingField>
+        <WrappingField label="Allowed email domains" error={fields.allowedDomains} hint="Separated by commas, e.g. example.com, example.org">
           <input className={input("allowedDomains")} value={values.allowedDomains} maxLength={2000} placeholder="example.com" onChange={(e) => set("allowedDomains", e.target.value)} />
-        </Field>
-        <Field label="Role for new users" error={fields.newUserRole}>
+        </WrappingField>
+        <WrappingField label="Role for new users" error={fields.newUserRole}>
           <select className="select select-bordered select-sm w-full" value={values.newUserRole} onChange={(e) => set("newUserRole", e.target.value as SsoFormValues["newUserRole"])}>
             {SSO_ROLES.map((r) => (
               <option key={r} value={r}>
@@ -130,7 +131,7 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
               </option>
             ))}
           </select>
-        </Field>
+        </WrappingField>
         <label className="flex cursor-pointer items-center gap-3 self-end pb-1">
           <input type="checkbox" className="toggle toggle-primary toggle-sm" checked={values.enabled} onChange={(e) => set("enabled", e.target.checked)} />
           <span className="text-sm">Single sign-on is on</span>
@@ -163,15 +164,5 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
         Single sign-on does not replace two-factor sign-in here: people who turned it on still enter their code, and if this organization requires it, members without it are asked to turn it on first.
       </p>
     </form>
-  );
-}
-
-function Field({ label, error, hint, children }: { label: string; error?: string; hint?: string; children: ReactNode }) {
-  return (
-    <label className="form-control min-w-0">
-      <span className="label-text mb-1 text-sm">{label}</span>
-      {children}
-      {error ? <span className="mt-1 text-xs text-error">{error}</span> : hint ? <span className="mt-1 text-xs opacity-60">{hint}</span> : null}
-    </label>
   );
 }
