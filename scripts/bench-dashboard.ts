@@ -29,7 +29,7 @@ import { hotPaths } from "../src/features/dashboard/hot-paths";
 import { sendingServiceOf } from "../src/features/reports/senders";
 import type { AggregateRecord, AggregateReport } from "../src/lib/reports/model";
 import { startDnsServer } from "../tests/support/dns-server";
-import { startPostgres, type PostgresCluster } from "../tests/support/postgres";
+import { benchDatabase } from "../tests/support/postgres";
 
 const ROOT = join(import.meta.dir, "..");
 const DIST = process.env.DW_DIST ?? join(ROOT, "dist");
@@ -111,17 +111,11 @@ async function openBenchStore(): Promise<{ store: Store; serveArgs: string[]; fr
     };
     return { store, serveArgs: ["--db", path], fresh: !existed, cleanup };
   }
-  let cluster: PostgresCluster | null = null;
-  let url = DATABASE_URL;
-  if (!url) {
-    console.log("starting a throw-away PostgreSQL cluster…");
-    cluster = await startPostgres();
-    url = await cluster.createDatabase();
-  }
+  const { url, stop } = await benchDatabase(DATABASE_URL);
   const store = await openPostgresStore(url);
   // PostgreSQL nodes share one key for stored mailbox passwords: a random one for this run
   const secretKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
-  return { store, serveArgs: ["--database-url", url, "--secret-key", secretKey], fresh: true, cleanup: async () => (await store.close(), await cluster?.stop()) };
+  return { store, serveArgs: ["--database-url", url, "--secret-key", secretKey], fresh: true, cleanup: async () => (await store.close(), await stop()) };
 }
 
 /** The bench organizations as they are in the database, or null when it holds none. */

@@ -30,7 +30,7 @@ import { aggregateXml } from "../src/lib/reports/generate";
 import { parseInBackground, type ParseStats } from "../src/lib/reports/parallel";
 import { parseReportFile } from "../src/lib/reports/parse";
 import { createLogger } from "../src/log";
-import { startPostgres, type PostgresCluster } from "../tests/support/postgres";
+import { benchDatabase } from "../tests/support/postgres";
 
 const STORES = ["sqlite", "postgres", "both"] as const;
 type StoreKind = Exclude<(typeof STORES)[number], "both">;
@@ -197,20 +197,14 @@ async function openBenchStore(kind: StoreKind): Promise<{ store: Store; dbPath: 
     const store = openStore(dbPath);
     return { store, dbPath, cleanup: async () => (store.close(), rmSync(dir, { recursive: true, force: true })) };
   }
-  let cluster: PostgresCluster | null = null;
-  let url = DATABASE_URL;
-  if (!url) {
-    console.log("starting a throw-away PostgreSQL cluster…");
-    cluster = await startPostgres();
-    url = await cluster.createDatabase();
-  }
+  const { url, stop } = await benchDatabase(DATABASE_URL);
   const store = await openPostgresStore(url);
   return {
     store,
     dbPath: join(tmpdir(), "dw-bench-unused.db"),
     cleanup: async () => {
       await store.close();
-      await cluster?.stop();
+      await stop();
     },
   };
 }

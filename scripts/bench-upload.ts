@@ -17,7 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDnsServer, type Zone } from "../tests/support/dns-server";
-import { startPostgres, type PostgresCluster } from "../tests/support/postgres";
+import { benchDatabase } from "../tests/support/postgres";
 
 const ROOT = join(import.meta.dir, "..");
 const option = (name: string): string | null => {
@@ -100,19 +100,15 @@ async function freePort(): Promise<number> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "dw-bench-upload-"));
-let cluster: PostgresCluster | null = null;
+let stopDatabase = async () => {};
 let server: ReturnType<typeof Bun.spawn> | null = null;
 const dns = await startDnsServer(ptrZone());
 let output = "";
 try {
   const databaseArgs: string[] = [];
   if (STORE === "postgres") {
-    let url = DATABASE_URL;
-    if (!url) {
-      console.log("starting a throw-away PostgreSQL cluster…");
-      cluster = await startPostgres();
-      url = await cluster.createDatabase();
-    }
+    const { url, stop } = await benchDatabase(DATABASE_URL);
+    stopDatabase = stop;
     // several nodes may share PostgreSQL, so the server asks for the key every node encrypts with
     databaseArgs.push("--database-url", url, "--secret-key", Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"));
   } else databaseArgs.push("--db", join(dir, "bench.db"));
@@ -176,7 +172,7 @@ try {
   server?.kill();
   await server?.exited;
   await dns.close();
-  await cluster?.stop();
+  await stopDatabase();
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(0);

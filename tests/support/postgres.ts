@@ -93,3 +93,14 @@ export async function startPostgres(): Promise<PostgresCluster> {
     },
   };
 }
+
+/**
+ * The benches' PostgreSQL database: the URL given, else a database in a throw-away cluster
+ * started here; `stop` removes that cluster (nothing when a URL was given).
+ */
+export async function benchDatabase(given: string | null | undefined): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (given) return { url: given, stop: async () => {} };
+  console.log("starting a throw-away PostgreSQL cluster…");
+  const cluster = await startPostgres();
+  return { url: await cluster.createDatabase(), stop: () => cluster.stop() };
+}
