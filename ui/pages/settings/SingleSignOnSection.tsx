@@ -6,6 +6,7 @@ import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { isSignedIn, ROLE_LABELS, useMe } from "../../lib/auth";
 import { toast } from "../../lib/toast";
 import { WrappingField } from "./WrappingField";
+import { copyWithToast } from "../../lib/clipboard";
 
 const SSO_KEY = ["/api/sso"] as const;
 
@@ -18,14 +19,6 @@ const formOf = (c: SsoConnectionView | null): SsoFormValues => ({
   enabled: c?.enabled ?? true,
 });
 
-async function copy(text: string, what: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast({ title: `${what} copied` });
-  } catch {
-    toast({ title: "Could not copy", description: "Select the text and copy it by hand.", variant: "destructive" });
-  }
-}
 
 /** Settings → Single sign-on (admins and owners): the organisation's OpenID Connect identity provider. */
 export function SingleSignOnSection() {
@@ -94,7 +87,7 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
           <code className="min-w-0 flex-1 break-all font-mono text-xs" data-testid="sso-redirect-uri">
             {settings.redirectUri}
           </code>
-          <button type="button" className="btn btn-ghost btn-xs btn-square" aria-label="Copy the redirect URI" onClick={() => copy(settings.redirectUri, "Redirect URI")}>
+          <button type="button" className="btn btn-ghost btn-xs btn-square" aria-label="Copy the redirect URI" onClick={() => copyWithToast(settings.redirectUri, "Redirect URI")}>
             <Copy className="h-4 w-4" aria-hidden />
           </button>
         </div>

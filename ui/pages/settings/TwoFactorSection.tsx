@@ -5,17 +5,10 @@ import { errorMessage } from "../../lib/api";
 import { isSignedIn, useMe } from "../../lib/auth";
 import { toast } from "../../lib/toast";
 import { useSetTwoFactorPolicy, useTwoFactorDisable, useTwoFactorEnable, useTwoFactorPolicy, useTwoFactorSetup } from "../../lib/twoFactor";
+import { copyWithToast } from "../../lib/clipboard";
 
 const grouped = (secret: string) => secret.replace(/(.{4})/g, "$1 ").trim();
 
-async function copy(text: string, what: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast({ title: `${what} copied` });
-  } catch {
-    toast({ title: "Could not copy", description: "Select the text and copy it by hand.", variant: "destructive" });
-  }
-}
 
 /**
  * Settings → Two-factor sign-in: turn it on (QR code and secret shown once, a code to confirm,
@@ -110,7 +103,7 @@ function Enrolment({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
             <code className="break-all rounded bg-base-200 px-2 py-1 font-mono text-sm" data-testid="totp-secret">
               {grouped(setup.data.secret)}
             </code>
-            <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label="Copy the secret" onClick={() => copy(setup.data!.secret, "Secret")}>
+            <button type="button" className="btn btn-ghost btn-sm btn-square" aria-label="Copy the secret" onClick={() => copyWithToast(setup.data!.secret, "Secret")}>
               <Copy className="h-4 w-4" aria-hidden />
             </button>
           </div>
@@ -153,7 +146,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         ))}
       </ul>
       <div className="flex flex-wrap gap-2">
-        <button type="button" className="btn btn-sm" onClick={() => copy(text, "Recovery codes")}>
+        <button type="button" className="btn btn-sm" onClick={() => copyWithToast(text, "Recovery codes")}>
           <Copy className="h-4 w-4" aria-hidden /> Copy
         </button>
         <button type="button" className="btn btn-sm" onClick={download}>
