@@ -40,6 +40,8 @@ let broken = false;
 let typeCheck: string | null = null;
 /** each layer's figures, for the closing line */
 const figures: string[] = [];
+/** every failing test with the lines printed before it, repeated at the end where a log's tail shows them */
+const failures: string[] = [];
 
 // The type check runs with the full suite: a type error is a defect even when no test trips on it.
 if ((!only.length && !paths.length) || only.includes("types")) {
@@ -58,6 +60,7 @@ for (const [name, args] of Object.entries(LAYERS)) {
   console.log(`\n=== ${name} tests ===`);
   await runLayer(name, args, {});
 }
+if (failures.length) console.log(`\n=== failing tests, again ===\n${failures.join("\n\n")}`);
 console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${figures.length ? ` (${figures.join("; ")})` : ""}`);
 if (typeCheck) console.log(`type check: ${typeCheck}`);
 process.exit(failed > 0 || broken || (typeCheck !== null && typeCheck !== "clean") ? 1 : 0);
@@ -103,6 +106,15 @@ async function runLayer(name: string, args: string[], env: Record<string, string
   passed += count("pass");
   failed += count("fail");
   skipped += count("skip");
+  const lines = err.split("\n");
+  lines.forEach((line, at) => {
+    if (!line.startsWith("(fail)")) return;
+    if (failures.some((seen) => seen.endsWith(`[${name}] ${line}`))) return;
+    // the error printed for this test: back to the line after the previous test or file, at most 40 lines
+    let start = at;
+    while (start > 0 && at - start < 40 && !/^\((pass|fail|skip|todo)\)|^\S.*\.test\.tsx?:$/.test(lines[start - 1])) start--;
+    failures.push([...lines.slice(start, at), `[${name}] ${line}`].join("\n"));
+  });
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
   figures.push(`${name}: ${count("pass")} passed, ${count("fail")} failed${count("skip") ? `, ${count("skip")} skipped` : ""}, ${minutes} min`);
   if (code !== 0 && count("fail") === 0) {
