@@ -60,6 +60,26 @@ describe("organizations", () => {
     // a client cannot have clients of its own
     expect((await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: "Grandchild" } })).status).toBe(400);
   });
+
+  test("creating a client is in the managing organization's audit log (and not in the client's); a refused one records nothing", async () => {
+    t = await makeTestApp();
+    const msp = await signedInMember(t.deps.store, "admin", "MSP");
+    const created = await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: "Client Dental" } });
+    expect(created.status).toBe(201);
+    const log = await t.json("GET", "/api/audit?action=client.created", { cookie: msp.cookie });
+    expect(log.status).toBe(200);
+    const entries = log.body.entries;
+    expect(entries.map((e: any) => [e.action, e.target, e.actorId, e.data?.clientId])).toEqual([["client.created", "Client Dental", msp.userId, created.body.id]]);
+    // inside the client, its own log does not carry the parent's record
+    expect((await t.json("POST", `/api/orgs/${created.body.id}/switch`, { cookie: msp.cookie })).status).toBe(200);
+    const inClient = await t.json("GET", "/api/audit?action=client.created", { cookie: msp.cookie });
+    expect(inClient.body.entries).toEqual([]);
+    // refused (a client cannot have clients): no record
+    expect((await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: "Grandchild" } })).status).toBe(400);
+    expect((await t.json("POST", `/api/orgs/${msp.orgId}/switch`, { cookie: msp.cookie })).status).toBe(200);
+    const after = await t.json("GET", "/api/audit?action=client.created", { cookie: msp.cookie });
+    expect(after.body.entries.length).toBe(1);
+  });
 });
 
 describe("members and invitations", () => {

@@ -22,9 +22,14 @@ export function orgsRoutes(deps: AppDeps) {
     )
     .post(
       "/api/orgs/clients",
-      async ({ ctx, body, set }) => {
+      async ({ ctx, body, set, request }) => {
         const { name } = parseInput(createClientSchema, body);
-        const client = await createClient(ctx, name);
+        // the client and the managing organisation's audit record commit together
+        const client = await ctx.store.write(async () => {
+          const created = await createClient(ctx, name);
+          await auditRequest(ctx, request, "client.created", { target: created.name, data: { clientId: created.id } });
+          return created;
+        });
         set.status = 201;
         return client;
       },
