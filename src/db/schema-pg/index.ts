@@ -41,3 +41,4 @@ export * from "./api-tokens";
 export * from "./audit";
 export * from "./sso";
 export * from "./branding";
+export * from "./client-reports";

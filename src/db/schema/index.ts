@@ -19,3 +19,4 @@ export * from "./api-tokens";
 export * from "./audit";
 export * from "./sso";
 export * from "./branding";
+export * from "./client-reports";
