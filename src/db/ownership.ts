@@ -43,6 +43,7 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   dailyDomainStats: "reports",
   dailySourceStats: "reports",
   dailySenderStats: "reports",
+  dailyAuthStats: "reports",
   sourceNames: "reports",
   senderMarks: "reports",
   // settings: one row of preferences per organisation (alert thresholds included)

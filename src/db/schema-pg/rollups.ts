@@ -84,6 +84,26 @@ export const dailySenderStats = pgTable(
   ],
 );
 
+/** DKIM and SPF results per organization, domain, sending IP and day (see the SQLite schema). */
+export const dailyAuthStats = pgTable(
+  "daily_auth_stats",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull(),
+    sourceIp: text("source_ip").notNull(),
+    day: integer("day").notNull(),
+    method: text("method").notNull(),
+    authDomain: text("auth_domain").notNull(),
+    selector: text("selector").notNull().default(""),
+    result: text("result").notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.domainId, t.sourceIp, t.day, t.method, t.authDomain, t.selector, t.result] }),
+    foreignKey({ name: "daily_auth_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
+  ],
+);
+
 /** Per organisation and sending IP, its reverse DNS name and the sending service it names. */
 export const sourceNames = pgTable(
   "source_names",

@@ -83,6 +83,29 @@ export const dailySenderStats = sqliteTable(
   (t) => [primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] })],
 );
 
+/**
+ * The DKIM and SPF results receivers reported, per organization, domain, sending IP and day:
+ * the messages of each (method, result domain lowercased, selector, result). The domain page's
+ * sources and readiness read the few IPs they show on the primary key. `selector` is '' for SPF
+ * results and DKIM results without one.
+ */
+export const dailyAuthStats = sqliteTable(
+  "daily_auth_stats",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    sourceIp: text("source_ip").notNull(),
+    day: integer("day").notNull(),
+    /** "dkim" or "spf" */
+    method: text("method").notNull(),
+    authDomain: text("auth_domain").notNull(),
+    selector: text("selector").notNull().default(""),
+    result: text("result").notNull(),
+    messages: integer("messages").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.domainId, t.sourceIp, t.day, t.method, t.authDomain, t.selector, t.result] })],
+);
+
 /** Per organisation and sending IP, its reverse DNS name and the sending service it names (written by the PTR enrichment). */
 export const sourceNames = sqliteTable(
   "source_names",

@@ -31,6 +31,17 @@ export interface SourceRollup extends RollupCounts {
   firstFailedAt: number | null;
   lastFailedAt: number | null;
   lastBegin: number;
+  /** for daily_auth_stats: messages per DKIM/SPF result (authKey: method, domain lowercased, selector or '', result) */
+  auth: Map<string, number>;
+}
+
+/** The key of one daily_auth_stats row of a source: method, result domain (lowercased), selector ('' for none) and result. */
+export const authKey = (method: "dkim" | "spf", domain: string, selector: string | null, result: string) => `${method}\n${domain.toLowerCase()}\n${selector ?? ""}\n${result}`;
+
+/** A daily_auth_stats key split into its columns. */
+export function authColumns(key: string): { method: string; authDomain: string; selector: string; result: string } {
+  const [method, authDomain, selector, result] = key.split("\n") as [string, string, string, string];
+  return { method, authDomain, selector, result };
 }
 
 export interface ReportRollup {
@@ -47,6 +58,8 @@ const SECONDS_PER_DAY = 86_400;
 export function utcDay(date: Date): number {
   return Math.floor(date.getTime() / 1000 / SECONDS_PER_DAY);
 }
+
+const bumpAuth = (into: Map<string, number>, key: string, by: number) => into.set(key, (into.get(key) ?? 0) + by);
 
 const zero = (): RollupCounts => ({ messages: 0, passed: 0, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: 0 });
 
@@ -71,13 +84,15 @@ export function rollupReport(
     if (!source) {
       const where = locate(r.sourceIp);
       const place = where !== null && typeof where === "object" ? where : { country: where, city: null };
-      sources.set(r.sourceIp, (source = { sourceIp: r.sourceIp, country: place.country, city: place.city, ...zero(), failedDelivered: 0, firstFailedAt: null, lastFailedAt: null, lastBegin: begin }));
+      sources.set(r.sourceIp, (source = { sourceIp: r.sourceIp, country: place.country, city: place.city, ...zero(), failedDelivered: 0, firstFailedAt: null, lastFailedAt: null, lastBegin: begin, auth: new Map() }));
     }
     if (!recordPassesDmarc(r)) {
       source.firstFailedAt = begin;
       source.lastFailedAt = seen;
       if (r.disposition === "none") source.failedDelivered += r.count;
     }
+    for (const d of r.dkimResults) bumpAuth(source.auth, authKey("dkim", d.domain, d.selector, d.result), r.count);
+    for (const f of r.spfResults) bumpAuth(source.auth, authKey("spf", f.domain, null, f.result), r.count);
     for (const counts of [domain, source]) {
       counts.messages += r.count;
       if (recordPassesDmarc(r)) counts.passed += r.count;
@@ -137,4 +152,28 @@ export async function nameSourceIp(store: StoreCore, reportRowId: string, ip: st
     INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)
     SELECT org_id, ${ip}, ${name.ptr}, ${name.baseDomain}, ${name.service}, ${name.serviceType} FROM aggregate_reports WHERE id = ${reportRowId}
     ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`);
+}
+
+/** The SQLite upsert of one daily_auth_stats row (values in the order of authDayValues). */
+export const AUTH_DAY_UPSERT = `INSERT INTO daily_auth_stats (org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (org_id, domain_id, source_ip, day, method, auth_domain, selector, result) DO UPDATE SET messages = messages + excluded.messages`;
+
+/** The values of AUTH_DAY_UPSERT for each DKIM/SPF result of a source's day. */
+export function authDayValues(ctx: { orgId: string; domainId: string }, day: number, x: SourceRollup) {
+  return [...x.auth].map(([key, messages]) => {
+    const c = authColumns(key);
+    return [ctx.orgId, ctx.domainId, x.sourceIp, day, c.method, c.authDomain, c.selector, c.result, messages] as const;
+  });
+}
+
+/** The PostgreSQL upsert of a report's daily_auth_stats rows (inside the caller's store.write). */
+export async function writeAuthDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
+  const a = store.t.dailyAuthStats;
+  const rows = rollup.sources.flatMap((x) => [...x.auth].map(([key, messages]) => ({ orgId: ctx.orgId, domainId: ctx.domainId, sourceIp: x.sourceIp, day: rollup.day, ...authColumns(key), messages })));
+  for (let start = 0; start < rows.length; start += 1000) {
+    await store.db
+      .insert(a)
+      .values(rows.slice(start, start + 1000))
+      .onConflictDoUpdate({ target: [a.orgId, a.domainId, a.sourceIp, a.day, a.method, a.authDomain, a.selector, a.result], set: { messages: sql`${a.messages} + excluded.messages` } });
+  }
 }

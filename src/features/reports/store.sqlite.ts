@@ -6,7 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
+import { AUTH_DAY_UPSERT, authDayValues, SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
 import { addToRollup, initialCounts, jsonList, newAggregateWrite, takeRollup, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -41,6 +41,7 @@ interface Statements {
   upsertDomainDay: Statement;
   upsertSourceDay: Statement;
   upsertSenderDay: Statement;
+  upsertAuthDay: Statement;
   setAggregateCounts: Statement;
 }
 
@@ -84,6 +85,7 @@ function prepare(sqlite: Database): Statements {
        ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(country, excluded.country), ${ADD_COUNTS}`,
     ),
     upsertSenderDay: sqlite.prepare(SENDER_DAY_UPSERT),
+    upsertAuthDay: sqlite.prepare(AUTH_DAY_UPSERT),
     setAggregateCounts: sqlite.prepare("UPDATE aggregate_reports SET record_count = ?, message_count = ?, pass_count = ? WHERE id = ?"),
   };
   statements.set(sqlite, s);
@@ -116,6 +118,7 @@ export function sqliteReportWriter(sqlite: Database): Omit<ReportWriter, "writeA
     for (const x of rollup.sources) {
       s.upsertSourceDay.run(ctx.orgId, ctx.domainId, rollup.day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
       s.upsertSenderDay.run(...senderDayValues(ctx, rollup.day, write.head.policy.domain, x));
+      for (const values of authDayValues(ctx, rollup.day, x)) s.upsertAuthDay.run(...values);
     }
   };
   return {

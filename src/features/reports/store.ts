@@ -145,6 +145,7 @@ export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): 
     into.firstFailedAt = earliest(into.firstFailedAt, x.firstFailedAt);
     into.lastFailedAt = latest(into.lastFailedAt, x.lastFailedAt);
     into.lastBegin = Math.max(into.lastBegin, x.lastBegin);
+    for (const [key, messages] of x.auth) into.auth.set(key, (into.auth.get(key) ?? 0) + messages);
   }
   return held.sources.length >= ROLLUP_SOURCES_HELD;
 }
