@@ -125,6 +125,10 @@ describe.each([
     expect(poll.body).toMatchObject({ ok: true, outcome: { processed: 2, invalid: 1, retried: 0 } });
     expect(poll.body.mailbox).toMatchObject({ lastError: null, lastPollMessages: 3 });
     expect((await reports(t, a.orgId)).map((r) => r.reportId).sort()).toEqual([`${provider}-1`, `${provider}-2`]);
+    // recorded as fetched through this provider's mailbox, not as IMAP, and so in the reports API
+    const source = provider === "microsoft" ? "microsoft" : "gmail";
+    expect((await reports(t, a.orgId)).map((r) => r.source)).toEqual([source, source]);
+    expect((await t.json("GET", "/api/dmarc-reports", { cookie: a.cookie })).body.map((r: any) => r.source)).toEqual([source, source]);
     expect(standIn.unread(provider, address, inbox)).toBe(0);
     expect(standIn.count(provider, address, "Processed")).toBe(2);
     expect(standIn.count(provider, address, "Invalid")).toBe(1);

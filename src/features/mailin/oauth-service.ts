@@ -14,6 +14,7 @@ import { ForbiddenError, NotFoundError, ServiceError } from "../../http/errors";
 import { conditionKey } from "../../lib/alerts/conditions";
 import { recordEvents } from "../alerts/events";
 import { mailboxPolls } from "../metrics/registry";
+import { oauthReportSource } from "../reports/sources";
 import type { PollOutcome } from "./imap-client";
 import { OAUTH_CALLBACK_PATH, OAUTH_PROVIDERS, reconnectNeeded, type OAuthConnectResult, type OAuthMailboxList, type OAuthMailboxView } from "./oauth-contract";
 import { gmailMailbox } from "./oauth-gmail";
@@ -263,7 +264,7 @@ async function pollOnce(deps: ServiceContext, orgId: string, id: string, ingest:
     const outcome: PollOutcome = await mailClient(p, tokenSource(deps, p, row)).poll(
       row.folder,
       ({ id: messageId, bytes }) =>
-        ingestMessage(deps, ingest, { orgId, fileName: `${row.provider}-${messageId.slice(0, 40)}.eml`, bytes, event: "oauth_mailbox_message", fields: { mailbox: id } }, (reason) => {
+        ingestMessage(deps, ingest, { orgId, fileName: `${row.provider}-${messageId.slice(0, 40)}.eml`, bytes, event: "oauth_mailbox_message", fields: { mailbox: id }, source: oauthReportSource(row.provider) }, (reason) => {
           lastFailure = reason;
         }),
       { maxBytes: maxMessageBytes(deps), onOversize: (messageId, size) => deps.log.warn("oauth_mailbox_message_too_large", { org: orgId, mailbox: id, message: messageId, bytes: size }) },

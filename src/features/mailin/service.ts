@@ -11,7 +11,7 @@ import { NotFoundError, ValidationError } from "../../http/errors";
 import { mailboxFailingEvents, mailboxScope } from "../../lib/alerts/account-events";
 import { recordEvents } from "../alerts/events";
 import { reportTokenOf } from "../orgs/service";
-import type { IngestInput, IngestResult } from "../reports/ingest";
+import type { IngestInput, IngestResult, IngestSource } from "../reports/ingest";
 import { MAILBOX_MESSAGES, mailboxUnreachable, type MailboxInput, type MailboxTestResult, type MailboxView, type ReportAddress } from "./contract";
 import { ImapProblem, pollImapFolder, testImapConnection, type ImapSettings, type MessageVerdict, type PollOutcome } from "./imap-client";
 import { mailboxAddress } from "./mailbox-address";
@@ -153,12 +153,12 @@ export async function testMailbox(deps: OrgContext, input: ParsedMailboxInput | 
 export async function ingestMessage(
   deps: ServiceContext,
   ingest: IngestFn,
-  message: { orgId: string; fileName: string; bytes: Uint8Array; event: string; fields: Record<string, unknown> },
+  message: { orgId: string; fileName: string; bytes: Uint8Array; event: string; fields: Record<string, unknown>; source?: IngestSource },
   failed: (reason: string) => void,
 ): Promise<MessageVerdict> {
   const { orgId, bytes } = message;
   try {
-    const ingested = await ingest(deps, { orgId, fileName: message.fileName, bytes, source: "imap" });
+    const ingested = await ingest(deps, { orgId, fileName: message.fileName, bytes, source: message.source ?? "imap" });
     deps.log.info(message.event, { org: orgId, ...message.fields, bytes: bytes.length, status: ingested.status, kind: ingested.kind, reports: ingested.reports.length, reason: ingested.error });
     // a report that could not be stored stays unread in the folder for the next poll
     if (ingested.code === "unavailable") {

@@ -14,10 +14,12 @@ import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
 import { recordReportEvents } from "../alerts/report-events";
 import { domainNamesOf, recordReportArrival } from "../domains/service";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
+import type { ReportSource } from "./sources";
 import { reportWriter, type AggregateWrite, type StoredReport, type WriteContext } from "./store";
 import { maybeStreamable, NotStreamable, ParseCrashed, streamAggregate } from "./streamed-write";
 
-export type IngestSource = "upload" | "cli" | "smtp" | "imap" | "demo";
+/** where the file came in (src/features/reports/sources.ts names each for the interface) */
+export type IngestSource = ReportSource;
 export type IngestStatus = "ingested" | "duplicate" | "rejected";
 export type ReportKind = "aggregate" | "failure" | "tls";
 

@@ -3,6 +3,7 @@ import { useFailureReport, useFailureReports, type FailureReportDetail, type Fai
 import { ReportPager, usePage } from "./ReportList";
 import { Field, formatUtcDate, formatUtcDateTime, formatUtcTime, ReportDetailCard, ReportListCard } from "./ReportTabs";
 import { ScrollArea } from "../../components/ScrollArea";
+import { reportSourceLabel } from "../../../src/features/reports/sources";
 
 export function EmptyFailureReports() {
   return (
@@ -150,7 +151,7 @@ function FailureReportBody({ report: r }: { report: FailureReportDetail }) {
           {r.reportId}
         </Field>
         <Field label="Received">
-          {formatUtcDateTime(r.processedAt)} · {r.source}
+          {formatUtcDateTime(r.processedAt)} · {reportSourceLabel(r.source)}
           {r.fileName ? ` (${r.fileName})` : ""}
         </Field>
       </dl>

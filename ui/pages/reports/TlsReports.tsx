@@ -4,6 +4,7 @@ import { useTlsReport, useTlsReports, type TlsReportDetail, type TlsReportSummar
 import { formatPeriod, ReportPager, usePage } from "./ReportList";
 import { Field, formatUtcDateTime, ReportDetailCard, ReportListCard } from "./ReportTabs";
 import { ScrollArea } from "../../components/ScrollArea";
+import { reportSourceLabel } from "../../../src/features/reports/sources";
 
 type TlsPolicy = TlsReportDetail["policies"][number];
 
@@ -131,7 +132,7 @@ function TlsReportBody({ report: r }: { report: TlsReportDetail }) {
       {r.policies.map((p, i) => (
         <TlsPolicyCard key={`${p.policyDomain}-${i}`} policy={p} />
       ))}
-      <p className="text-xs opacity-60">Received {formatUtcDateTime(r.processedAt)} · {r.source}{r.fileName ? ` (${r.fileName})` : ""}</p>
+      <p className="text-xs opacity-60">Received {formatUtcDateTime(r.processedAt)} · {reportSourceLabel(r.source)}{r.fileName ? ` (${r.fileName})` : ""}</p>
     </>
   );
 }

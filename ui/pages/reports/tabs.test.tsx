@@ -105,6 +105,8 @@ describe("reports tabs: Aggregate, Failure, SMTP TLS", () => {
     expect(await screen.findByRole("heading", { name: "Urgent wire transfer" })).toBeTruthy();
     expect(screen.getByLabelText("Original headers").textContent).toContain("X-Mailer: spoofer 1.0");
     expect(screen.getByText("bounce@spoof.example")).toBeTruthy();
+    // where it came in, by its name in the interface (stored as "smtp")
+    expect(screen.getByText(/· Report address/)).toBeTruthy();
     expect(screen.queryByRole("region", { name: "Upload reports" })).toBeNull();
     await user.click(screen.getByRole("button", { name: /Back to failure reports/ }));
     expect(await screen.findByRole("region", { name: "Failure reports" })).toBeTruthy();
