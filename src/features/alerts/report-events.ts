@@ -5,13 +5,12 @@
  * received reports and then none for the organisation's threshold (reports stopped).
  */
 import { claimLease } from "../../db/leases";
-import type { StoreCore } from "../../db/store";
 import type { Logger } from "../../log";
 import { conditionKey } from "../../lib/alerts/conditions";
 import type { AlertEvent } from "../../lib/alerts/events";
 import { newFailingSourceConditions, passRateConditions, reportConditionScope, reportsStoppedConditions, type AlertThresholds, type SourceFigures } from "../../lib/alerts/report-thresholds";
 import { domainsWithReports, lastReportAtOf } from "../domains/service";
-import { domainRollupFigures } from "../reports/daily";
+import { domainDayFigures, newFailingSources } from "../reports/daily";
 import { recordEvents, type AlertsDeps, type RecordedEvent } from "./events";
 import { thresholdsOf } from "./thresholds";
 
@@ -26,33 +25,32 @@ export interface StoredReportFacts {
   failure?: { sourceIp: string | null; reporter: string | null };
 }
 
-/** Figures of one domain from the roll-ups: per-source totals since first seen, the last day and the 7 before it. */
-async function domainFigures(store: StoreCore, orgId: string, domainId: string) {
-  const figures = await domainRollupFigures({ store }, orgId, domainId);
-  if (!figures) return null;
-  const { lastDay, days } = figures;
-  const sum = (rows: typeof days) => rows.reduce((a, r) => ({ messages: a.messages + r.messages, passed: a.passed + r.passed }), { messages: 0, passed: 0 });
-  return {
-    lastDay,
-    lastDayFigures: sum(days.filter((r) => r.day === lastDay)),
-    previousWeek: sum(days.filter((r) => r.day < lastDay)),
-    sources: figures.sources.map(
-      (r): SourceFigures => ({ sourceIp: r.sourceIp, firstSeenAt: new Date(r.firstDay * DAY_SECONDS * 1000), failedMessages: r.messages - r.passed, messages: r.messages }),
-    ),
-  };
-}
+const HOUR_MS = 3_600_000;
+const DAY_MS = DAY_SECONDS * 1000;
 
 /** The conditions of one domain's report figures that hold now (new failing sources, pass rate, stopped). */
 async function domainConditions(deps: AlertsDeps, orgId: string, domain: { id: string; name: string }, thresholds: AlertThresholds): Promise<AlertEvent[]> {
   const lastReportAt = await lastReportAtOf(deps, domain.id);
   const now = deps.now();
   const events: AlertEvent[] = [...reportsStoppedConditions({ domain: domain.name, lastReportAt, now, thresholds })];
-  const figures = await domainFigures(deps.store, orgId, domain.id);
+  const figures = await domainDayFigures(deps, orgId, domain.id);
   if (figures) {
+    const { lastDay, days } = figures;
     // "new" is judged against the latest day with data (reports arrive a day or more after the mail)
-    const dataNow = new Date(Math.min(now.getTime(), (figures.lastDay + 1) * DAY_SECONDS * 1000));
-    events.push(...newFailingSourceConditions({ domain: domain.name, sources: figures.sources, now: dataNow, thresholds }));
-    events.push(...passRateConditions({ domain: domain.name, lastDay: figures.lastDayFigures, previousWeek: figures.previousWeek, thresholds }));
+    const dataNow = new Date(Math.min(now.getTime(), (lastDay + 1) * DAY_MS));
+    // a source is new when its first day starts within the window: only those are read, with their totals since
+    const fromDay = Math.ceil((dataNow.getTime() - thresholds.newSourceWindowHours * HOUR_MS) / DAY_MS);
+    const sources = await newFailingSources(deps, orgId, domain.id, { fromDay, toDay: lastDay, minFailed: thresholds.newSourceMinFailed });
+    events.push(
+      ...newFailingSourceConditions({
+        domain: domain.name,
+        sources: sources.map((r): SourceFigures => ({ sourceIp: r.sourceIp, firstSeenAt: new Date(r.firstDay * DAY_MS), failedMessages: r.messages - r.passed, messages: r.messages })),
+        now: dataNow,
+        thresholds,
+      }),
+    );
+    const sum = (rows: typeof days) => rows.reduce((a, r) => ({ messages: a.messages + r.messages, passed: a.passed + r.passed }), { messages: 0, passed: 0 });
+    events.push(...passRateConditions({ domain: domain.name, lastDay: sum(days.filter((r) => r.day === lastDay)), previousWeek: sum(days.filter((r) => r.day < lastDay)), thresholds }));
   }
   return events;
 }

@@ -4,7 +4,7 @@
  * one domain's figures for report alerts. Days are UTC days since 1970-01-01 (a report counts
  * on the day its period begins); sums go through Number(): PostgreSQL returns them as strings.
  */
-import { and, between, desc, eq, gte, lte, max, sql, sum } from "drizzle-orm";
+import { and, between, desc, eq, gte, inArray, lt, lte, max, sql, sum } from "drizzle-orm";
 import type { WithStore } from "../auth/sessions";
 
 const total = (column: Parameters<typeof sum>[0]) => sum(column).mapWith(Number);
@@ -78,10 +78,10 @@ export interface DomainRollupFigures {
 /** How far back a source counts as seen lately: the longest "new source" window an organisation may set (30 days), and a day. */
 export const RECENT_SOURCE_DAYS = 31;
 
-/** One domain's figures for report alerts, or null when it has no roll-ups yet. */
-export async function domainRollupFigures(ctx: WithStore, orgId: string, domainId: string): Promise<DomainRollupFigures | null> {
+/** The latest day with data of one domain, and the per-day totals of that day and the 7 before it; null without roll-ups. */
+export async function domainDayFigures(ctx: WithStore, orgId: string, domainId: string): Promise<Omit<DomainRollupFigures, "sources"> | null> {
   const { store } = ctx;
-  const { dailyDomainStats: d, dailySourceStats: s } = store.t;
+  const d = store.t.dailyDomainStats;
   const [last] = await store.db
     .select({ day: sql<number>`max(${d.day})`.mapWith(Number) })
     .from(d)
@@ -92,6 +92,60 @@ export async function domainRollupFigures(ctx: WithStore, orgId: string, domainI
     .select({ day: d.day, messages: d.messages, passed: d.passed })
     .from(d)
     .where(and(eq(d.orgId, orgId), eq(d.domainId, domainId), gte(d.day, lastDay - 7), lte(d.day, lastDay)));
+  return { lastDay, days: days.map((r) => ({ day: Number(r.day), messages: Number(r.messages), passed: Number(r.passed) })) };
+}
+
+/** source addresses asked about per statement (well under PostgreSQL's 65,535 parameters) */
+const IP_BATCH = 1000;
+
+/**
+ * One domain's sources first seen on a day in [fromDay, toDay] (none of its rows before
+ * fromDay) that sent more than `minFailed` messages failing DMARC, with their totals: what the
+ * new-failing-source alert needs, after every stored report. Reads the window's rows by the
+ * primary key (org, domain, day) and, for the few sources failing in volume there, whether any
+ * row of theirs is older (org, source, day index): never the domain's whole source history.
+ */
+export async function newFailingSources(
+  ctx: WithStore,
+  orgId: string,
+  domainId: string,
+  window: { fromDay: number; toDay: number; minFailed: number },
+): Promise<DomainRollupFigures["sources"]> {
+  const { store } = ctx;
+  const s = store.t.dailySourceStats;
+  const inWindow = await store.db
+    .select({
+      sourceIp: s.sourceIp,
+      firstDay: sql<number>`min(${s.day})`.mapWith(Number),
+      messages: sql<number>`sum(${s.messages})`.mapWith(Number),
+      passed: sql<number>`sum(${s.passed})`.mapWith(Number),
+    })
+    .from(s)
+    .where(and(eq(s.orgId, orgId), eq(s.domainId, domainId), gte(s.day, window.fromDay), lte(s.day, window.toDay)))
+    .groupBy(s.sourceIp)
+    .having(sql`sum(${s.messages}) - sum(${s.passed}) > ${window.minFailed}`);
+  if (!inWindow.length) return [];
+  const seenBefore = new Set<string>();
+  for (let i = 0; i < inWindow.length; i += IP_BATCH) {
+    const ips = inWindow.slice(i, i + IP_BATCH).map((r) => r.sourceIp);
+    const rows = await store.db
+      .selectDistinct({ sourceIp: s.sourceIp })
+      .from(s)
+      .where(and(eq(s.orgId, orgId), inArray(s.sourceIp, ips), eq(s.domainId, domainId), lt(s.day, window.fromDay)));
+    for (const r of rows) seenBefore.add(r.sourceIp);
+  }
+  return inWindow
+    .filter((r) => !seenBefore.has(r.sourceIp))
+    .map((r) => ({ sourceIp: r.sourceIp, firstDay: Number(r.firstDay), messages: Number(r.messages), passed: Number(r.passed) }));
+}
+
+/** One domain's figures for report alerts, or null when it has no roll-ups yet. */
+export async function domainRollupFigures(ctx: WithStore, orgId: string, domainId: string): Promise<DomainRollupFigures | null> {
+  const { store } = ctx;
+  const s = store.t.dailySourceStats;
+  const dayFigures = await domainDayFigures(ctx, orgId, domainId);
+  if (!dayFigures) return null;
+  const { lastDay } = dayFigures;
   const sources = await store.db
     .select({
       sourceIp: s.sourceIp,
@@ -108,8 +162,7 @@ export async function domainRollupFigures(ctx: WithStore, orgId: string, domainI
     // its statistics are stale right after a large report (a nested loop over thousands of rows).
     .having(sql`max(case when ${s.day} >= ${lastDay - RECENT_SOURCE_DAYS} and ${s.day} <= ${lastDay} then 1 else 0 end) = 1`);
   return {
-    lastDay,
-    days: days.map((r) => ({ day: Number(r.day), messages: Number(r.messages), passed: Number(r.passed) })),
+    ...dayFigures,
     sources: sources.map((r) => ({ sourceIp: r.sourceIp, firstDay: Number(r.firstDay), messages: Number(r.messages), passed: Number(r.passed) })),
   };
 }
