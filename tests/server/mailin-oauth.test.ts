@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { OAUTH_CALLBACK_PATH, reconnectNeeded } from "../../src/features/mailin/oauth-contract";
+import { OAUTH_CALLBACK_PATH, OAUTH_SIGNED_OUT_LOCATION, reconnectNeeded } from "../../src/features/mailin/oauth-contract";
 import { OAUTH_FLOW_COOKIE, pollAllOAuthMailboxes, pollOAuthMailbox } from "../../src/features/mailin/oauth-service";
 import { ingestFile } from "../../src/features/reports/ingest";
 import { BASE, cookieFrom, makeTestApp, type TestApp } from "../support/app";
@@ -213,6 +213,39 @@ describe.each([
 });
 
 describe("OAuth mailboxes, whatever the provider", () => {
+  test("a browser whose session ended during the consent is sent to sign in, then back to Settings; nothing is connected", async () => {
+    const { t, org } = await world();
+    const a = await org("example.com");
+    standIn.consentAs("google", "late@fabrikam-g.example");
+    const start = await t.json("POST", "/api/settings/oauth-mailboxes/connect", { cookie: a.cookie, body: { provider: "google", folder: "INBOX" } });
+    const flow = cookieFrom(start, OAUTH_FLOW_COOKIE)!;
+    const back = new URL((await fetch(start.body.redirectUrl, { redirect: "manual" })).headers.get("location")!);
+    expect((await t.json("POST", "/api/auth/logout", { cookie: a.cookie })).status).toBe(200);
+    const exchanges = standIn.grants("authorization_code", "google").length;
+    const page = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+    // the ended session's cookie, and no session cookie at all: both go to the sign-in page
+    for (const cookie of [`${a.cookie}; ${flow}`, flow]) {
+      const res = await t.request("GET", back.pathname + back.search, { cookie, headers: page });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(OAUTH_SIGNED_OUT_LOCATION);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      // the flow is dropped: its cookie is cleared
+      expect(res.headers.getSetCookie().some((c) => c.startsWith(`${OAUTH_FLOW_COOKIE}=;`) && c.includes("Max-Age=0"))).toBe(true);
+    }
+    const login = new URL(OAUTH_SIGNED_OUT_LOCATION, BASE);
+    expect(login.pathname).toBe("/login");
+    expect(login.searchParams.get("next")).toBe("/app/settings?oauth_mailbox=signed_out#report-mail");
+    // the provider's code was never exchanged, no mailbox was stored
+    expect(standIn.grants("authorization_code", "google").length).toBe(exchanges);
+    expect(await rows(t, a.orgId)).toHaveLength(0);
+    // an API client (no page load) still gets the JSON 401
+    const api = await t.json("GET", back.pathname + back.search, { cookie: flow });
+    expect(api.status).toBe(401);
+    expect(api.body.error.code).toBe("unauthorized");
+    t.close();
+  });
+
   test("a provider without a configured client is shown as such and cannot be started", async () => {
     const { t, org } = await world(["google"]);
     const a = await org("example.com");

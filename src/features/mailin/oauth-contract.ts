@@ -9,6 +9,17 @@ export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number];
 
 export const OAUTH_CALLBACK_PATH = "/api/settings/oauth-mailboxes/callback";
 
+/** `?notice=` on the sign-in page for a browser that came back from the provider signed out */
+export const OAUTH_SIGNED_OUT_NOTICE = "oauth_mailbox";
+export const OAUTH_SIGNED_OUT_MESSAGE = "Your session ended while you were connecting a mailbox, so nothing was connected. Sign in to continue; you will be taken back to Settings to connect it again.";
+
+/**
+ * Where the provider's return sends a browser that is no longer signed in: the sign-in page,
+ * then Settings' report-mail section, where the connection can be started again (the provider's
+ * answer itself is dropped: a mailbox is connected only within a verified session).
+ */
+export const OAUTH_SIGNED_OUT_LOCATION = `/login?notice=${OAUTH_SIGNED_OUT_NOTICE}&next=${encodeURIComponent("/app/settings?oauth_mailbox=signed_out#report-mail")}`;
+
 export const connectOAuthMailboxSchema = z.object({
   provider: z.enum(OAUTH_PROVIDERS, { error: "Choose Microsoft 365 or Google Workspace" }),
   folder: z
@@ -57,6 +68,7 @@ export const OAUTH_CONNECT_RESULTS = {
   expired: "The connection attempt expired or was started in another browser. Start again from Settings.",
   failed: "The provider could not be reached to finish connecting the mailbox. Try again in a few minutes.",
   unconfigured: "This server is not set up for that provider. Ask the administrator to configure its client id and secret.",
+  signed_out: "Your session ended while you were at the provider, so the mailbox was not connected. Connect it again below.",
 } as const;
 export type OAuthConnectResult = keyof typeof OAUTH_CONNECT_RESULTS;
 

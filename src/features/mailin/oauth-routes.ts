@@ -1,13 +1,26 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { access } from "../../http/access";
-import { NotFoundError, parseInput } from "../../http/errors";
-import { readCookie } from "../../http/tenant";
+import { NotFoundError, parseInput, ServiceError } from "../../http/errors";
+import { currentUser, readCookie } from "../../http/tenant";
 import { auditRequest } from "../audit/service";
 import { ingestFile } from "../reports/ingest";
 import { MAILBOX_TEST_RATE_LIMIT } from "./contract";
-import { connectOAuthMailboxSchema, type OAuthConnectStart } from "./oauth-contract";
+import { connectOAuthMailboxSchema, OAUTH_SIGNED_OUT_LOCATION, type OAuthConnectStart } from "./oauth-contract";
 import { deleteOAuthMailbox, finishOAuthConnect, getOAuthMailbox, listOAuthMailboxes, OAUTH_FLOW_COOKIE, oauthFlowCookie, pollOAuthMailbox, startOAuthConnect } from "./oauth-service";
+
+/**
+ * The provider's return reaching a browser that is no longer signed in (the session ended
+ * during the consent): it goes to the sign-in page and from there back to Settings, and the
+ * flow cookie is dropped, so nothing is connected without a verified session. Thrown before the
+ * route's access check, only for a page load (Accept: text/html) with no session and no API
+ * token; any other caller still gets the 401.
+ */
+class SignedOutReturn extends ServiceError {
+  constructor(cookie: string) {
+    super(302, "signed_out", "Please sign in to continue.", undefined, { location: OAUTH_SIGNED_OUT_LOCATION, "cache-control": "no-store", "set-cookie": cookie });
+  }
+}
 
 /**
  * OAuth2 report mailboxes in Settings: the list (any member), connecting one through the
@@ -39,7 +52,14 @@ export function oauthMailboxRoutes(deps: AppDeps) {
         headers.append("set-cookie", oauthFlowCookie(ctx.config, null));
         return new Response(null, { status: 302, headers });
       },
-      { org: "settings:manage" },
+      {
+        org: "settings:manage",
+        // runs before the access check (which would answer a signed-out browser with JSON)
+        transform: async ({ request }) => {
+          if (request.headers.has("authorization") || !request.headers.get("accept")?.includes("text/html")) return;
+          if (!(await currentUser(deps, request))) throw new SignedOutReturn(oauthFlowCookie(deps.config, null));
+        },
+      },
     )
     .post(
       "/api/settings/oauth-mailboxes/:id/poll",

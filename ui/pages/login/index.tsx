@@ -9,6 +9,10 @@ import { CodeStep } from "./CodeStep";
 import { SsoStep, ssoErrorMessage } from "./SsoStep";
 import { errorMessage } from "../../lib/api";
 import { isSignedIn, safeNext, useSignIn } from "../../lib/auth";
+import { OAUTH_SIGNED_OUT_MESSAGE, OAUTH_SIGNED_OUT_NOTICE } from "../../../src/features/mailin/oauth-contract";
+
+/** `?notice=`: why the browser was sent here (the session ended on the way back from a mailbox provider) */
+const NOTICES: Record<string, string> = { [OAUTH_SIGNED_OUT_NOTICE]: OAUTH_SIGNED_OUT_MESSAGE };
 
 /** /login: email + password; afterwards to ?next= (same-site paths only) or the dashboard. ?forgot=1: ask for a set-password link. */
 export default function LoginPage() {
@@ -22,6 +26,7 @@ export default function LoginPage() {
   const submit = handleSubmit((values) =>
     signIn.mutate({ email: values.email, password: values.password }, { onSuccess: (answer) => (isSignedIn(answer) ? navigate(next, { replace: true }) : setCodeStep(true)) }),
   );
+  const notice = NOTICES[params.get("notice") ?? ""] ?? null;
   const signupHref = params.get("next") ? `/signup?next=${encodeURIComponent(next)}` : "/signup";
   const setForgot = (on: boolean, email = "") =>
     setParams((p) => {
@@ -62,6 +67,11 @@ export default function LoginPage() {
         </span>
       }
     >
+      {notice && (
+        <p className="mb-4 rounded-box bg-warning/15 px-3 py-2 text-sm" role="status">
+          {notice}
+        </p>
+      )}
       <form onSubmit={submit} noValidate className="flex flex-col gap-4">
         <Field label="Email" error={formState.errors.email?.message}>
           <input {...register("email")} type="email" autoComplete="email" className={`input input-bordered w-full ${formState.errors.email ? "input-error" : ""}`} />

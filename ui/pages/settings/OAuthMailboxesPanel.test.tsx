@@ -108,4 +108,11 @@ describe("OAuthMailboxesPanel", () => {
     // still shown after the address bar forgot it
     expect(screen.getByRole("status").textContent).toContain(OAUTH_CONNECT_RESULTS.denied);
   });
+
+  test("back from signing in again after the session ended: says so and offers the connection again", async () => {
+    server();
+    renderWithProviders(<OAuthMailboxesPanel canManage roleKnown />, "/app/settings?oauth_mailbox=signed_out#report-mail");
+    expect((await screen.findByRole("status")).textContent).toContain(OAUTH_CONNECT_RESULTS.signed_out);
+    expect(await screen.findByRole("button", { name: "Connect Microsoft 365" })).toBeTruthy();
+  });
 });

@@ -34,6 +34,8 @@ export function OAuthMailboxesPanel({ canManage, roleKnown }: { canManage: boole
   useEffect(() => {
     // said once: a reload or a shared link does not repeat it
     if (returned === null) return;
+    // back from the provider (or from signing in again): the report-mail section is what to see
+    document.getElementById("report-mail")?.scrollIntoView?.({ block: "start" });
     setParams(
       (current) => {
         current.delete("oauth_mailbox");
