@@ -1,14 +1,19 @@
-import { pgTable, text } from "drizzle-orm/pg-core";
+import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations } from "./accounts";
 import { epoch } from "./columns";
 
-export const organizationBranding = pgTable("organization_branding", {
-  orgId: text("org_id").primaryKey().references(() => organizations.id, { onDelete: "cascade" }),
-  productName: text("product_name"),
-  primaryColor: text("primary_color"),
-  supportEmail: text("support_email"),
-  logoType: text("logo_type"),
-  logoBase64: text("logo_base64"),
-  logoUpdatedAt: epoch("logo_updated_at"),
-  updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
-});
+export const organizationBranding = pgTable(
+  "organization_branding",
+  {
+    orgId: text("org_id").primaryKey().references(() => organizations.id, { onDelete: "cascade" }),
+    productName: text("product_name"),
+    primaryColor: text("primary_color"),
+    supportEmail: text("support_email"),
+    logoType: text("logo_type"),
+    logoBase64: text("logo_base64"),
+    logoUpdatedAt: epoch("logo_updated_at"),
+    updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
+    customHostname: text("custom_hostname"),
+  },
+  (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.customHostname)],
+);

@@ -1,0 +1,2 @@
+ALTER TABLE "organization_branding" ADD COLUMN "custom_hostname" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "organization_branding_custom_hostname_unique" ON "organization_branding" USING btree ("custom_hostname");

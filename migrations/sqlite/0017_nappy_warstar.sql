@@ -1,0 +1,2 @@
+ALTER TABLE `organization_branding` ADD `custom_hostname` text;--> statement-breakpoint
+CREATE UNIQUE INDEX `organization_branding_custom_hostname_unique` ON `organization_branding` (`custom_hostname`);
