@@ -41,3 +41,11 @@ export async function sweepLeases(store: StoreCore, now: Date, olderThanSeconds 
   const rows = await store.write(() => store.rows(sql`DELETE FROM job_leases WHERE expires_at < ${cutoff} RETURNING key`));
   return rows.length;
 }
+
+/** Which of `keys` someone holds at `now` (a read: lets a scheduler skip jobs already done without a write per key). */
+export async function leasesHeld(store: StoreCore, keys: string[], now: Date): Promise<Set<string>> {
+  if (!keys.length) return new Set();
+  const at = Math.floor(now.getTime() / 1000);
+  const rows = await store.rows<{ key: string }>(sql`SELECT key FROM job_leases WHERE expires_at > ${at} AND key IN (${sql.join(keys.map((k) => sql`${k}`), sql`, `)})`);
+  return new Set(rows.map((r) => r.key));
+}

@@ -13,7 +13,7 @@
 import type * as schema from "./schema";
 
 /** The features that own tables, and `db` for shared infrastructure. */
-export type Owner = "admin" | "alerts" | "auth" | "billing" | "contact" | "domains" | "mailin" | "orgs" | "reports" | "settings" | "tokens" | "audit" | "sso" | "branding" | "db";
+export type Owner = "admin" | "alerts" | "auth" | "billing" | "contact" | "domains" | "mailin" | "orgs" | "reports" | "settings" | "tokens" | "audit" | "sso" | "branding" | "portfolio" | "db";
 
 type TableNames = { [K in keyof typeof schema as (typeof schema)[K] extends { $inferSelect: unknown } ? K : never]: true };
 
@@ -49,6 +49,8 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   // settings: one row of preferences per organisation (alert thresholds included)
   organizationSettings: "settings",
   organizationBranding: "branding",
+  // portfolio: an MSP's client report contacts (the weekly report to a client's outside contacts)
+  clientReportSettings: "portfolio",
   // mailin: the IMAP mailboxes reports are fetched from
   reportMailboxes: "mailin",
   oauthMailboxes: "mailin",

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { alertChannels, alertDeliveries, apiTokens, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, type Role } from "../../src/db/schema";
+import { alertChannels, alertDeliveries, apiTokens, clientReportSettings, domains, eventReads, invitations, memberships, organizationSettings, organizations, orgEvents, senderMarks, sessions, type Role } from "../../src/db/schema";
 import { hashToken } from "../../src/lib/tokens";
 import { recordAudit } from "../../src/features/audit/service";
 import { makeTestApp, type TestApp } from "../support/app";
@@ -96,6 +96,18 @@ async function homeToken(w: World): Promise<string> {
   const [row] = await w.t.deps.store.db.select().from(apiTokens).where(eq(apiTokens.name, "homer owner token"));
   if (!w.secrets.includes(row!.id)) w.secrets.push(row!.id, "homer owner token");
   return row!.id;
+}
+
+/** A client organisation of the home organisation, created once per world (its id and name are secrets to foreigners). */
+const clientRows = new WeakMap<World, string>();
+async function homeClient(w: World): Promise<string> {
+  let id = clientRows.get(w);
+  if (!id) {
+    id = await createOrg(w.t.deps.store, "Homestead Client Dental", w.home.orgId);
+    clientRows.set(w, id);
+    w.secrets.push(id, "Homestead Client Dental");
+  }
+  return id;
 }
 
 /** The home organisation's alert channel and event, created once per world. */
@@ -254,6 +266,15 @@ const CASES: Case[] = [
   },
   // the MSP portfolio: owners and admins of the organization read its own clients only (none here)
   { name: "GET /api/portfolio", run: (w, c) => w.t.json("GET", "/api/portfolio", { cookie: c }), home: adminsOnly(200), foreign: adminsOnly(200) },
+  // a client's report contacts: the managing organization's owners and admins; another organization's owners and admins find no such client
+  { name: "GET /api/portfolio/clients/:id/report", run: async (w, c) => w.t.json("GET", `/api/portfolio/clients/${await homeClient(w)}/report`, { cookie: c }), home: adminsOnly(200), foreign: adminsOnly(404) },
+  {
+    name: "PUT /api/portfolio/clients/:id/report",
+    run: async (w, c) => w.t.json("PUT", `/api/portfolio/clients/${await homeClient(w)}/report`, { cookie: c, body: { contacts: ["isolation-contact@example.test"], enabled: true } }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    unchanged: async (w) => expect(await w.t.deps.store.db.select().from(clientReportSettings)).toHaveLength(0),
+  },
   {
     name: "POST /api/portfolio/import",
     run: (w, c) => w.t.json("POST", "/api/portfolio/import", { cookie: c, body: { csv: "Imported Client Co, imported-client.example", dryRun: false } }),

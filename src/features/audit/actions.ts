@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = {
   "domain.added": "Domain added",
   "domain.removed": "Domain removed",
   "client.created": "Client organization created",
+  "client.report_changed": "Client report contacts changed",
   "settings.changed": "Settings changed",
   "retention.changed": "Retention changed",
   "retention.purged": "Old data deleted",

@@ -5,18 +5,30 @@
  * claims the lease `digest:<org>:<ISO week>` (held longer than a week) sends it; a send that
  * reached nobody because the relay failed gives the lease back so the next tick tries again.
  * Every plan gets the digest (Essentials sells "weekly compliance/DMARC reports").
+ *
+ * With it, on the same schedule (issue 17, client reports):
+ * - a client organization's digest also goes to the outside contacts its managing organization
+ *   chose (src/features/portfolio/client-reports.ts): one mail per contact, no link into the app,
+ *   the MSP's branding; once per ISO week per contact (lease `client-report:<client>:<week>:<address>`,
+ *   given back when the relay refused that address so a later tick of the day tries again);
+ * - an organization with clients gets the portfolio digest: every client with the figures of
+ *   GET /api/portfolio (the same function), attention first; once per ISO week (lease
+ *   `portfolio-digest:<org>:<week>`).
  */
-import { claimLease, releaseLease } from "../../db/leases";
+import { claimLease, leasesHeld, releaseLease } from "../../db/leases";
 import type { ServiceContext } from "../../http/access";
 import type { DigestModel } from "../../lib/alerts/digest";
 import type { Mailer } from "../mail/mailer";
-import { digestMail } from "../mail/templates";
+import type { PortfolioDigestModel } from "../../lib/alerts/portfolio-digest";
+import { digestMail, portfolioDigestMail } from "../mail/templates";
 import { brandingFor } from "../branding/service";
-import { allOrganizations, verifiedEmailsOf } from "../orgs/audience";
+import { allOrganizations, organizationInfo, type OrganizationInfo, verifiedEmailsOf } from "../orgs/audience";
+import { clientReportAudience, recordClientReportResult } from "../portfolio/client-reports";
+import { portfolio } from "../portfolio/service";
 import { raiseTrialEndings } from "../orgs/trial-notice";
 import type { DigestSchedule } from "../settings/contract";
 import { digestSchedulesOf } from "../settings/service";
-import { buildDigest, digestWeek, isoWeek, type BuildOptions } from "./service";
+import { buildDigest, digestWeek, isoWeek, readerContext, type BuildOptions } from "./service";
 
 /** A digest lease outlives its week, so the same week is never sent twice. */
 export const DIGEST_LEASE_SECONDS = 8 * 86_400;
@@ -29,6 +41,8 @@ export function digestDue(schedule: DigestSchedule, now: Date): boolean {
 }
 
 export const digestLeaseKey = (orgId: string, now: Date) => `digest:${orgId}:${isoWeek(now)}`;
+export const clientReportLeaseKey = (clientId: string, now: Date, to: string) => `client-report:${clientId}:${isoWeek(now)}:${to.toLowerCase()}`;
+export const portfolioDigestLeaseKey = (orgId: string, now: Date) => `portfolio-digest:${orgId}:${isoWeek(now)}`;
 
 export interface DigestSendResult {
   digest: DigestModel;
@@ -40,14 +54,20 @@ export interface DigestSendResult {
 
 type SendDeps = ServiceContext & { mailer: Mailer };
 
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** White-label: the organisation's own or its MSP's branding on the mail and the PDF; null for the default. */
+async function brandOf(deps: ServiceContext, orgId: string) {
+  const inForce = await brandingFor(deps, orgId);
+  return inForce.source === "default" ? null : inForce;
+}
+
 /** Builds one organisation's digest and mails it now to its verified owners and admins (or to `to`). */
 export async function sendDigest(deps: SendDeps, orgId: string, options: BuildOptions & { to?: string[] } = {}): Promise<DigestSendResult> {
   const digest = await buildDigest(deps, orgId, options);
   // pdf-lib loads with the first digest, not at start
   const { renderDigestPdf } = await import("../../lib/alerts/digest-pdf");
-  // white-label: the organisation's own or its MSP's branding on the mail and the PDF
-  const inForce = await brandingFor(deps, orgId);
-  const brand = inForce.source === "default" ? null : inForce;
+  const brand = await brandOf(deps, orgId);
   const pdf = await renderDigestPdf(digest, brand);
   const recipients = options.to ?? (await verifiedEmailsOf(deps, orgId)).map((r) => r.email);
   const result: DigestSendResult = { digest, sent: [], failed: [] };
@@ -56,7 +76,75 @@ export async function sendDigest(deps: SendDeps, orgId: string, options: BuildOp
       await deps.mailer.send(digestMail({ to, digest, pdf, brand }));
       result.sent.push(to);
     } catch (error) {
-      result.failed.push({ to, error: error instanceof Error ? error.message : String(error) });
+      result.failed.push({ to, error: message(error) });
+    }
+  }
+  return result;
+}
+
+/**
+ * A client organisation's weekly report to its outside contacts (those its managing organisation
+ * chose and switched on), each contact its own mail, skipping the contacts already sent this
+ * week. The same digest and PDF as the client's members get, with no link into the app (the
+ * contacts cannot sign in): replies go to the MSP's support address, else to its first owner or
+ * admin. Failures are recorded on the client's report settings and logged, never thrown.
+ */
+export async function sendClientReport(deps: SendDeps, client: OrganizationInfo, now: Date): Promise<Omit<DigestSendResult, "digest"> | null> {
+  if (!client.parentId) return null;
+  const contacts = await clientReportAudience(deps, client.id);
+  if (!contacts.length) return null;
+  const held = await leasesHeld(deps.store, contacts.map((to) => clientReportLeaseKey(client.id, now, to)), now);
+  const due = contacts.filter((to) => !held.has(clientReportLeaseKey(client.id, now, to)));
+  const result = { sent: [] as string[], failed: [] as { to: string; error: string }[] };
+  if (!due.length) return result;
+
+  const digest = { ...(await buildDigest(deps, client.id, { week: digestWeek(now) })), link: "" };
+  const { renderDigestPdf } = await import("../../lib/alerts/digest-pdf");
+  const brand = await brandOf(deps, client.id);
+  const pdf = await renderDigestPdf(digest, brand);
+  const parent = await organizationInfo(deps, client.parentId);
+  const sender = brand?.productName ?? parent?.name ?? "Your service provider";
+  const replyTo = brand?.supportEmail ?? (await verifiedEmailsOf(deps, client.parentId))[0]?.email ?? null;
+  for (const to of due) {
+    const key = clientReportLeaseKey(client.id, now, to);
+    if (!(await claimLease(deps.store, key, DIGEST_LEASE_SECONDS, now))) continue;
+    try {
+      await deps.mailer.send(digestMail({ to, digest, pdf, brand, contact: { sender, replyTo } }));
+      result.sent.push(to);
+    } catch (error) {
+      // not sent: any node may try this address again at a later tick of the day
+      await releaseLease(deps.store, key);
+      result.failed.push({ to, error: message(error) });
+    }
+  }
+  await recordClientReportResult(deps, client.id, now, result);
+  deps.log.info("client_report_sent", { org: client.id, week: isoWeek(now), sent: result.sent.length, failed: result.failed.length });
+  for (const f of result.failed) deps.log.warn("client_report_mail_failed", { org: client.id, error: f.error });
+  return result;
+}
+
+/** The portfolio digest's model: GET /api/portfolio's figures for every client, as the organisation's owner sees them at `now`. */
+export async function buildPortfolioDigest(deps: ServiceContext, orgId: string, now: Date): Promise<PortfolioDigestModel | null> {
+  const org = await organizationInfo(deps, orgId);
+  if (!org || org.parentId) return null;
+  const { clients } = await portfolio({ ...readerContext(deps, orgId), now: () => now });
+  const base = (deps.mailer?.publicUrl || deps.config.publicUrl || "").replace(/\/+$/, "");
+  return { organization: { name: org.name }, period: { start: new Date(now.getTime() - 7 * 86_400_000), end: now }, clients, link: `${base}/app/portfolio` };
+}
+
+/** Mails the portfolio digest now to the organisation's verified owners and admins (or to `to`). Null when it has no clients. */
+export async function sendPortfolioDigest(deps: SendDeps, orgId: string, now: Date, options: { to?: string[] } = {}): Promise<(Omit<DigestSendResult, "digest"> & { digest: PortfolioDigestModel }) | null> {
+  const digest = await buildPortfolioDigest(deps, orgId, now);
+  if (!digest || !digest.clients.length) return null;
+  const brand = await brandOf(deps, orgId);
+  const recipients = options.to ?? (await verifiedEmailsOf(deps, orgId)).map((r) => r.email);
+  const result = { digest, sent: [] as string[], failed: [] as { to: string; error: string }[] };
+  for (const to of recipients) {
+    try {
+      await deps.mailer.send(portfolioDigestMail({ to, digest, now, brand }));
+      result.sent.push(to);
+    } catch (error) {
+      result.failed.push({ to, error: message(error) });
     }
   }
   return result;
@@ -69,9 +157,12 @@ export async function runDueDigests(deps: SendDeps, now: Date = deps.now()): Pro
     deps,
     orgs.map((o) => o.id),
   );
+  const clientCount = new Map<string, number>();
+  for (const o of orgs) if (o.parentId) clientCount.set(o.parentId, (clientCount.get(o.parentId) ?? 0) + 1);
   const done: { orgId: string; result: DigestSendResult }[] = [];
   for (const org of orgs) {
     if (!digestDue(schedules.get(org.id)!, now)) continue;
+    await extrasOf(deps, org, now, clientCount.get(org.id) ?? 0);
     const key = digestLeaseKey(org.id, now);
     if (!(await claimLease(deps.store, key, DIGEST_LEASE_SECONDS, now))) continue;
     try {
@@ -86,6 +177,27 @@ export async function runDueDigests(deps: SendDeps, now: Date = deps.now()): Pro
     }
   }
   return done;
+}
+
+/** With an organisation's due digest: a client's report to its contacts, an MSP's portfolio digest. Logged, never thrown. */
+async function extrasOf(deps: SendDeps, org: OrganizationInfo, now: Date, clients: number): Promise<void> {
+  try {
+    if (org.parentId) await sendClientReport(deps, org, now);
+  } catch (error) {
+    deps.log.error("client_report_failed", { org: org.id, error: message(error) });
+  }
+  if (org.parentId || !clients) return;
+  const key = portfolioDigestLeaseKey(org.id, now);
+  if (!(await claimLease(deps.store, key, DIGEST_LEASE_SECONDS, now))) return;
+  try {
+    const result = await sendPortfolioDigest(deps, org.id, now);
+    if (result && result.sent.length === 0 && result.failed.length > 0) await releaseLease(deps.store, key);
+    deps.log.info("portfolio_digest_sent", { org: org.id, week: isoWeek(now), sent: result?.sent.length ?? 0, failed: result?.failed.length ?? 0 });
+    for (const f of result?.failed ?? []) deps.log.warn("portfolio_digest_mail_failed", { org: org.id, error: f.error });
+  } catch (error) {
+    await releaseLease(deps.store, key);
+    deps.log.error("portfolio_digest_failed", { org: org.id, error: message(error) });
+  }
 }
 
 /**

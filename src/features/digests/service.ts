@@ -46,7 +46,7 @@ export function isoWeek(date: Date): string {
  * A context acting in `orgId` on the server's own behalf (the scheduler, the CLI): for reading
  * the verbs that take an organisation context. Never handed to anything that writes.
  */
-function readerContext(deps: ServiceContext, orgId: string): OrgContext {
+export function readerContext(deps: ServiceContext, orgId: string): OrgContext {
   return {
     ...deps,
     actor: {

@@ -13,6 +13,17 @@ export interface MailMessage {
   text: string;
   html: string;
   attachments?: { filename: string; content: Uint8Array; contentType: string }[];
+  /** the sender's display name instead of --mail-from's (white-label); the address stays --mail-from's */
+  fromName?: string;
+  /** where replies go (a client report's MSP support address) */
+  replyTo?: string;
+}
+
+/** --mail-from with another display name: `Name <address>` (the name quoted by nodemailer). */
+export function fromWithName(from: string, name: string | undefined): string | { name: string; address: string } {
+  if (!name) return from;
+  const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+  return { name, address };
 }
 
 export interface Mailer {
@@ -45,7 +56,7 @@ export function createMailer(settings: MailSettings): Mailer {
     publicUrl: settings.publicUrl,
     async send(message) {
       const attachments = message.attachments?.map((a) => ({ filename: a.filename, content: Buffer.from(a.content), contentType: a.contentType }));
-      const info = await (await transportOf()).sendMail({ from: settings.from, to: message.to, subject: message.subject, text: message.text, html: message.html, attachments });
+      const info = await (await transportOf()).sendMail({ from: fromWithName(settings.from, message.fromName), to: message.to, ...(message.replyTo ? { replyTo: message.replyTo } : {}), subject: message.subject, text: message.text, html: message.html, attachments });
       if (!info.accepted?.length) throw new Error(`the relay refused ${message.to}: ${String(info.response ?? "")}`);
     },
     close: () => void transport?.then((t) => t.close()),

@@ -4,6 +4,7 @@
  */
 import type { AlertDescription } from "../../lib/alerts/describe";
 import { type DigestModel, digestHeadline, digestPeriod, digestTables, digestTitle } from "../../lib/alerts/digest";
+import { type PortfolioDigestModel, portfolioDigestHeadline, portfolioDigestPeriod, portfolioDigestTable, portfolioDigestTitle } from "../../lib/alerts/portfolio-digest";
 import type { MailMessage } from "./mailer";
 
 /** White-label branding of mail to an MSP's clients (src/features/branding): name, button colour, support address. */
@@ -19,11 +20,14 @@ interface Content {
   subject: string;
   /** paragraphs before the button */
   intro: string[];
-  action: { label: string; url: string };
+  /** the button; none in mail to people who cannot sign in (a client's outside contacts) */
+  action?: { label: string; url: string };
   /** paragraphs after the button */
   outro: string[];
   /** tables between the intro and the button */
   tables?: MailTable[];
+  /** the outro already says where to write (no "Questions? Write to …" line) */
+  noSupportLine?: boolean;
 }
 
 interface MailTable {
@@ -60,8 +64,8 @@ function render(to: string, c: Content, brand?: MailBrand | null): MailMessage {
   const tables = c.tables ?? [];
   const name = brand?.productName || "dmarcwarden";
   const color = brand?.primaryColor && /^#[0-9a-f]{6}$/i.test(brand.primaryColor) ? brand.primaryColor : "#1d4ed8";
-  const support = brand?.supportEmail ? `Questions? Write to ${brand.supportEmail}.` : null;
-  const text = [...c.intro, ...tables.map(tableText), `${c.action.label}:\n${c.action.url}`, ...c.outro, ...(support ? [support] : []), `— ${name}`].join("\n\n") + "\n";
+  const support = brand?.supportEmail && !c.noSupportLine ? `Questions? Write to ${brand.supportEmail}.` : null;
+  const text = [...c.intro, ...tables.map(tableText), ...(c.action ? [`${c.action.label}:\n${c.action.url}`] : []), ...c.outro, ...(support ? [support] : []), `— ${name}`].join("\n\n") + "\n";
   const p = (s: string) => `<p style="margin:0 0 16px;line-height:1.5">${escape(s)}</p>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escape(c.subject)}</title></head>
@@ -70,15 +74,20 @@ function render(to: string, c: Content, brand?: MailBrand | null): MailMessage {
 <p style="margin:0 0 20px;font-size:18px;font-weight:700;color:${color}">${escape(name)}</p>
 ${c.intro.map(p).join("\n")}
 ${tables.map(tableHtml).join("\n")}
-<p style="margin:24px 0"><a href="${escape(c.action.url)}" style="display:inline-block;background:${color};color:#ffffff;text-decoration:none;font-weight:600;padding:10px 18px;border-radius:6px">${escape(c.action.label)}</a></p>
-<p style="margin:0 0 16px;line-height:1.5;font-size:13px;color:#6b7280">If the button does not work, copy this address into your browser:<br><span style="word-break:break-all">${escape(c.action.url)}</span></p>
+${
+  c.action
+    ? `<p style="margin:24px 0"><a href="${escape(c.action.url)}" style="display:inline-block;background:${color};color:#ffffff;text-decoration:none;font-weight:600;padding:10px 18px;border-radius:6px">${escape(c.action.label)}</a></p>
+<p style="margin:0 0 16px;line-height:1.5;font-size:13px;color:#6b7280">If the button does not work, copy this address into your browser:<br><span style="word-break:break-all">${escape(c.action.url)}</span></p>`
+    : ""
+}
 ${c.outro.map(p).join("\n")}
 ${support ? p(support) : ""}
 </div>
 <p style="max-width:520px;margin:12px auto 0;font-size:12px;color:#6b7280;text-align:center">Sent by ${escape(name)}, DMARC / SPF / DKIM monitoring.</p>
 </body></html>
 `;
-  return { to, subject: c.subject, text, html };
+  // white-label: the sender's display name is the MSP's product name too
+  return { to, subject: c.subject, text, html, ...(brand?.productName ? { fromName: brand.productName } : {}) };
 }
 
 const when = (d: Date) => d.toUTCString().replace(/:\d\d GMT$/, " UTC");
@@ -156,25 +165,48 @@ export function alertMail(input: { to: string; organization: string; alert: Aler
   }, input.brand);
 }
 
-/** The weekly digest, with its PDF attached when given. */
-export function digestMail(input: { to: string; digest: DigestModel; pdf?: Uint8Array; brand?: MailBrand | null }): MailMessage {
-  const { digest } = input;
+/**
+ * The weekly digest, with its PDF attached when given. `contact`: the mail goes to an outside
+ * contact of a client organization (client reports of an MSP), who cannot sign in — no link to
+ * the app; replies go to `replyTo` (the MSP's support address), named in the mail.
+ */
+export function digestMail(input: { to: string; digest: DigestModel; pdf?: Uint8Array; brand?: MailBrand | null; contact?: { sender: string; replyTo: string | null } }): MailMessage {
+  const { digest, contact } = input;
   const message = render(input.to, {
     subject: `[${digest.organization.name}] Weekly DMARC digest, ${digestPeriod(digest)}`,
     intro: [digestTitle(digest), ...digestHeadline(digest)],
     tables: digestTables(digest),
-    action: { label: "Open the dashboard", url: digest.link },
+    ...(contact ? {} : { action: { label: "Open the dashboard", url: digest.link } }),
     outro: [
       ...(input.pdf ? ["The same digest is attached as a PDF."] : []),
-      "An administrator can change the day and hour of this digest, or turn it off, in Settings.",
+      ...(contact
+        ? [
+            `You receive this weekly report because ${contact.sender} sends it to the contacts of ${digest.organization.name}.`,
+            contact.replyTo ? `Questions, or to stop receiving it? Reply to ${contact.replyTo}.` : `Questions, or to stop receiving it? Reply to ${contact.sender}.`,
+          ]
+        : ["An administrator can change the day and hour of this digest, or turn it off, in Settings."]),
     ],
+    noSupportLine: !!contact,
   }, input.brand);
-  if (!input.pdf) return message;
+  const mail: MailMessage = contact?.replyTo ? { ...message, replyTo: contact.replyTo } : message;
+  if (!input.pdf) return mail;
   const date = digest.period.start.toISOString().slice(0, 10);
-  return { ...message, attachments: [{ filename: `dmarc-digest-${date}.pdf`, content: input.pdf, contentType: "application/pdf" }] };
+  return { ...mail, attachments: [{ filename: `dmarc-digest-${date}.pdf`, content: input.pdf, contentType: "application/pdf" }] };
 }
 
 /** The digest as plain text, the same tables as the mail's text part (the `digest` command prints it). */
 export function digestText(digest: DigestModel): string {
   return [digestTitle(digest), ...digestHeadline(digest), ...digestTables(digest).map(tableText), `Dashboard: ${digest.link}`].join("\n\n") + "\n";
+}
+
+/** An MSP's weekly portfolio digest: every client in one table, attention first (src/lib/alerts/portfolio-digest.ts). */
+export function portfolioDigestMail(input: { to: string; digest: PortfolioDigestModel; now: Date; brand?: MailBrand | null }): MailMessage {
+  const { digest, now } = input;
+  return render(input.to, {
+    subject: `[${digest.organization.name}] Weekly portfolio digest, ${portfolioDigestPeriod(digest)}`,
+    intro: [portfolioDigestTitle(digest), ...portfolioDigestHeadline(digest, now)],
+    tables: [portfolioDigestTable(digest, now)],
+    action: { label: "Open the portfolio", url: digest.link },
+    outro: ["You receive this as an owner or administrator of an organization with client organizations. It goes out with your organization's weekly digest; an administrator can change its day and hour, or turn it off, in Settings."],
+  }, input.brand);
 }

@@ -65,3 +65,36 @@ export interface ImportResponse {
   rows: ImportRow[];
   summary: { created: number; exists: number; errors: number; clientsCreated: number };
 }
+
+/** Client reports: outside contacts of a client that receive its weekly report (its digest and PDF). */
+export const CLIENT_REPORT_MAX_CONTACTS = 10;
+const CONTACT_EMAIL = z.email();
+
+export const clientReportSchema = z
+  .object({
+    contacts: z
+      .array(z.string({ error: "Each contact must be an email address" }), { error: "contacts must be a list of email addresses" })
+      .max(100, `Enter at most ${CLIENT_REPORT_MAX_CONTACTS} contact addresses`)
+      .transform((list) => [...new Set(list.map((c) => c.trim().toLowerCase()).filter(Boolean))])
+      .superRefine((list, check) => {
+        const bad = list.find((c) => c.length > 254 || !CONTACT_EMAIL.safeParse(c).success);
+        if (bad !== undefined) check.addIssue({ code: "custom", message: `"${bad.length > 60 ? `${bad.slice(0, 60)}…` : bad}" is not a valid email address. Correct or remove it.` });
+        else if (list.length > CLIENT_REPORT_MAX_CONTACTS) check.addIssue({ code: "custom", message: `Enter at most ${CLIENT_REPORT_MAX_CONTACTS} contact addresses (this list has ${list.length}). Remove ${list.length - CLIENT_REPORT_MAX_CONTACTS}.` });
+      }),
+    enabled: z.boolean({ error: "enabled must be true or false" }),
+  })
+  .superRefine((v, check) => {
+    if (v.enabled && !v.contacts.length) check.addIssue({ code: "custom", path: ["contacts"], message: "Add at least one contact address to send the weekly report, or turn sending off." });
+  });
+export type ClientReportInput = z.input<typeof clientReportSchema>;
+
+export interface ClientReportResponse {
+  /** lower-cased, in the order entered */
+  contacts: string[];
+  enabled: boolean;
+  /** when the weekly report last reached at least one contact (ISO); null: never */
+  lastSentAt: string | null;
+  /** addresses the relay refused the last time, with why; empty when the last send reached everyone */
+  lastFailures: { to: string; error: string }[];
+  lastFailedAt: string | null;
+}

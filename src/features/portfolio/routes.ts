@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { AppDeps } from "../../deps";
 import { access } from "../../http/access";
 import { parseInput } from "../../http/errors";
+import { getClientReport, saveClientReport } from "./client-reports";
 import { importSchema } from "./contract";
 import { importClients, portfolio } from "./service";
 
@@ -11,6 +12,9 @@ export function portfolioRoutes(deps: AppDeps) {
     .use(access(deps))
     // a read: open while the organization is read-only; the service lets owners and admins only
     .get("/api/portfolio", ({ ctx }) => portfolio(ctx), { org: "read" })
+    // a client's weekly report to its outside contacts (the service lets the managing organization's owners and admins only)
+    .get("/api/portfolio/clients/:id/report", ({ ctx, params }) => getClientReport(ctx, params.id), { org: "read" })
+    .put("/api/portfolio/clients/:id/report", ({ ctx, params, body }) => saveClientReport(ctx, params.id, body), { org: "clients:manage" })
     .post(
       "/api/portfolio/import",
       async ({ ctx, body }) => {

@@ -35,7 +35,7 @@ const EVENTS_PAGE = 200;
  * clients (is not a client itself). The portfolio's route is a read (it stays open while the
  * organization is read-only), so the role is checked here.
  */
-async function managingOrg(ctx: OrgContext): Promise<{ id: string; plan: string }> {
+export async function managingOrg(ctx: OrgContext): Promise<{ id: string; plan: string }> {
   if (!roleAllows(ctx.actor.role, "clients:manage")) throw new ForbiddenError("Only owners and admins of the managing organization see its clients.");
   const org = await organizationInfo(ctx, ctx.actor.orgId);
   if (!org) throw new ForbiddenError("This organization no longer exists.");
@@ -44,7 +44,7 @@ async function managingOrg(ctx: OrgContext): Promise<{ id: string; plan: string 
 }
 
 /** The context of acting in one client organization with the MSP actor's own role. */
-function inClient(ctx: OrgContext, clientId: string): OrgContext {
+export function inClient(ctx: OrgContext, clientId: string): OrgContext {
   return { ...ctx, actor: { ...ctx.actor, orgId: clientId } };
 }
 

@@ -115,8 +115,8 @@ export async function renderDigestPdf(model: DigestModel, brand?: { productName:
   const title = digestTitle(model);
   doc.setTitle(plain(title));
   doc.setAuthor(plain(name));
-  doc.setCreator("dmarcwarden");
-  doc.setProducer("dmarcwarden");
+  doc.setCreator(plain(name));
+  doc.setProducer(plain(name));
   doc.setCreationDate(model.period.end);
   doc.setModificationDate(model.period.end);
 
@@ -133,7 +133,8 @@ export async function renderDigestPdf(model: DigestModel, brand?: { productName:
 
   const pages = doc.getPages();
   pages.forEach((page, i) => {
-    const footer = plain(`${model.organization.name} · ${model.link} · page ${i + 1} of ${pages.length}`);
+    // a report for outside contacts has no link into the app (model.link empty)
+    const footer = plain([model.organization.name, model.link, `page ${i + 1} of ${pages.length}`].filter(Boolean).join(" · "));
     page.drawText(fit(footer, regular, 8, PAGE.width - 2 * MARGIN), { x: MARGIN, y: MARGIN - 18, size: 8, font: regular, color: MUTED });
   });
   return doc.save();
