@@ -141,7 +141,7 @@ export async function sendPortfolioDigest(deps: SendDeps, orgId: string, now: Da
   const result = { digest, sent: [] as string[], failed: [] as { to: string; error: string }[] };
   for (const to of recipients) {
     try {
-      await deps.mailer.send(portfolioDigestMail({ to, digest, now, brand }));
+      await deps.mailer.send(portfolioDigestMail({ to, digest, brand }));
       result.sent.push(to);
     } catch (error) {
       result.failed.push({ to, error: message(error) });

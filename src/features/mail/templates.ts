@@ -200,12 +200,12 @@ export function digestText(digest: DigestModel): string {
 }
 
 /** An MSP's weekly portfolio digest: every client in one table, attention first (src/lib/alerts/portfolio-digest.ts). */
-export function portfolioDigestMail(input: { to: string; digest: PortfolioDigestModel; now: Date; brand?: MailBrand | null }): MailMessage {
-  const { digest, now } = input;
+export function portfolioDigestMail(input: { to: string; digest: PortfolioDigestModel; brand?: MailBrand | null }): MailMessage {
+  const { digest } = input;
   return render(input.to, {
     subject: `[${digest.organization.name}] Weekly portfolio digest, ${portfolioDigestPeriod(digest)}`,
-    intro: [portfolioDigestTitle(digest), ...portfolioDigestHeadline(digest, now)],
-    tables: [portfolioDigestTable(digest, now)],
+    intro: [portfolioDigestTitle(digest), ...portfolioDigestHeadline(digest)],
+    tables: [portfolioDigestTable(digest)],
     action: { label: "Open the portfolio", url: digest.link },
     outro: ["You receive this as an owner or administrator of an organization with client organizations. It goes out with your organization's weekly digest; an administrator can change its day and hour, or turn it off, in Settings."],
   }, input.brand);

@@ -1,5 +1,6 @@
 /** Shapes of the MSP portfolio API: every client of the managing organization at a glance, and bulk onboarding from CSV. */
 import { z } from "zod";
+import { CLIENT_REPORT_MAX_CONTACTS } from "../../lib/client-report";
 
 /** The worst of a client's domains' overall DNS statuses, worst first; null without domains. */
 export const PORTFOLIO_STATUSES = ["vulnerable", "partial", "pending", "protected"] as const;
@@ -67,7 +68,7 @@ export interface ImportResponse {
 }
 
 /** Client reports: outside contacts of a client that receive its weekly report (its digest and PDF). */
-export const CLIENT_REPORT_MAX_CONTACTS = 10;
+export { CLIENT_REPORT_MAX_CONTACTS };
 const CONTACT_EMAIL = z.email();
 
 export const clientReportSchema = z

@@ -4,6 +4,7 @@
  * the figures of GET /api/portfolio, clients that need attention first. Pure: the caller builds
  * the rows (src/features/digests) and the mail template renders the table (src/features/mail).
  */
+import { attentionReasons, needsAttention } from "../portfolio-attention";
 import type { DigestTable } from "./digest";
 
 export interface PortfolioDigestClient {
@@ -28,28 +29,12 @@ export interface PortfolioDigestModel {
   link: string;
 }
 
-/** Below this 7-day pass rate a client needs attention (the default pass-rate alert threshold). */
-export const ATTENTION_PASS_RATE = 90;
-/** A client whose domains got no report for this long needs attention (the "reports stopped" alert's 72 hours). */
-export const ATTENTION_SILENT_HOURS = 72;
-
 const STATUS_RANK = { vulnerable: 0, partial: 1, pending: 2, protected: 3 } as const;
 
-/** Why a client needs attention this week (empty: it does not). */
-export function attentionReasons(c: PortfolioDigestClient, now: Date): string[] {
-  const reasons: string[] = [];
-  if (c.worstStatus === "vulnerable" || c.worstStatus === "partial") reasons.push(c.worstStatus === "vulnerable" ? "a vulnerable domain" : "a partly protected domain");
-  if (c.passRate7d !== null && c.passRate7d < ATTENTION_PASS_RATE) reasons.push(`pass rate below ${ATTENTION_PASS_RATE}%`);
-  if (c.failingSources7d > 0) reasons.push(c.failingSources7d === 1 ? "1 failing source" : `${c.failingSources7d} failing sources`);
-  if (c.alerts7d > 0) reasons.push(c.alerts7d === 1 ? "1 alert" : `${c.alerts7d} alerts`);
-  if (c.domains > 0 && (!c.lastReportAt || now.getTime() - Date.parse(c.lastReportAt) > ATTENTION_SILENT_HOURS * 3_600_000)) reasons.push(c.lastReportAt ? "no report for 3 days" : "no report yet");
-  return reasons;
-}
-
-/** Clients needing attention first (worst status, then lowest pass rate, then most alerts), then the others; by name within a tie. */
-export function portfolioDigestOrder(clients: PortfolioDigestClient[], now: Date): PortfolioDigestClient[] {
+/** Clients needing attention first (the portfolio screen's rule), by worst status, lowest pass rate, most alerts; then the others; by name within a tie. */
+export function portfolioDigestOrder(clients: PortfolioDigestClient[]): PortfolioDigestClient[] {
   const rank = (c: PortfolioDigestClient) => (c.worstStatus ? STATUS_RANK[c.worstStatus] : 4);
-  const needs = (c: PortfolioDigestClient) => (attentionReasons(c, now).length ? 0 : 1);
+  const needs = (c: PortfolioDigestClient) => (needsAttention(c) ? 0 : 1);
   return [...clients].sort(
     (a, b) =>
       needs(a) - needs(b) ||
@@ -73,18 +58,18 @@ export function portfolioDigestTitle(model: PortfolioDigestModel): string {
   return `Weekly portfolio digest for ${model.organization.name}`;
 }
 
-export function portfolioDigestHeadline(model: PortfolioDigestModel, now: Date): string[] {
+export function portfolioDigestHeadline(model: PortfolioDigestModel): string[] {
   const n = model.clients.length;
-  const attention = model.clients.filter((c) => attentionReasons(c, now).length).length;
+  const attention = model.clients.filter(needsAttention).length;
   return [`${portfolioDigestPeriod(model)} · ${n} ${n === 1 ? "client" : "clients"}`, n ? `${attention} of ${n} ${n === 1 ? "client needs" : "clients need"} attention.` : "No client organizations yet."];
 }
 
 /** The one table: every client (no row limit), attention first. */
-export function portfolioDigestTable(model: PortfolioDigestModel, now: Date): DigestTable {
+export function portfolioDigestTable(model: PortfolioDigestModel): DigestTable {
   return {
     heading: "Clients",
     columns: ["Client", "Worst status", "Pass rate 7d", "Messages 7d", "Failing sources 7d", "Open tasks", "Alerts 7d", "Last report", "Attention"],
-    rows: portfolioDigestOrder(model.clients, now).map((c) => [
+    rows: portfolioDigestOrder(model.clients).map((c) => [
       c.name,
       c.worstStatus ? STATUS_LABEL[c.worstStatus] : "No domains",
       c.passRate7d === null ? "–" : `${c.passRate7d.toFixed(1)}%`,
@@ -93,7 +78,7 @@ export function portfolioDigestTable(model: PortfolioDigestModel, now: Date): Di
       number(c.openTasks),
       number(c.alerts7d),
       c.lastReportAt ? day(new Date(c.lastReportAt)) : "Never",
-      attentionReasons(c, now).join(", ") || "–",
+      attentionReasons(c).join(", ") || "–",
     ]),
     empty: "No client organizations yet.",
     widths: [3, 2, 2, 2, 2, 1, 1, 2, 4],

@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, ArrowUpDown, Search } from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown, Mail, Search } from "lucide-react";
 import { useMemo, useState } from "react";
 import { PLANS, isPlanKey } from "../../../src/lib/plans";
 import { StatusBadge } from "../../components/StatusBadge";
@@ -27,8 +27,18 @@ function LastReport({ at }: { at: string | null }) {
   return <time dateTime={at} title={new Date(at).toUTCString()}>{formatRelativeTime(at)}</time>;
 }
 
-/** The portfolio's clients: searchable, filterable by status, sortable by every figure; a row opens its client. */
-export function PortfolioTable({ clients, onOpen, opening }: { clients: PortfolioClient[]; onOpen: (client: PortfolioClient) => void; opening: string | null }) {
+/** The portfolio's clients: searchable, filterable by status, sortable by every figure; a row opens its client or its client report. */
+export function PortfolioTable({
+  clients,
+  onOpen,
+  opening,
+  onReport,
+}: {
+  clients: PortfolioClient[];
+  onOpen: (client: PortfolioClient) => void;
+  opening: string | null;
+  onReport?: (client: PortfolioClient) => void;
+}) {
   const [view, setView] = useState<PortfolioView>(DEFAULT_VIEW);
   const shown = useMemo(() => applyView(clients, view), [clients, view]);
 
@@ -50,6 +60,14 @@ export function PortfolioTable({ clients, onOpen, opening }: { clients: Portfoli
       {opening === c.id ? "Opening..." : "Open"}
     </button>
   );
+
+  const reportButton = (c: PortfolioClient, className = "") =>
+    onReport && (
+      <button type="button" className={`btn btn-sm btn-ghost ${className}`} onClick={() => onReport(c)} aria-label={`Client report of ${c.name}`} title="Client report">
+        <Mail className="h-4 w-4" aria-hidden />
+        <span className="lg:sr-only">Client report</span>
+      </button>
+    );
 
   return (
     <section className="card min-w-0 border border-base-300 bg-base-100" aria-label="Clients">
@@ -137,7 +155,10 @@ export function PortfolioTable({ clients, onOpen, opening }: { clients: Portfoli
                     <td className="whitespace-nowrap">
                       <LastReport at={c.lastReportAt} />
                     </td>
-                    <td className="text-right">{openButton(c)}</td>
+                    <td className="whitespace-nowrap text-right">
+                      {reportButton(c)}
+                      {openButton(c)}
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -174,7 +195,10 @@ export function PortfolioTable({ clients, onOpen, opening }: { clients: Portfoli
                     <LastReport at={c.lastReportAt} />
                   </dd>
                 </dl>
-                {openButton(c, "w-full")}
+                <div className="flex gap-2">
+                  {reportButton(c, "btn-outline flex-1")}
+                  {openButton(c, "flex-1")}
+                </div>
               </li>
             ))}
           </ul>

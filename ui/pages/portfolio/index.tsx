@@ -9,6 +9,7 @@ import { formatCount } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { usePortfolio, type PortfolioClient } from "./api";
 import { ClientImport } from "./ClientImport";
+import { ClientReportDialog } from "./ClientReportDialog";
 import { PortfolioTable } from "./PortfolioTable";
 import { needsAttention } from "./view";
 
@@ -36,6 +37,7 @@ function Heading({ orgName }: { orgName: string }) {
 function Portfolio({ orgName }: { orgName: string }) {
   const portfolio = usePortfolio();
   const open = useOpenClient();
+  const [reportOf, setReportOf] = useState<{ id: string; name: string } | null>(null);
   const clients = portfolio.data?.clients ?? [];
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-6">
@@ -56,9 +58,10 @@ function Portfolio({ orgName }: { orgName: string }) {
               </EmptyState>
             </section>
           ) : (
-            <PortfolioTable clients={clients} onOpen={open.openClient} opening={open.opening} />
+            <PortfolioTable clients={clients} onOpen={open.openClient} opening={open.opening} onReport={(c) => setReportOf({ id: c.id, name: c.name })} />
           )}
           <ClientImport />
+          <ClientReportDialog client={reportOf} onClose={() => setReportOf(null)} />
         </>
       )}
     </div>

@@ -115,6 +115,53 @@ describe("Portfolio screen", () => {
     expect(JSON.parse(String(calls.filter((c) => c.url === "/api/portfolio/import").at(-1)!.init.body)).dryRun).toBe(false);
   });
 
+  test("Client report: the contacts one per line, the switch and last sent; the server's refusal shown in the dialog; Save sends the list", async () => {
+    let saved = { contacts: ["office@acmedental.example"], enabled: false, lastSentAt: "2026-05-11T09:00:00Z", lastFailures: [{ to: "old@acmedental.example", error: "550 no such mailbox" }], lastFailedAt: "2026-05-11T09:00:00Z" };
+    const { calls } = withFetch((url, init) => {
+      if (url === "/api/auth/me") return json(me());
+      if (url === "/api/portfolio") return json({ clients: CLIENTS });
+      if (url === "/api/portfolio/clients/c1/report" && (init.method ?? "GET") === "GET") return json(saved);
+      if (url === "/api/portfolio/clients/c1/report" && init.method === "PUT") {
+        const body = JSON.parse(String(init.body));
+        const bad = body.contacts.find((c: string) => !c.includes("@"));
+        if (bad) return json({ error: { code: "validation_failed", message: `"${bad}" is not a valid email address. Correct or remove it.`, fields: { contacts: `"${bad}" is not a valid email address. Correct or remove it.` } } }, 400);
+        saved = { ...saved, ...body, lastFailures: [] };
+        return json(saved);
+      }
+      return json({ error: { message: "no" } }, 404);
+    });
+    renderWithProviders(<PortfolioPage />, "/app/portfolio");
+    const table = await screen.findByRole("table");
+    fireEvent.click(within(table).getByRole("button", { name: "Client report of Acme Dental" }));
+    const dialog = await screen.findByRole("dialog", { name: "Client report" });
+    const box = (await within(dialog).findByRole("textbox", { name: "Contacts" })) as HTMLTextAreaElement;
+    expect(box.value).toBe("office@acmedental.example");
+    expect(within(dialog).getByText("old@acmedental.example")).toBeTruthy();
+    const toggle = within(dialog).getByRole("checkbox", { name: /Send the weekly report to these contacts/ }) as HTMLInputElement;
+    expect(toggle.checked).toBe(false);
+
+    fireEvent.change(box, { target: { value: "office@acmedental.example\nnot-an-address" } });
+    fireEvent.click(toggle);
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    expect((await within(dialog).findByRole("alert")).textContent).toContain('"not-an-address" is not a valid email address');
+    expect(screen.getByRole("dialog", { name: "Client report" })).toBeTruthy();
+
+    // eleven addresses: refused here, before any request
+    const puts = () => calls.filter((c) => c.url === "/api/portfolio/clients/c1/report" && c.init.method === "PUT").length;
+    const before = puts();
+    fireEvent.change(box, { target: { value: Array.from({ length: 11 }, (_, i) => `c${i}@acmedental.example`).join("\n") } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    expect((await within(dialog).findByRole("alert")).textContent).toContain("at most 10");
+    expect(puts()).toBe(before);
+
+    fireEvent.change(box, { target: { value: " office@acmedental.example \n\nit@acmedental.example" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    // (a boolean: a failed expectation on a DOM element prints the whole document)
+    await waitFor(() => expect(screen.queryByRole("dialog") === null).toBe(true));
+    const put = calls.filter((c) => c.url === "/api/portfolio/clients/c1/report" && c.init.method === "PUT").at(-1)!;
+    expect(JSON.parse(String(put.init.body))).toEqual({ contacts: ["office@acmedental.example", "it@acmedental.example"], enabled: true });
+  });
+
   test("inside a client organization: the portfolio belongs to its managing organization", async () => {
     withFetch((url) => (url === "/api/auth/me" ? json(me({ id: "c1", name: "Acme Dental", slug: "a", parentId: "msp", role: "owner" })) : json({ error: { message: "no" } }, 403)));
     renderWithProviders(<PortfolioPage />, "/app/portfolio");

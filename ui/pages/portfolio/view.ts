@@ -3,6 +3,7 @@
  * what "worst first" or "no reports yet" means.
  */
 import type { PortfolioClient } from "../../../src/features/portfolio/contract";
+import { needsAttention } from "../../../src/lib/portfolio-attention";
 
 export type SortKey = "name" | "domains" | "worstStatus" | "passRate7d" | "passRate30d" | "messages7d" | "failingSources7d" | "openTasks" | "alerts7d" | "lastReportAt";
 export type SortDirection = "asc" | "desc";
@@ -55,10 +56,8 @@ export const DEFAULT_VIEW: PortfolioView = { search: "", status: "all", sort: "w
 
 const STATUS_RANK: Record<string, number> = { vulnerable: 0, partial: 1, pending: 2, protected: 3 };
 
-/** A client that needs someone to look: a bad status, open tasks or alerts this week. */
-export function needsAttention(c: PortfolioClient): boolean {
-  return c.worstStatus === "vulnerable" || c.worstStatus === "partial" || c.openTasks > 0 || c.alerts7d > 0;
-}
+/** A client that needs someone to look: a bad status, open tasks or alerts this week (the portfolio digest's rule too). */
+export { needsAttention };
 
 function matches(c: PortfolioClient, view: PortfolioView): boolean {
   const q = view.search.trim().toLowerCase();
