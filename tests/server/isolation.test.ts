@@ -80,6 +80,8 @@ interface Case {
   foreignToken?: Record<Role, number>;
   /** after a foreign attempt: the home organisation's rows are untouched */
   unchanged?(w: World): void | Promise<void>;
+  /** status signed out (default 401): routes that answer the signed-out pages too */
+  signedOut?: number;
 }
 
 const all = (status: number): Record<Role, number> => ({ owner: status, admin: status, member: status, viewer: status });
@@ -183,7 +185,7 @@ async function homeBranding(w: World): Promise<void> {
   const { store } = w.t.deps;
   await store.db
     .insert(store.t.organizationBranding)
-    .values({ orgId: w.home.orgId, productName: "Homestead Brand Secret", primaryColor: "#123456", supportEmail: "help@homestead-secret.example", logoType: "image/png", logoBase64: Buffer.from(BRAND_PNG).toString("base64"), logoUpdatedAt: new Date(), updatedAt: new Date() });
+    .values({ orgId: w.home.orgId, productName: "Homestead Brand Secret", primaryColor: "#123456", supportEmail: "help@homestead-secret.example", logoType: "image/png", logoBase64: Buffer.from(BRAND_PNG).toString("base64"), logoUpdatedAt: new Date(), updatedAt: new Date(), customHostname: "dmarc.homestead-secret.example" });
   w.secrets.push("Homestead Brand Secret");
 }
 const homeBrandingUnchanged = async (w: World) => {
@@ -473,7 +475,8 @@ const CASES: Case[] = [
     foreign: adminsOnly(404),
     unchanged: homeDomainStillThere,
   },
-  { name: "GET /api/branding", run: async (w, c) => (await homeBranding(w), w.t.json("GET", "/api/branding", { cookie: c })), home: all(200), foreign: all(200) },
+  // signed out: the default branding (or an MSP's, on its custom hostname), never the home organisation's
+  { name: "GET /api/branding", run: async (w, c) => (await homeBranding(w), w.t.json("GET", "/api/branding", { cookie: c })), home: all(200), foreign: all(200), signedOut: 200 },
   {
     name: "PUT /api/branding",
     run: async (w, c) => (await homeBranding(w), w.t.json("PUT", "/api/branding", { cookie: c, body: { productName: "Taken Over", primaryColor: "#000000", supportEmail: "" } })),
@@ -506,10 +509,10 @@ function withTokens(w: World): World {
 describe("tenant isolation", () => {
   for (const c of CASES) {
     describe(c.name, () => {
-      test("signed out → 401", async () => {
+      test(`signed out → ${c.signedOut ?? 401}`, async () => {
         const w = await build();
         const res = await c.run(w, undefined);
-        expect(res.status).toBe(401);
+        expect(res.status).toBe(c.signedOut ?? 401);
         expect(JSON.stringify(res.body)).not.toContain("homestead");
       });
 

@@ -13,7 +13,7 @@ import { describeAlert } from "../../lib/alerts/describe";
 import type { AlertEvent, AlertEventType } from "../../lib/alerts/events";
 import { nextAttemptAt, shouldRetryDelivery, signWebhook, webhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER } from "../../lib/alerts/webhook";
 import { alertMail } from "../mail/templates";
-import { brandingFor } from "../branding/service";
+import { brandingFor, mailOriginFor } from "../branding/service";
 import { nonPublicHostReason } from "../mailin/mailbox-address";
 import { decryptSecret } from "../mailin/secret-box";
 import { serverKey } from "../mailin/server-key";
@@ -79,7 +79,9 @@ async function post(deps: DeliveryDeps, target: string, body: string, headers: R
 export async function sendToChannel(deps: DeliveryDeps, item: Loaded): Promise<AttemptResult> {
   const { event, channel, organization } = item;
   const alert: AlertEvent = { type: event.type, domain: event.domain, data: event.data, dedupeKey: event.dedupeKey ?? "" };
-  const context = { organization: { name: organization.name }, publicUrl: publicUrl(deps) };
+  // links point at the MSP's own hostname when it set one (--public-url otherwise)
+  const mspOrigin = await mailOriginFor(deps, organization.id).catch(() => null);
+  const context = { organization: { name: organization.name }, publicUrl: mspOrigin ?? publicUrl(deps) };
   try {
     switch (channel.type) {
       case "email": {

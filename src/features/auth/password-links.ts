@@ -11,6 +11,7 @@ import { hashToken, newToken } from "../../lib/tokens";
 import { sendInBackground, type Mailer } from "../mail/mailer";
 import { passwordLinkMail } from "../mail/templates";
 import { organizationsOf } from "../orgs/directory";
+import { userMailOrigin } from "../branding/service";
 import { markEmailVerified } from "./email-verification";
 import { userByEmail, userById, type SignedIn } from "./service";
 import { createSession, deleteSessionsOf, type WithStore } from "./sessions";
@@ -32,19 +33,20 @@ export async function issuePasswordToken({ store }: WithStore, userId: string, n
   return { token, expiresAt };
 }
 
-export const setPasswordUrl = (mailer: Mailer, token: string) => `${mailer.publicUrl}/set-password?token=${encodeURIComponent(token)}`;
+/** `origin`: an MSP's own hostname for someone who belongs only to it and its clients (branding's userMailOrigin) */
+export const setPasswordUrl = (mailer: Mailer, token: string, origin?: string | null) => `${origin ?? mailer.publicUrl}/set-password?token=${encodeURIComponent(token)}`;
 
 /**
  * Mails a set-password link to the user (in the background: a mail failure is logged, not
  * thrown). Called after the caller's transaction: the mail goes out only for a committed account.
  */
-export async function mailPasswordLink(ctx: Pick<ServiceContext, "store" | "log" | "mailer">, userId: string, reason: "reset" | "trial", now: Date): Promise<boolean> {
+export async function mailPasswordLink(ctx: Pick<ServiceContext, "store" | "log" | "mailer" | "stripe" | "config">, userId: string, reason: "reset" | "trial", now: Date): Promise<boolean> {
   const mailer = ctx.mailer;
   if (!mailer) return false;
   const user = await userById(ctx, userId);
   if (!user) return false;
   const { token, expiresAt } = await issuePasswordToken(ctx, userId, now);
-  sendInBackground(mailer, ctx.log, reason === "trial" ? "trial_password_link" : "password_link", passwordLinkMail({ to: user.email, name: user.name, link: setPasswordUrl(mailer, token), expiresAt, reason }));
+  sendInBackground(mailer, ctx.log, reason === "trial" ? "trial_password_link" : "password_link", passwordLinkMail({ to: user.email, name: user.name, link: setPasswordUrl(mailer, token, await userMailOrigin(ctx, userId)), expiresAt, reason }));
   return true;
 }
 

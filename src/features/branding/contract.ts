@@ -11,11 +11,27 @@ export type LogoType = (typeof LOGO_TYPES)[number];
 const EMAIL = /^[^\s@,;]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i;
 const HEX = /^#[0-9a-f]{6}$/i;
 
-/** PUT /api/branding: empty strings clear a field (back to the default). */
+/** A host name people reach the deployment at: two or more DNS labels, a top-level label that is not a number (no IP addresses). */
+const HOSTNAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** A host name as typed or as a Host header carries it: lower case, without a trailing dot or a port. */
+export function normalizeHostname(value: string): string {
+  return value.trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
+}
+
+/** Whether `value` (normalized) is a host name an MSP may use for the deployment. */
+export const isCustomHostname = (value: string) => HOSTNAME.test(value);
+
+/** PUT /api/branding: empty strings clear a field (back to the default); `customHostname` left out is left as it is. */
 export const brandingSchema = z.object({
   productName: z.string({ error: "Product name must be text" }).trim().max(60, "Product name must be at most 60 characters").refine((v) => !/[<>\u0000-\u001f]/.test(v), "Product name must not contain < > or control characters"),
   primaryColor: z.string({ error: "Primary color must be text" }).trim().refine((v) => v === "" || HEX.test(v), "Enter the primary color as a hex color, e.g. #2563eb"),
   supportEmail: z.string({ error: "Support email must be text" }).trim().max(254, "Please enter a valid email address").refine((v) => v === "" || EMAIL.test(v), "Please enter a valid email address"),
+  customHostname: z
+    .string({ error: "Custom hostname must be text" })
+    .transform(normalizeHostname)
+    .refine((v) => v === "" || isCustomHostname(v), "Enter a host name such as dmarc.example.com (no https://, path or port)")
+    .optional(),
 });
 export type BrandingInput = z.input<typeof brandingSchema>;
 
@@ -33,6 +49,8 @@ export interface Branding {
 export type PublicBranding = Pick<Branding, "productName" | "primaryColor" | "logoUrl">;
 
 export interface BrandingResponse extends Branding {
+  /** the organisation's own host name for the deployment (sign-in page and mail links), or null */
+  customHostname: string | null;
   /** whose branding is in force */
   source: "own" | "parent" | "default";
   /** the organisation's own branding as stored (null: none) */

@@ -3,15 +3,32 @@ import type { AppDeps } from "../../deps";
 import { access } from "../../http/access";
 import { clientAddress } from "../../http/client";
 import { NotFoundError, parseInput, PayloadTooLargeError, ValidationError } from "../../http/errors";
+import { currentUser, requireActor } from "../../http/tenant";
 import { auditRequest } from "../audit/service";
 import { brandingSchema, LOGO_MAX_BYTES } from "./contract";
 import { deleteLogo, getBranding, logoBySlug, publicBranding, saveBranding, saveLogo } from "./service";
 
-/** White-label branding: read by every member, changed by admins and owners of an MSP (Scale plan or billing off). */
+/**
+ * White-label branding: read by every member, changed by admins and owners of an MSP (Scale
+ * plan or billing off). Signed out, the branding of the MSP whose custom hostname the request
+ * came to (name, logo and colour), or the default.
+ */
 export function brandingRoutes(deps: AppDeps) {
+  const signedOutBranding = async (request: Request) => {
+    await deps.limiter.hit("branding-public", clientAddress(deps, request), 120, 60);
+    return publicBranding(deps, undefined, request.headers.get("host"));
+  };
   return new Elysia({ name: "branding" })
     .use(access(deps))
-    .get("/api/branding", ({ ctx }) => getBranding(ctx), { org: "read" })
+    .get(
+      "/api/branding",
+      async ({ request }) => {
+        // no session and no API token: the signed-out pages' branding; otherwise exactly the organisation's read access
+        if (!request.headers.has("authorization") && !(await currentUser(deps, request))) return signedOutBranding(request);
+        return getBranding({ ...deps, actor: await requireActor(deps, request, "read") });
+      },
+      { public: true },
+    )
     .put(
       "/api/branding",
       async ({ ctx, body, request }) => {
@@ -49,10 +66,16 @@ export function brandingRoutes(deps: AppDeps) {
       { org: "settings:manage" },
     )
     // the sign-in page through an MSP's link: name, logo and colour only
-    .get("/api/branding/public", async ({ ctx, query, request }) => {
-      await deps.limiter.hit("branding-public", clientAddress(deps, request), 120, 60);
-      return publicBranding(ctx, typeof query.brand === "string" ? query.brand : undefined);
-    }, { public: true })
+    // the sign-in page through an MSP's link (?brand=<slug>) or on its custom hostname: name, logo and colour only
+    .get(
+      "/api/branding/public",
+      async ({ query, request }) => {
+        if (typeof query.brand !== "string" || !query.brand) return signedOutBranding(request);
+        await deps.limiter.hit("branding-public", clientAddress(deps, request), 120, 60);
+        return publicBranding(deps, query.brand);
+      },
+      { public: true },
+    )
     .get(
       "/api/branding/:slug/logo",
       async ({ ctx, params }) => {

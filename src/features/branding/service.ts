@@ -3,15 +3,20 @@
  * off) sets a product name, primary colour, support email and logo; it and its client
  * organisations see them in the app, on the sign-in page reached through the MSP's link and in
  * alert and digest mail. This feature owns `organization_branding`.
+ *
+ * Custom hostname: an MSP may name its own host for the deployment (a CNAME to it). A request
+ * whose Host is a stored hostname gets that MSP's branding on the signed-out pages, and mail
+ * links for its organisations point there. The Host header is the caller's to choose, so it only
+ * ever selects among hostnames MSPs stored; links are never built from a request's Host.
  */
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import type { ServiceContext, OrgContext } from "../../http/access";
-import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../http/errors";
+import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../http/errors";
 import { roleAllows } from "../../lib/permissions";
 import { billingOrg, planOf } from "../billing/limits";
 import { organizationInfo } from "../orgs/audience";
 import { organizationBySlug } from "../orgs/service";
-import { brandingSchema, DEFAULT_PRODUCT_NAME, LOGO_MAX_BYTES, type Branding, type BrandingInput, type BrandingResponse, type LogoType, type PublicBranding } from "./contract";
+import { brandingSchema, DEFAULT_PRODUCT_NAME, isCustomHostname, normalizeHostname, LOGO_MAX_BYTES, type Branding, type BrandingInput, type BrandingResponse, type LogoType, type PublicBranding } from "./contract";
 
 type Ctx = Pick<ServiceContext, "store" | "stripe"> & { config?: Pick<ServiceContext["config"], "stripeSecretKey"> };
 type Row = typeof import("../../db/schema").organizationBranding.$inferSelect;
@@ -71,6 +76,7 @@ export async function getBranding(ctx: OrgContext): Promise<BrandingResponse> {
   return {
     ...inForce,
     own: row && !isEmpty(row) ? brandingOf(row, org.slug) : null,
+    customHostname: row?.customHostname ?? null,
     canEdit: roleAllows(role, "settings:manage") && planAllows && !isClient,
     planAllows,
     isClient,
@@ -90,14 +96,98 @@ export async function saveBranding(ctx: OrgContext, input: BrandingInput): Promi
   const v = brandingSchema.parse(input);
   const orgId = ctx.actor.orgId;
   const before = await rowOf(ctx, orgId);
-  const values = { productName: v.productName || null, primaryColor: v.primaryColor ? v.primaryColor.toLowerCase() : null, supportEmail: v.supportEmail || null, updatedAt: ctx.now() };
+  const hostname = v.customHostname === undefined ? undefined : v.customHostname || null;
+  if (hostname) assertNotOwnHost(ctx.config.publicUrl, hostname);
+  const values = {
+    productName: v.productName || null,
+    primaryColor: v.primaryColor ? v.primaryColor.toLowerCase() : null,
+    supportEmail: v.supportEmail || null,
+    ...(hostname === undefined ? {} : { customHostname: hostname }),
+    updatedAt: ctx.now(),
+  };
   const b = ctx.store.t.organizationBranding;
-  await ctx.store.write(async (tx) => {
-    await tx.insert(b).values({ orgId, ...values }).onConflictDoUpdate({ target: b.orgId, set: values });
-  });
+  const taken = () => new ConflictError(HOSTNAME_TAKEN, { customHostname: HOSTNAME_TAKEN });
+  try {
+    await ctx.store.write(async (tx) => {
+      if (hostname) {
+        const [other] = await tx.select({ orgId: b.orgId }).from(b).where(and(eq(b.customHostname, hostname), ne(b.orgId, orgId))).limit(1);
+        if (other) throw taken();
+      }
+      await tx.insert(b).values({ orgId, ...values }).onConflictDoUpdate({ target: b.orgId, set: values });
+    });
+  } catch (error) {
+    // two organisations claiming the same name at once: the unique index refuses the second
+    if (!(error instanceof ConflictError) && hostname && (await orgIdByHostname(ctx, hostname)) !== orgId) throw taken();
+    throw error;
+  }
+  const after = values as Record<string, unknown>;
   const changed: Record<string, string> = {};
-  for (const k of ["productName", "primaryColor", "supportEmail"] as const) if ((before?.[k] ?? null) !== values[k]) changed[k] = values[k] ?? "";
+  for (const k of ["productName", "primaryColor", "supportEmail", "customHostname"] as const) {
+    if (k in after && (before?.[k] ?? null) !== after[k]) changed[k] = (after[k] as string | null) ?? "";
+  }
   return changed;
+}
+
+export const HOSTNAME_TAKEN = "Another organization already uses this hostname. Enter a host name of your own.";
+export const HOSTNAME_IS_OWN = "That is this server's own address (its --public-url). Enter a host name of your own, e.g. dmarc.your-company.com.";
+
+/** The deployment's own host (--public-url) cannot be an MSP's: it would brand every sign-in page. */
+function assertNotOwnHost(publicUrl: string, hostname: string): void {
+  let own: string | null = null;
+  try {
+    own = publicUrl ? normalizeHostname(new URL(publicUrl).hostname) : null;
+  } catch {
+    own = null;
+  }
+  if (own && own === hostname) throw new ValidationError(HOSTNAME_IS_OWN, { customHostname: HOSTNAME_IS_OWN });
+}
+
+/** The organisation that stored this host name (a Host header's value, normalized), or null. Anything that is not a host name is no one's. */
+export async function orgIdByHostname(ctx: Pick<ServiceContext, "store">, host: string | null | undefined): Promise<string | null> {
+  const name = host ? normalizeHostname(host) : "";
+  if (!isCustomHostname(name)) return null;
+  const b = ctx.store.t.organizationBranding;
+  const [row] = await ctx.store.db.select({ orgId: b.orgId }).from(b).where(eq(b.customHostname, name)).limit(1);
+  return row?.orgId ?? null;
+}
+
+/**
+ * The MSP host name that applies to an organisation: its own, else its MSP's, while the plan
+ * allows branding; null otherwise.
+ */
+async function hostnameFor(ctx: Ctx, orgId: string): Promise<string | null> {
+  const org = await organizationInfo(ctx, orgId);
+  if (!org) return null;
+  const own = await rowOf(ctx, org.id);
+  const hostname = own?.customHostname ?? (org.parentId ? (await rowOf(ctx, org.parentId))?.customHostname : null) ?? null;
+  if (!hostname || !(await planAllowsBranding(ctx, org.id))) return null;
+  return hostname;
+}
+
+/**
+ * Where mail for an organisation links to: `https://<custom hostname>` of its MSP (or its own),
+ * or null for the default (--public-url). For invitations, alerts and digests.
+ */
+export async function mailOriginFor(ctx: Ctx, orgId: string): Promise<string | null> {
+  const hostname = await hostnameFor(ctx, orgId);
+  return hostname ? `https://${hostname}` : null;
+}
+
+/**
+ * Where a person's own mail (a password link) links to: the MSP's host name only when every
+ * organisation they belong to is that MSP or one of its clients, so an MSP's host never
+ * receives a link for someone who also belongs elsewhere; null for the default.
+ */
+export async function userMailOrigin(ctx: Ctx, userId: string): Promise<string | null> {
+  const { memberships, organizations } = ctx.store.t;
+  const rows = await ctx.store.db
+    .select({ id: organizations.id, parentId: organizations.parentId })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .where(eq(memberships.userId, userId));
+  const roots = [...new Set(rows.map((r) => r.parentId ?? r.id))];
+  if (roots.length !== 1) return null;
+  return mailOriginFor(ctx, roots[0]!);
 }
 
 /** The image type from its first bytes: PNG or JPEG only (SVG can carry script). */
@@ -144,9 +234,13 @@ export async function logoBySlug(ctx: Ctx, slug: string): Promise<{ type: LogoTy
   return { type: row.logoType as LogoType, bytes: new Uint8Array(Buffer.from(row.logoBase64, "base64")) };
 }
 
-/** GET /api/branding/public?brand=<slug>: the sign-in page through an MSP's link (name, logo, colour only; the default otherwise). */
-export async function publicBranding(ctx: Ctx, slug: string | undefined): Promise<PublicBranding> {
-  const org = slug ? await organizationBySlug(ctx, slug.slice(0, 100)) : null;
-  const b = org ? await brandingFor(ctx, org.id) : DEFAULT_BRANDING;
+/**
+ * GET /api/branding/public?brand=<slug>: the sign-in page through an MSP's link; without
+ * `brand`, the MSP whose stored host name the request came to (`host`: the Host header). Name,
+ * logo and colour only; the default otherwise.
+ */
+export async function publicBranding(ctx: Ctx, slug: string | undefined, host?: string | null): Promise<PublicBranding> {
+  const orgId = slug ? ((await organizationBySlug(ctx, slug.slice(0, 100)))?.id ?? null) : await orgIdByHostname(ctx, host);
+  const b = orgId ? await brandingFor(ctx, orgId) : DEFAULT_BRANDING;
   return { productName: b.productName, primaryColor: b.primaryColor, logoUrl: b.logoUrl };
 }

@@ -4,6 +4,7 @@
  * only ever reaches the invited address.
  */
 import type { OrgContext } from "../../http/access";
+import { mailOriginFor } from "../branding/service";
 import { invitationMail } from "../mail/templates";
 import type { InvitationView, InviteResponse } from "./contract";
 import { organizationName } from "./service";
@@ -13,7 +14,7 @@ const ROLE_WORDS = { owner: "an owner", admin: "an admin", member: "a member", v
 export const MAIL_FAILED_MESSAGE = "The invitation mail could not be sent. The invitation is ready: copy the link and send it yourself.";
 
 export async function deliverInvitation(
-  ctx: Pick<OrgContext, "store" | "log" | "mailer" | "actor">,
+  ctx: Pick<OrgContext, "store" | "log" | "mailer" | "actor" | "stripe" | "config">,
   invitation: InvitationView,
   token: string,
   /** base address for the copy-the-link fallback when no --public-url is set */
@@ -21,10 +22,12 @@ export async function deliverInvitation(
 ): Promise<InviteResponse> {
   const { actor, mailer } = ctx;
   const path = `/invite?token=${encodeURIComponent(token)}`;
+  // an MSP's organisations are invited to its own hostname
+  const msp = await mailOriginFor(ctx, actor.orgId);
   if (!mailer) {
-    return { invitation, emailed: false, link: `${requestOrigin}${path}` };
+    return { invitation, emailed: false, link: `${msp ?? requestOrigin}${path}` };
   }
-  const link = `${mailer.publicUrl}${path}`;
+  const link = `${msp ?? mailer.publicUrl}${path}`;
   const organization = (await organizationName(ctx, actor.orgId)) ?? "an organization";
   try {
     await mailer.send(
