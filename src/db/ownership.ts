@@ -44,6 +44,7 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   dailySourceStats: "reports",
   dailySenderStats: "reports",
   dailyAuthStats: "reports",
+  dkimSelectorsSeen: "reports",
   sourceNames: "reports",
   senderMarks: "reports",
   // settings: one row of preferences per organisation (alert thresholds included)

@@ -104,6 +104,23 @@ export const dailyAuthStats = pgTable(
   ],
 );
 
+/** The DKIM selectors reported per organization and domain row (see the SQLite schema). */
+export const dkimSelectorsSeen = pgTable(
+  "dkim_selectors_seen",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull(),
+    authDomain: text("auth_domain").notNull(),
+    selector: text("selector").notNull(),
+    lastBegin: bigint("last_begin", { mode: "number" }).notNull(),
+    results: bigint("results", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.domainId, t.authDomain, t.selector] }),
+    foreignKey({ name: "dkim_selectors_seen_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
+  ],
+);
+
 /** Per organisation and sending IP, its reverse DNS name and the sending service it names. */
 export const sourceNames = pgTable(
   "source_names",

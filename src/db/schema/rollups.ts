@@ -106,6 +106,25 @@ export const dailyAuthStats = sqliteTable(
   (t) => [primaryKey({ columns: [t.orgId, t.domainId, t.sourceIp, t.day, t.method, t.authDomain, t.selector, t.result] })],
 );
 
+/**
+ * The DKIM selectors reported per organization and domain row: per signing domain (d=,
+ * lowercased) and selector (lowercased) the latest report period start (epoch seconds) and the
+ * DKIM results that named it. What the domain page and the DNS checks try besides the common
+ * selectors (`selectorsSeen`), without reading the records.
+ */
+export const dkimSelectorsSeen = sqliteTable(
+  "dkim_selectors_seen",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    authDomain: text("auth_domain").notNull(),
+    selector: text("selector").notNull(),
+    lastBegin: integer("last_begin").notNull(),
+    results: integer("results").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.domainId, t.authDomain, t.selector] })],
+);
+
 /** Per organisation and sending IP, its reverse DNS name and the sending service it names (written by the PTR enrichment). */
 export const sourceNames = sqliteTable(
   "source_names",

@@ -65,9 +65,9 @@ async function ruaOf(ctx: OrgContext, domain: string): Promise<string | null> {
 export async function domainReadiness(ctx: OrgContext, id: string): Promise<Readiness> {
   const row = await ownDomain(ctx, id);
   const domain = row.name.toLowerCase();
-  const to = Math.floor(ctx.now().getTime() / 1000);
-  const from = to - READINESS_DAYS * DAY;
-  const [figures, marks, rua] = await Promise.all([domainSourcesBetween(ctx, row.id, { from, to }), senderMarks(ctx), ruaOf(ctx, row.name)]);
+  // the last READINESS_DAYS UTC days, today included (the daily roll-ups' day rule)
+  const toDay = Math.floor(ctx.now().getTime() / 1000 / DAY);
+  const [figures, marks, rua] = await Promise.all([domainSourcesBetween(ctx, row.id, { fromDay: toDay - READINESS_DAYS + 1, toDay }), senderMarks(ctx), ruaOf(ctx, row.name)]);
 
   let analysis: DnsAnalysis | null = null;
   let analysisError: string | null = null;

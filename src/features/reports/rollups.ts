@@ -50,7 +50,13 @@ export interface ReportRollup {
   domain: RollupCounts | null;
   /** one row per source IP of the report */
   sources: SourceRollup[];
+  /** for dkim_selectors_seen: DKIM results per signing domain and selector (selectorKey), the report's period start */
+  selectors: Map<string, number>;
+  begin: number;
 }
+
+/** The key of one dkim_selectors_seen row of a report: the signing domain and the selector, both lowercased. */
+const selectorKey = (domain: string, selector: string) => `${domain.toLowerCase()}\n${selector.toLowerCase()}`;
 
 const SECONDS_PER_DAY = 86_400;
 
@@ -74,8 +80,9 @@ export function rollupReport(
   processedAt: Date = new Date(),
 ): ReportRollup {
   const day = utcDay(report.dateBegin);
-  if (!report.records.length) return { day, domain: null, sources: [] };
   const begin = Math.floor(report.dateBegin.getTime() / 1000);
+  const selectors = new Map<string, number>();
+  if (!report.records.length) return { day, domain: null, sources: [], selectors, begin };
   const seen = Math.floor(Math.min(report.dateEnd.getTime(), processedAt.getTime()) / 1000);
   const domain = zero();
   const sources = new Map<string, SourceRollup>();
@@ -91,7 +98,10 @@ export function rollupReport(
       source.lastFailedAt = seen;
       if (r.disposition === "none") source.failedDelivered += r.count;
     }
-    for (const d of r.dkimResults) bumpAuth(source.auth, authKey("dkim", d.domain, d.selector, d.result), r.count);
+    for (const d of r.dkimResults) {
+      bumpAuth(source.auth, authKey("dkim", d.domain, d.selector, d.result), r.count);
+      if (d.selector) bumpAuth(selectors, selectorKey(d.domain, d.selector), 1);
+    }
     for (const f of r.spfResults) bumpAuth(source.auth, authKey("spf", f.domain, null, f.result), r.count);
     for (const counts of [domain, source]) {
       counts.messages += r.count;
@@ -102,7 +112,7 @@ export function rollupReport(
       if (r.dkimAligned === "pass") counts.dkimAligned += r.count;
     }
   }
-  return { day, domain, sources: [...sources.values()] };
+  return { day, domain, sources: [...sources.values()], selectors, begin };
 }
 
 /** The SQLite upsert of one daily_sender_stats row (values in the order of senderDayValues). */
@@ -175,5 +185,29 @@ export async function writeAuthDaysPostgres(store: StoreCore, ctx: { orgId: stri
       .insert(a)
       .values(rows.slice(start, start + 1000))
       .onConflictDoUpdate({ target: [a.orgId, a.domainId, a.sourceIp, a.day, a.method, a.authDomain, a.selector, a.result], set: { messages: sql`${a.messages} + excluded.messages` } });
+  }
+}
+
+/** The SQLite upsert of one dkim_selectors_seen row (values in the order of selectorValues). */
+export const SELECTOR_UPSERT = `INSERT INTO dkim_selectors_seen (org_id, domain_id, auth_domain, selector, last_begin, results) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (org_id, domain_id, auth_domain, selector) DO UPDATE SET last_begin = MAX(last_begin, excluded.last_begin), results = results + excluded.results`;
+
+/** The values of SELECTOR_UPSERT for each DKIM signing domain and selector of a report. */
+export function selectorValues(ctx: { orgId: string; domainId: string }, rollup: ReportRollup) {
+  return [...rollup.selectors].map(([key, results]) => {
+    const [authDomain, selector] = key.split("\n") as [string, string];
+    return [ctx.orgId, ctx.domainId, authDomain, selector, rollup.begin, results] as const;
+  });
+}
+
+/** The PostgreSQL upsert of a report's dkim_selectors_seen rows (inside the caller's store.write). */
+export async function writeSelectorsPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
+  const k = store.t.dkimSelectorsSeen;
+  const rows = selectorValues(ctx, rollup).map(([orgId, domainId, authDomain, selector, lastBegin, results]) => ({ orgId, domainId, authDomain, selector, lastBegin, results }));
+  for (let start = 0; start < rows.length; start += 1000) {
+    await store.db
+      .insert(k)
+      .values(rows.slice(start, start + 1000))
+      .onConflictDoUpdate({ target: [k.orgId, k.domainId, k.authDomain, k.selector], set: { lastBegin: sql`GREATEST(${k.lastBegin}, excluded.last_begin)`, results: sql`${k.results} + excluded.results` } });
   }
 }

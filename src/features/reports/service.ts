@@ -1,5 +1,5 @@
 /** Reading reports back, always within one organisation. */
-import { and, desc, eq, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { aggregateRecords, aggregateReports } from "../../db/schema";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
@@ -146,34 +146,23 @@ export const SEEN_SELECTORS_DAYS = 365;
 /**
  * DKIM selectors seen in the organisation's aggregate reports for `domain` or a subdomain
  * (the DKIM result's d=), most recently seen first, at most `limit`, from the last
- * SEEN_SELECTORS_DAYS days (older keys are likely rotated, and the window keeps the scan on
- * the (org_id, date_begin) index). Selectors come from reporters: only well-formed ones
- * are returned, since they become DNS names. The organisation is named by the caller: a
- * signed-in lookup passes its actor's, the scheduled DNS check the checked domain's.
+ * SEEN_SELECTORS_DAYS days (older keys are likely rotated). Read from dkim_selectors_seen (one
+ * row per domain row, signing domain and selector, written with each report), never the
+ * records. Selectors come from reporters: only well-formed ones are returned, since they
+ * become DNS names. The organisation is named by the caller: a signed-in lookup passes its
+ * actor's, the scheduled DNS check the checked domain's.
  */
 export async function selectorsSeen(ctx: ServiceContext, orgId: string, domain: string, options: { now?: Date; limit?: number; days?: number } = {}): Promise<string[]> {
-  const { aggregateAuthResults, aggregateRecords } = ctx.store.t;
   const name = domain.toLowerCase();
-  const since = new Date((options.now ?? new Date()).getTime() - (options.days ?? SEEN_SELECTORS_DAYS) * 86_400_000);
-  const authDomain = sql`lower(${aggregateAuthResults.domain})`;
-  const lastSeen = sql<number>`max(${aggregateRecords.dateBegin})`;
-  const rows = await ctx.store.db
-    .select({ selector: sql<string>`lower(${aggregateAuthResults.selector})`, lastSeen })
-    .from(aggregateRecords)
-    .innerJoin(aggregateAuthResults, and(eq(aggregateAuthResults.orgId, aggregateRecords.orgId), eq(aggregateAuthResults.recordId, aggregateRecords.id)))
-    .where(
-      and(
-        eq(aggregateRecords.orgId, orgId),
-        gte(aggregateRecords.dateBegin, since),
-        eq(aggregateAuthResults.method, "dkim"),
-        isNotNull(aggregateAuthResults.selector),
-        // the domain itself or a subdomain: its last name.length + 1 characters are "." + name
-        sql`(${authDomain} = ${name} OR (length(${authDomain}) >= ${name.length + 1} AND substr(${authDomain}, length(${authDomain}) - ${name.length}) = ${"." + name}))`,
-      ),
-    )
-    .groupBy(sql`lower(${aggregateAuthResults.selector})`)
-    .orderBy(desc(lastSeen), desc(sql`count(*)`), sql`1`)
-    .limit((options.limit ?? MAX_SEEN_SELECTORS) * 2);
+  const since = Math.floor(((options.now ?? new Date()).getTime() - (options.days ?? SEEN_SELECTORS_DAYS) * 86_400_000) / 1000);
+  const rows = await ctx.store.rows<{ selector: string }>(sql`
+    SELECT k.selector AS "selector"
+    FROM dkim_selectors_seen k
+    WHERE k.org_id = ${orgId} AND k.last_begin >= ${since}
+      AND (k.auth_domain = ${name} OR (length(k.auth_domain) >= ${name.length + 1} AND substr(k.auth_domain, length(k.auth_domain) - ${name.length}) = ${"." + name}))
+    GROUP BY k.selector
+    ORDER BY MAX(k.last_begin) DESC, SUM(k.results) DESC, k.selector
+    LIMIT ${(options.limit ?? MAX_SEEN_SELECTORS) * 2}`);
   return rows
     .map((r) => r.selector.trim())
     .filter((s) => s.length <= 253 && SELECTOR_PATTERN.test(s))

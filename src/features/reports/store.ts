@@ -131,6 +131,7 @@ export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): 
     if (held.domain) addCounts(held.domain, batch.domain);
     else held.domain = batch.domain;
   }
+  for (const [key, results] of batch.selectors) held.selectors.set(key, (held.selectors.get(key) ?? 0) + results);
   for (const x of batch.sources) {
     const into = byIp.get(x.sourceIp);
     if (!into) {

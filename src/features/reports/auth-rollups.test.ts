@@ -1,0 +1,118 @@
+/**
+ * The roll-ups the domain page reads instead of the records: daily_auth_stats (DKIM and SPF
+ * results per domain, source IP and day) and dkim_selectors_seen (DKIM selectors per domain row
+ * and signing domain). Both report writers fill them in the report's transaction (a streamed
+ * upload in batches, a small report whole); their migrations' backfill gives the same rows
+ * from the stored records; they go with their domain. Runs on the store the suite runs on.
+ */
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { gzipSync, strToU8 } from "fflate";
+import { makeTestApp, type TestApp } from "../../../tests/support/app";
+import { signedInMember } from "../../../tests/support/fixtures";
+import { MIGRATIONS } from "../../db/migrations.gen";
+import { PG_MIGRATIONS } from "../../db/migrations-pg.gen";
+import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
+import { reverseDnsSettled } from "./reverse-dns";
+import { RECORD_BATCH } from "./streamed-write";
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await makeTestApp();
+});
+afterEach(async () => {
+  await reverseDnsSettled();
+  t.close();
+});
+
+const ADDRESSES = 300;
+const records = (n: number, shift = 0): GeneratedRecord[] =>
+  Array.from({ length: n }, (_, j) => ({
+    sourceIp: `10.2.${(((j + shift) % ADDRESSES) >> 8) & 255}.${(j + shift) % ADDRESSES & 255}`,
+    count: 1 + (j % 7),
+    dkim: j % 4 === 0 ? "fail" : "pass",
+    spf: j % 3 === 0 ? "fail" : "pass",
+    disposition: "none",
+    // a selector written in two cases, a third-party signer, and a record signed twice
+    dkimAuth: [
+      { domain: j % 5 === 0 ? "Mail.Example.com" : "example.com", selector: j % 2 ? "S1" : "s1", result: j % 4 === 0 ? "fail" : "pass" },
+      ...(j % 6 === 0 ? [{ domain: "esp.example.net", selector: "k2", result: "pass" }] : []),
+    ],
+    spfAuth: [{ domain: j % 2 ? "bounce.example.com" : "example.com", scope: "mfrom", result: j % 3 === 0 ? "fail" : "pass" }],
+  }));
+const report = (reportId: string, n: number, day: string, shift = 0) =>
+  aggregateXml({ orgName: "google.com", reportId, begin: new Date(`${day}T00:00:00Z`), end: new Date(`${day}T23:59:59Z`), domain: "example.com", records: records(n, shift) });
+
+function upload(cookie: string, name: string, bytes: Uint8Array) {
+  const form = new FormData();
+  form.append("files", new File([bytes as Uint8Array<ArrayBuffer>], name));
+  return t.json("POST", "/api/reports/upload", { body: form, cookie });
+}
+
+const AUTH = "SELECT org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages FROM daily_auth_stats ORDER BY org_id, domain_id, source_ip, day, method, auth_domain, selector, result";
+const SELECTORS = "SELECT org_id, domain_id, auth_domain, selector, last_begin, results FROM dkim_selectors_seen ORDER BY org_id, domain_id, auth_domain, selector";
+const rowsOf = async (query: string) =>
+  (await t.deps.store.rows<Record<string, unknown>>(sql.raw(query))).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" || (typeof v === "string" && /^\d+$/.test(v) && k !== "source_ip") ? Number(v) : v])));
+
+/** The backfill INSERT of `table` from the migration that created it, for the suite's store. */
+function backfillOf(table: string): string {
+  const migrations = t.deps.store.dialect === "sqlite" ? MIGRATIONS : PG_MIGRATIONS;
+  const found = migrations
+    .flatMap((m) => m.sql.split("--> statement-breakpoint"))
+    .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
+    .find((s) => s.startsWith(`INSERT INTO ${table} `));
+  expect(found).toBeDefined();
+  return found!;
+}
+
+test("both writers roll up DKIM and SPF results and selectors as the migrations' backfill does; a duplicate changes nothing; they go with their domain", async () => {
+  const member = await signedInMember(t.deps.store, "member");
+  const { store } = t.deps;
+  await store.write((tx) => tx.insert(store.t.domains).values({ orgId: member.orgId, name: "example.com" }));
+  const big = RECORD_BATCH + 1_500;
+  // streamed in batches (gzip over one batch), then small reports known whole, on two days
+  for (const [name, xml] of [
+    ["big.xml.gz", report("big", big, "2026-03-01")],
+    ["small.xml", report("small", 40, "2026-03-01", 7)],
+    ["next.xml", report("next", 25, "2026-03-02", 3)],
+  ] as const) {
+    const res = await upload(member.cookie, name, name.endsWith(".gz") ? gzipSync(strToU8(xml)) : strToU8(xml));
+    expect(res.body.results[0]).toMatchObject({ status: "ingested" });
+  }
+  const again = await upload(member.cookie, "small-again.xml", strToU8(report("small", 40, "2026-03-01", 7)));
+  expect(again.body.results[0]).toMatchObject({ status: "duplicate" });
+
+  const auth = await rowsOf(AUTH);
+  const selectors = await rowsOf(SELECTORS);
+  // every DKIM and SPF result counted with its record's messages, domains lowercased (selectors as reported; lowercased for dkim_selectors_seen)
+  const all = [...records(big), ...records(40, 7), ...records(25, 3)];
+  const sum = (method: string) => auth.filter((r) => r.method === method).reduce((n, r) => n + Number(r.messages), 0);
+  expect(sum("spf")).toBe(all.reduce((n, r) => n + r.count, 0));
+  expect(sum("dkim")).toBe(all.reduce((n, r) => n + r.count * r.dkimAuth!.length, 0));
+  expect([...new Set(auth.map((r) => `${r.method} ${r.auth_domain} ${r.selector}`))].sort()).toEqual([
+    "dkim esp.example.net k2", "dkim example.com S1", "dkim example.com s1", "dkim mail.example.com S1", "dkim mail.example.com s1", "spf bounce.example.com ", "spf example.com ",
+  ]);
+  expect(selectors.map((r) => [r.auth_domain, r.selector, r.results, r.last_begin])).toEqual([
+    ["esp.example.net", "k2", all.filter((r) => r.dkimAuth!.length > 1).length, Date.parse("2026-03-02T00:00:00Z") / 1000],
+    ["example.com", "s1", all.filter((r) => r.dkimAuth![0]!.domain === "example.com").length, Date.parse("2026-03-02T00:00:00Z") / 1000],
+    ["mail.example.com", "s1", all.filter((r) => r.dkimAuth![0]!.domain !== "example.com").length, Date.parse("2026-03-02T00:00:00Z") / 1000],
+  ]);
+
+  // the migrations' backfill from the stored records gives the same rows
+  await store.write(async () => {
+    await store.rows(sql`DELETE FROM daily_auth_stats`);
+    await store.rows(sql`DELETE FROM dkim_selectors_seen`);
+  });
+  expect(await rowsOf(AUTH)).toEqual([]);
+  await store.write(async () => {
+    await store.rows(sql.raw(backfillOf("daily_auth_stats")));
+    await store.rows(sql.raw(backfillOf("dkim_selectors_seen")));
+  });
+  expect(await rowsOf(AUTH)).toEqual(auth);
+  expect(await rowsOf(SELECTORS)).toEqual(selectors);
+
+  // deleting the domain deletes its roll-ups
+  await store.write(() => store.rows(sql`DELETE FROM domains WHERE org_id = ${member.orgId}`));
+  expect(await rowsOf(AUTH)).toEqual([]);
+  expect(await rowsOf(SELECTORS)).toEqual([]);
+}, 120_000);
