@@ -63,7 +63,7 @@ export function PortfolioTable({
 
   const reportButton = (c: PortfolioClient, className = "") =>
     onReport && (
-      <button type="button" className={`btn btn-sm btn-ghost ${className}`} onClick={() => onReport(c)} aria-label={`Client report of ${c.name}`} title="Client report">
+      <button type="button" className={`btn btn-sm ${className}`} onClick={() => onReport(c)} aria-label={`Client report of ${c.name}`} title="Client report">
         <Mail className="h-4 w-4" aria-hidden />
         <span className="lg:sr-only">Client report</span>
       </button>
@@ -156,7 +156,7 @@ export function PortfolioTable({
                       <LastReport at={c.lastReportAt} />
                     </td>
                     <td className="whitespace-nowrap text-right">
-                      {reportButton(c)}
+                      {reportButton(c, "btn-ghost btn-square mr-1")}
                       {openButton(c)}
                     </td>
                   </tr>
