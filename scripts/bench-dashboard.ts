@@ -17,6 +17,7 @@
  *   --database-url URL   PostgreSQL database to build into (default: a throw-away cluster)
  *   --requests N         timed requests per endpoint (default 40, after 3 untimed)
  *   --no-build           use the executable already in $DW_DIST (or dist/) instead of building it
+ *   --only TEXT          time only the endpoints whose label contains TEXT (comma-separated for several)
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -58,6 +59,7 @@ const STORE = option("store") ?? "sqlite";
 if (STORE !== "sqlite" && STORE !== "postgres") fail(`--store must be sqlite or postgres (got "${STORE}")`);
 const DATABASE_URL = option("database-url");
 const REUSE = flag("reuse");
+const ONLY = option("only")?.split(",").filter(Boolean) ?? null;
 
 const ORGS = 100;
 const DOMAINS_PER_ORG = 10;
@@ -293,7 +295,7 @@ async function main() {
     };
     const senders = JSON.parse(await get("/api/senders")) as { key: string }[];
     const domainId = built.domainIds[0]!;
-    const endpoints = hotPaths({ domainId, senderKey: senders[0]?.key ?? null });
+    const endpoints = hotPaths({ domainId, senderKey: senders[0]?.key ?? null }).filter((e) => !ONLY || ONLY.some((text) => e.label.includes(text)));
     console.log(`\n${records.toLocaleString("en")} records (${Number(big).toLocaleString("en")} in the largest organization)${size ? `, ${(size / 1024 / 1024).toFixed(0)} MB` : ""}; ${REQUESTS} requests per endpoint, one at a time, on ${cpus().length} × ${cpus()[0]?.model ?? "CPU"}\n`);
     console.log(`${"endpoint".padEnd(48)} ${"p50 ms".padStart(8)} ${"p95 ms".padStart(8)} ${"max ms".padStart(8)}`);
     const results: Record<string, { p50: number; p95: number }> = {};
