@@ -17,7 +17,7 @@ import { domainHistoryQuerySchema } from "../domains/page-routes";
 import { addDomainSchema } from "../domains/contract";
 import { mailboxInputSchema } from "../mailin/contract";
 import { changeRoleSchema, createClientSchema, invitationTokenSchema, inviteSchema } from "../orgs/contract";
-import { importSchema } from "../portfolio/contract";
+import { clientReportSchema, importSchema } from "../portfolio/contract";
 import { brandingSchema } from "../branding/contract";
 import { listFailureTlsQuerySchema, listReportsQuerySchema, markSenderSchema, senderDetailQuerySchema, sendersQuerySchema } from "../reports/contract";
 import { settingsSchema } from "../settings/contract";
@@ -62,6 +62,8 @@ export const CONTRACTS: Record<string, RouteContract> = {
   "POST /api/domains": { summary: "Add a domain", body: addDomainSchema },
   "GET /api/portfolio": { summary: "Every client of the managing organization with its figures (MSP portfolio)" },
   "POST /api/portfolio/import": { summary: "Create clients and add their domains from a CSV (dry run by default)", body: importSchema },
+  "GET /api/portfolio/clients/:id/report": { summary: "A client's weekly report contacts, switch and last send (managing organization's owners and admins)" },
+  "PUT /api/portfolio/clients/:id/report": { summary: "Set a client's weekly report contacts (at most 10) and switch", body: clientReportSchema },
   "GET /api/branding": { summary: "The branding in force for the organization (its own, its MSP's or the default)" },
   "PUT /api/branding": { summary: "Set the white-label product name, primary colour and support email", body: brandingSchema },
   "PUT /api/branding/logo": { summary: "Upload the white-label logo (multipart field \"logo\", PNG or JPEG, at most 256 KB)" },
