@@ -17,10 +17,13 @@ export function useBranding(enabled: boolean): BrandInForce | undefined {
   return enabled ? q.data : undefined;
 }
 
-/** The sign-in page reached through an MSP's link (`?brand=<slug>`): its name, logo and colour. */
+/**
+ * The sign-in pages' brand: the MSP's link (`?brand=<slug>`), else the MSP whose own hostname
+ * the page was opened on (the server tells by the Host), else the product's.
+ */
 export function usePublicBranding(slug: string | null): BrandInForce | undefined {
-  const q = useQuery<BrandInForce>({ queryKey: [`/api/branding/public?brand=${encodeURIComponent(slug ?? "")}`], enabled: !!slug });
-  return slug ? q.data : undefined;
+  const q = useQuery<BrandInForce>({ queryKey: [slug ? `/api/branding/public?brand=${encodeURIComponent(slug)}` : "/api/branding/public"], retry: false });
+  return q.data;
 }
 
 /** Black or white text on the colour, whichever reads better. */

@@ -13,6 +13,7 @@ interface BrandingView {
   logoUrl: string | null;
   source: "own" | "parent" | "default";
   own: { productName: string; primaryColor: string | null; supportEmail: string | null; logoUrl: string | null } | null;
+  customHostname: string | null;
   canEdit: boolean;
   planAllows: boolean;
   isClient: boolean;
@@ -53,7 +54,12 @@ export function BrandingSection() {
 
 function formOf(b: BrandingView) {
   // the stored name reads back as the default when none is set
-  return { productName: b.own && b.own.productName !== "dmarcwarden" ? b.own.productName : "", primaryColor: b.own?.primaryColor ?? "", supportEmail: b.own?.supportEmail ?? "" };
+  return {
+    productName: b.own && b.own.productName !== "dmarcwarden" ? b.own.productName : "",
+    primaryColor: b.own?.primaryColor ?? "",
+    supportEmail: b.own?.supportEmail ?? "",
+    customHostname: b.customHostname ?? "",
+  };
 }
 
 function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string }) {
@@ -90,7 +96,8 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
     e.preventDefault();
     save.mutate();
   };
-  const link = `${window.location.origin}/login?brand=${encodeURIComponent(slug)}`;
+  // on the MSP's own hostname the sign-in page is branded without ?brand=
+  const link = branding.customHostname ? `https://${branding.customHostname}/login` : `${window.location.origin}/login?brand=${encodeURIComponent(slug)}`;
   const logoUrl = branding.own?.logoUrl ?? null;
   return (
     <form onSubmit={submit} className="flex flex-col gap-3" aria-label="White-label settings" noValidate>
@@ -114,6 +121,17 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
           <input className={input("supportEmail")} type="email" value={values.supportEmail} maxLength={254} placeholder="support@example.com" onChange={(e) => set("supportEmail", e.target.value)} />
         </WrappingField>
       </div>
+      <WrappingField label="Custom hostname" error={fields.customHostname} hint="Optional. Point it at this server with a CNAME record; your reverse proxy serves it over HTTPS. Your clients' sign-in page and mail links then use it.">
+        <input
+          className={`${input("customHostname")} md:max-w-md`}
+          value={values.customHostname}
+          maxLength={253}
+          placeholder="dmarc.your-company.com"
+          spellCheck={false}
+          autoCapitalize="none"
+          onChange={(e) => set("customHostname", e.target.value)}
+        />
+      </WrappingField>
       <div className="flex flex-wrap items-center gap-3">
         <span className="text-sm font-medium">Logo</span>
         {logoUrl ? <img src={logoUrl} alt="Current logo" className="h-10 w-10 rounded border border-base-300 object-contain" /> : <span className="text-sm opacity-60">No logo</span>}
