@@ -103,7 +103,7 @@ const IP_BATCH = 1000;
  * fromDay) that sent more than `minFailed` messages failing DMARC, with their totals: what the
  * new-failing-source alert needs, after every stored report. Reads the window's rows by the
  * primary key (org, domain, day) and, for the few sources failing in volume there, whether any
- * row of theirs is older (org, source, day index): never the domain's whole source history.
+ * row of theirs is older (the (org, source, day) index): never the domain's whole source history.
  */
 export async function newFailingSources(
   ctx: WithStore,
@@ -128,10 +128,12 @@ export async function newFailingSources(
   const seenBefore = new Set<string>();
   for (let i = 0; i < inWindow.length; i += IP_BATCH) {
     const ips = inWindow.slice(i, i + IP_BATCH).map((r) => r.sourceIp);
-    const rows = await store.db
-      .selectDistinct({ sourceIp: s.sourceIp })
-      .from(s)
-      .where(and(eq(s.orgId, orgId), inArray(s.sourceIp, ips), eq(s.domainId, domainId), lt(s.day, window.fromDay)));
+    // by (org, source, day): left to itself SQLite may walk the organization's whole history on
+    // the primary key instead (it covers every column named), so it is told which index to use
+    const from = store.dialect === "sqlite" ? sql`daily_source_stats INDEXED BY daily_source_stats_org_ip_idx` : sql`daily_source_stats`;
+    const rows = await store.rows<{ sourceIp: string }>(
+      sql`SELECT DISTINCT ${s.sourceIp} AS "sourceIp" FROM ${from} WHERE ${and(eq(s.orgId, orgId), inArray(s.sourceIp, ips), lt(s.day, window.fromDay), eq(s.domainId, domainId))}`,
+    );
     for (const r of rows) seenBefore.add(r.sourceIp);
   }
   return inWindow
