@@ -44,6 +44,7 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   dailySourceStats: "reports",
   dailySenderStats: "reports",
   dailyAuthStats: "reports",
+  dailyCountryStats: "reports",
   dkimSelectorsSeen: "reports",
   sourceNames: "reports",
   senderMarks: "reports",

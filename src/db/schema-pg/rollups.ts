@@ -84,6 +84,23 @@ export const dailySenderStats = pgTable(
   ],
 );
 
+/** Per organization, day, domain and country of the sending IPs (see the SQLite schema). */
+export const dailyCountryStats = pgTable(
+  "daily_country_stats",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    domainId: text("domain_id").notNull(),
+    country: text("country").notNull(),
+    messages: bigint("messages", { mode: "number" }).notNull().default(0),
+    passed: bigint("passed", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.day, t.domainId, t.country] }),
+    foreignKey({ name: "daily_country_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
+  ],
+);
+
 /** DKIM and SPF results per organization, domain, sending IP and day (see the SQLite schema). */
 export const dailyAuthStats = pgTable(
   "daily_auth_stats",

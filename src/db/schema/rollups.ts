@@ -84,6 +84,23 @@ export const dailySenderStats = sqliteTable(
 );
 
 /**
+ * The same per country of the sending IPs (as located at ingest; '' when unlocated), without
+ * the IPs: the threat map reads a few rows per day instead of one per source.
+ */
+export const dailyCountryStats = sqliteTable(
+  "daily_country_stats",
+  {
+    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    day: integer("day").notNull(),
+    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
+    country: text("country").notNull(),
+    messages: integer("messages").notNull().default(0),
+    passed: integer("passed").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.day, t.domainId, t.country] })],
+);
+
+/**
  * The DKIM and SPF results receivers reported, per organization, domain, sending IP and day:
  * the messages of each (method, result domain lowercased, selector, result). The domain page's
  * sources and readiness read the few IPs they show on the primary key. `selector` is '' for SPF

@@ -1,7 +1,8 @@
 /**
- * The roll-ups the domain page reads instead of the records: daily_auth_stats (DKIM and SPF
- * results per domain, source IP and day) and dkim_selectors_seen (DKIM selectors per domain row
- * and signing domain). Both report writers fill them in the report's transaction (a streamed
+ * The roll-ups the domain page and the threat map read instead of the records or the per-IP
+ * rows: daily_auth_stats (DKIM and SPF results per domain, source IP and day),
+ * dkim_selectors_seen (DKIM selectors per domain row and signing domain) and
+ * daily_country_stats (messages per day, domain and country). Both report writers fill them in the report's transaction (a streamed
  * upload in batches, a small report whole); their migrations' backfill gives the same rows
  * from the stored records; they go with their domain. Runs on the store the suite runs on.
  */
@@ -51,6 +52,7 @@ function upload(cookie: string, name: string, bytes: Uint8Array) {
 
 const AUTH = "SELECT org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages FROM daily_auth_stats ORDER BY org_id, domain_id, source_ip, day, method, auth_domain, selector, result";
 const SELECTORS = "SELECT org_id, domain_id, auth_domain, selector, last_begin, results FROM dkim_selectors_seen ORDER BY org_id, domain_id, auth_domain, selector";
+const COUNTRIES = "SELECT org_id, day, domain_id, country, messages, passed FROM daily_country_stats ORDER BY org_id, day, domain_id, country";
 const rowsOf = async (query: string) =>
   (await t.deps.store.rows<Record<string, unknown>>(sql.raw(query))).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" || (typeof v === "string" && /^\d+$/.test(v) && k !== "source_ip") ? Number(v) : v])));
 
@@ -65,7 +67,7 @@ function backfillOf(table: string): string {
   return found!;
 }
 
-test("both writers roll up DKIM and SPF results and selectors as the migrations' backfill does; a duplicate changes nothing; they go with their domain", async () => {
+test("both writers roll up DKIM and SPF results, selectors and countries as the migrations' backfill does; a duplicate changes nothing; they go with their domain", async () => {
   const member = await signedInMember(t.deps.store, "member");
   const { store } = t.deps;
   await store.write((tx) => tx.insert(store.t.domains).values({ orgId: member.orgId, name: "example.com" }));
@@ -84,6 +86,12 @@ test("both writers roll up DKIM and SPF results and selectors as the migrations'
 
   const auth = await rowsOf(AUTH);
   const selectors = await rowsOf(SELECTORS);
+  const countries = await rowsOf(COUNTRIES);
+  // per country: the day's messages of the domain (the 10.x test addresses are not located)
+  expect(countries.map((r) => [r.day, r.country, r.messages])).toEqual([
+    [Date.parse("2026-03-01") / 86_400_000, "", [...records(big), ...records(40, 7)].reduce((n, r) => n + r.count, 0)],
+    [Date.parse("2026-03-02") / 86_400_000, "", records(25, 3).reduce((n, r) => n + r.count, 0)],
+  ]);
   // every DKIM and SPF result counted with its record's messages, domains lowercased (selectors as reported; lowercased for dkim_selectors_seen)
   const all = [...records(big), ...records(40, 7), ...records(25, 3)];
   const sum = (method: string) => auth.filter((r) => r.method === method).reduce((n, r) => n + Number(r.messages), 0);
@@ -102,17 +110,21 @@ test("both writers roll up DKIM and SPF results and selectors as the migrations'
   await store.write(async () => {
     await store.rows(sql`DELETE FROM daily_auth_stats`);
     await store.rows(sql`DELETE FROM dkim_selectors_seen`);
+    await store.rows(sql`DELETE FROM daily_country_stats`);
   });
   expect(await rowsOf(AUTH)).toEqual([]);
   await store.write(async () => {
     await store.rows(sql.raw(backfillOf("daily_auth_stats")));
     await store.rows(sql.raw(backfillOf("dkim_selectors_seen")));
+    await store.rows(sql.raw(backfillOf("daily_country_stats")));
   });
   expect(await rowsOf(AUTH)).toEqual(auth);
   expect(await rowsOf(SELECTORS)).toEqual(selectors);
+  expect(await rowsOf(COUNTRIES)).toEqual(countries);
 
   // deleting the domain deletes its roll-ups
   await store.write(() => store.rows(sql`DELETE FROM domains WHERE org_id = ${member.orgId}`));
   expect(await rowsOf(AUTH)).toEqual([]);
   expect(await rowsOf(SELECTORS)).toEqual([]);
+  expect(await rowsOf(COUNTRIES)).toEqual([]);
 }, 120_000);

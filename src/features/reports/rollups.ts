@@ -211,3 +211,31 @@ export async function writeSelectorsPostgres(store: StoreCore, ctx: { orgId: str
       .onConflictDoUpdate({ target: [k.orgId, k.domainId, k.authDomain, k.selector], set: { lastBegin: sql`GREATEST(${k.lastBegin}, excluded.last_begin)`, results: sql`${k.results} + excluded.results` } });
   }
 }
+
+/** The SQLite upsert of one daily_country_stats row (values in the order of countryValues). */
+export const COUNTRY_DAY_UPSERT = `INSERT INTO daily_country_stats (org_id, day, domain_id, country, messages, passed) VALUES (?, ?, ?, ?, ?, ?)
+  ON CONFLICT (org_id, day, domain_id, country) DO UPDATE SET messages = messages + excluded.messages, passed = passed + excluded.passed`;
+
+/** A report's sources summed per country ('' for the unlocated), as daily_country_stats rows' values. */
+export function countryValues(ctx: { orgId: string; domainId: string }, rollup: ReportRollup) {
+  const byCountry = new Map<string, { messages: number; passed: number }>();
+  for (const x of rollup.sources) {
+    const key = x.country ?? "";
+    const into = byCountry.get(key) ?? { messages: 0, passed: 0 };
+    into.messages += x.messages;
+    into.passed += x.passed;
+    byCountry.set(key, into);
+  }
+  return [...byCountry].map(([country, c]) => [ctx.orgId, rollup.day, ctx.domainId, country, c.messages, c.passed] as const);
+}
+
+/** The PostgreSQL upsert of a report's daily_country_stats rows (inside the caller's store.write). */
+export async function writeCountryDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
+  const c = store.t.dailyCountryStats;
+  const rows = countryValues(ctx, rollup).map(([orgId, day, domainId, country, messages, passed]) => ({ orgId, day, domainId, country, messages, passed }));
+  if (!rows.length) return;
+  await store.db
+    .insert(c)
+    .values(rows)
+    .onConflictDoUpdate({ target: [c.orgId, c.day, c.domainId, c.country], set: { messages: sql`${c.messages} + excluded.messages`, passed: sql`${c.passed} + excluded.passed` } });
+}

@@ -10,7 +10,7 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { writeAuthDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
+import { writeAuthDaysPostgres, writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import { addToRollup, initialCounts, jsonList, newAggregateWrite, takeRollup, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 /** Rows per INSERT: 1,000 records × 15 columns stays far below PostgreSQL's 65,535 parameters. */
@@ -55,6 +55,7 @@ export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writ
       await writeSenderDaysPostgres(store, ctx, rollup, head.policy.domain);
     await writeAuthDaysPostgres(store, ctx, rollup);
     await writeSelectorsPostgres(store, ctx, rollup);
+    await writeCountryDaysPostgres(store, ctx, rollup);
   };
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {

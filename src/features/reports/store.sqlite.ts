@@ -6,7 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { AUTH_DAY_UPSERT, authDayValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
+import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
 import { addToRollup, initialCounts, jsonList, newAggregateWrite, takeRollup, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -43,6 +43,7 @@ interface Statements {
   upsertSenderDay: Statement;
   upsertAuthDay: Statement;
   upsertSelector: Statement;
+  upsertCountryDay: Statement;
   setAggregateCounts: Statement;
 }
 
@@ -88,6 +89,7 @@ function prepare(sqlite: Database): Statements {
     upsertSenderDay: sqlite.prepare(SENDER_DAY_UPSERT),
     upsertAuthDay: sqlite.prepare(AUTH_DAY_UPSERT),
     upsertSelector: sqlite.prepare(SELECTOR_UPSERT),
+    upsertCountryDay: sqlite.prepare(COUNTRY_DAY_UPSERT),
     setAggregateCounts: sqlite.prepare("UPDATE aggregate_reports SET record_count = ?, message_count = ?, pass_count = ? WHERE id = ?"),
   };
   statements.set(sqlite, s);
@@ -123,6 +125,7 @@ export function sqliteReportWriter(sqlite: Database): Omit<ReportWriter, "writeA
       for (const values of authDayValues(ctx, rollup.day, x)) s.upsertAuthDay.run(...values);
     }
     for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);
+    for (const values of countryValues(ctx, rollup)) s.upsertCountryDay.run(...values);
   };
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
