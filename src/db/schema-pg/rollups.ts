@@ -81,6 +81,7 @@ export const dailySenderStats = pgTable(
   (t) => [
     primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] }),
     foreignKey({ name: "daily_sender_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
+    index("daily_sender_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day),
   ],
 );
 
@@ -149,7 +150,7 @@ export const sourceNames = pgTable(
     service: text("service"),
     serviceType: text("service_type"),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.sourceIp] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.sourceIp] }), index("source_names_org_service_idx").on(t.orgId, t.service)],
 );
 
 /** A user's verdict on a sender (a sending service, a base domain or one IP) of the organisation. */

@@ -80,7 +80,7 @@ export const dailySenderStats = sqliteTable(
     /** the latest period start of a report with mail from the IP */
     lastBegin: integer("last_begin").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] }), index("daily_sender_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day)],
 );
 
 /**
@@ -153,7 +153,7 @@ export const sourceNames = sqliteTable(
     service: text("service"),
     serviceType: text("service_type"),
   },
-  (t) => [primaryKey({ columns: [t.orgId, t.sourceIp] })],
+  (t) => [primaryKey({ columns: [t.orgId, t.sourceIp] }), index("source_names_org_service_idx").on(t.orgId, t.service)],
 );
 
 /** A user's verdict on a sender (a sending service, a base domain or one IP) of the organisation. */

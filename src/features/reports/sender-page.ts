@@ -2,8 +2,9 @@
  * GET /api/senders/:key — one sender of the organisation over the last N UTC days: its IPs
  * (country, PTR, messages, alignment), its daily trend, a few recent records and its verdict.
  *
- * Reads: the daily sender roll-ups of the period summed per IP and named from source_names
- * (the sender's IPs); the trend from the daily source roll-ups of its IPs on (org_id,
+ * Reads: the sender's addresses (source_names by service or base domain, or the one IP), their
+ * days of the daily sender roll-ups on (org_id, source_ip, day) summed per IP and named from
+ * source_names (the sender's IPs); the trend from the daily source roll-ups of its IPs on (org_id,
  * source_ip, day); the samples are the newest few records of those IPs.
  */
 import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
@@ -24,6 +25,19 @@ function senderFilter(kind: SenderKind, sender: string): SQL {
   return sql`g.source_ip = ${sender} AND n.service IS NULL AND n.base_domain IS NULL`;
 }
 
+/**
+ * The addresses that may belong to one sender: a service's and a base domain's from
+ * source_names (on its (org_id, service) index, or the organisation's names), an IP itself.
+ * senderFilter still decides on each row.
+ */
+async function senderIps(ctx: OrgContext, kind: SenderKind, sender: string): Promise<string[]> {
+  if (kind === "ip") return [sender];
+  const orgId = ctx.actor.orgId;
+  const which = kind === "service" ? sql`n.service = ${sender}` : sql`n.service IS NULL AND lower(n.base_domain) = ${sender}`;
+  const rows = await ctx.store.rows<{ ip: string }>(sql`SELECT n.source_ip AS "ip" FROM source_names n WHERE n.org_id = ${orgId} AND ${which}`);
+  return rows.map((r) => r.ip);
+}
+
 export async function getSender(ctx: OrgContext, rawKey: string, days: number): Promise<SenderDetail> {
   const key = canonicalSenderKey(rawKey);
   const { kind, sender } = parseSenderKey(key)!;
@@ -35,7 +49,7 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
   const toDay = fromDay + days - 1;
   const fromSecs = fromDay * DAY;
 
-  const rows = await senderRowsBetween(ctx, { fromDay, toDay, filter: senderFilter(kind, sender) });
+  const rows = await senderRowsBetween(ctx, { fromDay, toDay, filter: senderFilter(kind, sender), ips: await senderIps(ctx, kind, sender) });
   const senderRows = rows.map((r) => ({ ...senderRowOf(r), ptr: r.ptr === null ? null : String(r.ptr) }));
 
   const mark = await senderMarkOf(ctx, key);

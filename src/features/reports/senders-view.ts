@@ -33,14 +33,30 @@ export const senderRowOf = <R extends SenderSums>(r: R): Omit<R, Sums> & SenderR
   lastSeen: Number(r.lastSeen) * 1000,
 });
 
+/** Source IPs per statement when a read names them (far below SQLite's and PostgreSQL's parameter limits). */
+const IP_CHUNK = 500;
+
 /**
  * The sender rows of the organisation over the UTC days `fromDay`…`toDay` of the daily sender
- * roll-ups (optionally of one policy domain, and of some IPs only): summed per IP, policy domain
- * and country first, then named from source_names (its PTR's service and base domain).
+ * roll-ups (optionally of one policy domain, and of some IPs only: `filter` on the named rows,
+ * `ips` to read only those addresses' days on the (org_id, source_ip, day) index): summed per
+ * IP, policy domain and country first, then named from source_names (its PTR's service and
+ * base domain).
  */
-export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; filter?: SQL }): Promise<(SenderSums & { ptr: string | null })[]> {
+export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; filter?: SQL; ips?: string[] }): Promise<(SenderSums & { ptr: string | null })[]> {
+  if (range.ips) {
+    const rows: (SenderSums & { ptr: string | null })[] = [];
+    for (let i = 0; i < range.ips.length; i += IP_CHUNK) rows.push(...(await senderRowsOf(ctx, range, range.ips.slice(i, i + IP_CHUNK))));
+    return rows;
+  }
+  return senderRowsOf(ctx, range, null);
+}
+
+async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; filter?: SQL }, ips: string[] | null): Promise<(SenderSums & { ptr: string | null })[]> {
   const orgId = ctx.actor.orgId;
+  if (ips && !ips.length) return [];
   const forDomain = range.domain ? sql`AND lower(s.policy_domain) = ${range.domain}` : sql``;
+  const forIps = ips ? sql`AND s.source_ip IN (${sql.join(ips.map((ip) => sql`${ip}`), sql`, `)})` : sql``;
   return ctx.store.rows<SenderSums & { ptr: string | null }>(sql`
     SELECT g.source_ip AS "sourceIp", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain", n.ptr AS "ptr",
            g.policy_domain AS "policyDomain", g.country AS "country", g.messages AS "messages", g.passing AS "passing",
@@ -48,7 +64,7 @@ export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: numbe
     FROM (SELECT s.source_ip, s.policy_domain, s.country, SUM(s.messages) AS messages, SUM(s.passed) AS passing, SUM(s.spf_aligned) AS spf_aligned,
                  SUM(s.dkim_aligned) AS dkim_aligned, MAX(s.last_begin) AS last_begin
           FROM daily_sender_stats s
-          WHERE s.org_id = ${orgId} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}
+          WHERE s.org_id = ${orgId} ${forIps} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}
           GROUP BY s.source_ip, s.policy_domain, s.country) g
     LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip
     ${range.filter ? sql`WHERE ${range.filter}` : sql``}`);

@@ -1,0 +1,2 @@
+CREATE INDEX `daily_sender_stats_org_ip_idx` ON `daily_sender_stats` (`org_id`,`source_ip`,`day`);--> statement-breakpoint
+CREATE INDEX `source_names_org_service_idx` ON `source_names` (`org_id`,`service`);
