@@ -121,17 +121,19 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
           <input className={input("supportEmail")} type="email" value={values.supportEmail} maxLength={254} placeholder="support@example.com" onChange={(e) => set("supportEmail", e.target.value)} />
         </WrappingField>
       </div>
-      <WrappingField label="Custom hostname" error={fields.customHostname} hint="Optional. Point it at this server with a CNAME record; your reverse proxy serves it over HTTPS. Your clients' sign-in page and mail links then use it.">
-        <input
-          className={`${input("customHostname")} md:max-w-md`}
-          value={values.customHostname}
-          maxLength={253}
-          placeholder="dmarc.your-company.com"
-          spellCheck={false}
-          autoCapitalize="none"
-          onChange={(e) => set("customHostname", e.target.value)}
-        />
-      </WrappingField>
+      <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
+        <WrappingField label="Custom hostname" error={fields.customHostname} hint="Optional. Point it at this server with a CNAME record; your reverse proxy serves it over HTTPS. Your clients' sign-in page and mail links then use it.">
+          <input
+            className={input("customHostname")}
+            value={values.customHostname}
+            maxLength={253}
+            placeholder="dmarc.your-company.com"
+            spellCheck={false}
+            autoCapitalize="none"
+            onChange={(e) => set("customHostname", e.target.value)}
+          />
+        </WrappingField>
+      </div>
       <div className="flex flex-wrap items-center gap-3">
         <span className="text-sm font-medium">Logo</span>
         {logoUrl ? <img src={logoUrl} alt="Current logo" className="h-10 w-10 rounded border border-base-300 object-contain" /> : <span className="text-sm opacity-60">No logo</span>}
