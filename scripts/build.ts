@@ -61,6 +61,9 @@ export async function buildExecutable(outfile = join(distDir(root), "dmarcwarden
     format: "esm",
     // JavaScriptCore bytecode compiled at build time: the executable skips parsing at start
     bytecode: true,
+    // each dynamic import is a chunk of its own, read when first imported: `serve` answers
+    // /healthz before the app's routes and the mail, DNS, PDF and parser libraries are loaded
+    splitting: true,
     define: { "process.env.NODE_ENV": '"production"' },
   } as Parameters<typeof Bun.build>[0]);
   if (!result.success) {

@@ -6,7 +6,6 @@
  * prints as one line before exiting with code 2.
  */
 import { mailFromProblem, relayUrlProblem } from "./features/mail/relay-url";
-import { passwordSchema } from "./features/auth/contract";
 import { trustedProxiesProblem } from "./http/client";
 
 export class ConfigError extends Error {}
@@ -77,6 +76,8 @@ function seedAdminProblem(v: string): string | undefined {
 }
 
 function adminPasswordProblem(password: string): string | undefined {
+  // the password rule (Zod and its dictionaries) loads only when a seed admin is given
+  const { passwordSchema } = require("./features/auth/contract") as typeof import("./features/auth/contract");
   const rule = passwordSchema.safeParse(password);
   return rule.success ? undefined : `the password is refused: ${rule.error.issues[0]?.message ?? "invalid"}`;
 }

@@ -1,20 +1,12 @@
 import { join } from "node:path";
-import { createHandler } from "../app";
 import { ConfigError, parseConfig } from "../config";
 import { describeDatabase } from "../db";
 import type { AppDeps } from "../deps";
-import { geoFromConfig } from "../features/reports/geo";
-import { startMailIn } from "../features/mailin/setup";
-import { resolverFromConfig, wireDnsChecks } from "../features/dns/setup";
 import { probeOptionsFromConfig } from "../features/dns/probes";
-import { startDigestScheduler } from "../features/digests/schedule";
-import { startRetentionPurge } from "../features/reports/retention";
-import { startSchedulerLagProbe } from "../features/metrics/registry";
-import { startAlertDelivery } from "../features/alerts/delivery";
-import { startReportWatch } from "../features/alerts/report-events";
+import { createResolver, dnsServersFromConfig } from "../features/dns/resolver";
 import { createStripeClient } from "../features/billing/settings";
 import { mailerFromConfig } from "../features/mail/mailer";
-import { RateLimiter } from "../http/rate-limit";
+import { bootHandler } from "../http/boot";
 import { diskAssets } from "../http/spa";
 import { createLogger } from "../log";
 import { VERSION } from "../version";
@@ -31,7 +23,7 @@ export const serveCommand: Command = {
     const mailer = mailerFromConfig(config, log);
     // the geolocation database: a bad --geoip-db file stops start-up the same way (the
     // embedded one is opened by the first lookup instead: 8 MB not held by an idle server)
-    if (config.geoipDb.trim()) geoFromConfig(config, log);
+    if (config.geoipDb.trim()) (await import("../features/reports/geo")).geoFromConfig(config, log);
     // the DNS checks' probes: an unreadable --extra-ca-file stops start-up the same way
     const probes = probeOptionsFromConfig(config);
     const store = await openCommandDatabase(config);
@@ -40,59 +32,71 @@ export const serveCommand: Command = {
       const outcome = await seedAdmin({ store }, config.seedAdmin.username, config.seedAdmin.password);
       log.info("admin_seeded", { username: config.seedAdmin.username, outcome });
     }
-    const deps: AppDeps = {
+    const deps = {
       config,
       store,
       log,
-      limiter: new RateLimiter(store),
       assets: assets ?? diskAssets(join(process.env.DW_DIST ?? join(import.meta.dir, "../../dist"), "ui")),
       now: () => new Date(),
       stripe: createStripeClient(config),
-      resolver: resolverFromConfig(config),
+      resolver: createResolver({ servers: dnsServersFromConfig(config.dnsServer), timeoutMs: config.dnsTimeout }),
       probes,
       mailer,
-    };
+    } as AppDeps;
     let demoSignIn: string | null = null;
     if (config.seedDemo) {
       // the demo's senders carry their PTR names already: no DNS lookups while seeding
       const [{ seedDemo }, { describeDemoSeed }] = await Promise.all([import("../features/reports/demo"), import("./seed-demo")]);
       demoSignIn = describeDemoSeed(await seedDemo({ ...deps, resolver: undefined }));
     }
-    // queued alerts go out from here (and what a restart left queued, shortly after start)
-    const alertDelivery = startAlertDelivery(deps, config.alertDeliveryInterval);
-    deps.alertsQueued = alertDelivery.kick;
-    const reportWatch = startReportWatch({ ...deps, onEvents: alertDelivery.kick });
-    const dnsChecks = wireDnsChecks(deps);
-    // weekly digests, on each organisation's day and hour (needs a mail relay)
-    const digests = startDigestScheduler(deps);
-    // retention: old reports deleted in small batches, once an hour, on the node holding the lease
-    const retention = startRetentionPurge(deps);
-    // GET /metrics: how late this node's timers fire
-    const lagProbe = config.metrics || config.metricsToken ? startSchedulerLagProbe() : null;
-    const mailIn = await startMailIn(deps);
-    const handler = createHandler(deps);
-    const server = listen(() => Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: handler, idleTimeout: 120 }), config);
+    // The SMTP receiver listens before /healthz answers (a sender may deliver right after it).
+    // The rest (schedulers, mail-in) starts once the server listens, and the app's routes load
+    // with the first request other than /healthz (src/http/boot.ts).
+    let rest: Rest | null = config.smtpPort ? await startRest(deps) : null;
+    let restStarted!: (rest: Rest) => void;
+    const restReady = new Promise<Rest>((resolve) => (restStarted = resolve));
+    if (rest) restStarted(rest);
+    let fail!: (error: unknown) => void;
+    const failed = new Promise<never>((_, reject) => (fail = reject));
+    const boot = bootHandler(deps, async () => {
+      try {
+        await restReady;
+        const { createHandler } = await import("../app");
+        return createHandler(deps);
+      } catch (error) {
+        fail(error);
+        throw error;
+      }
+    });
+    const server = listen(() => Bun.serve({ port: config.port, hostname: config.host, maxRequestBodySize: 64 * 1024 * 1024, fetch: boot.fetch, idleTimeout: 120 }), config);
     deps.server = server;
     const port = server.port;
     log.info("listening", { url: `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}`, db: describeDatabase(config), version: VERSION });
     // the demo's sign-in comes last, after the start-up log, where it is seen
     if (demoSignIn) console.log(`\n${demoSignIn}\nOpen http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}/login\n`);
-    await waitForShutdown(async () => {
-      log.info("shutting_down", {});
-      // In-flight requests get a few seconds to finish; idle keep-alive connections (an open
-      // browser tab) must not hold the process, so they are then closed.
-      const drained = await Promise.race([server.stop().then(() => true), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => false)]);
-      if (!drained) await server.stop(true);
-      await mailIn.stop();
-      await dnsChecks.stop();
-      await digests.stop();
-      await retention.stop();
-      lagProbe?.stop();
-      await reportWatch.stop();
-      await alertDelivery.stop();
+    let stopping = false;
+    const shutdown = waitForShutdown().then(() => void (stopping = true));
+    try {
+      // the rest starts right after the first answer (a health check polling the start is not
+      // kept waiting by it), or REST_AFTER_MS after listening when no request comes
+      await Promise.race([boot.firstAnswered, Bun.sleep(REST_AFTER_MS), shutdown, failed]);
+      if (!stopping && !rest) restStarted((rest = await startRest(deps)));
+      await Promise.race([shutdown, failed]);
+    } catch (error) {
+      await server.stop(true);
+      await rest?.stop();
       deps.mailer?.close();
       await store.close();
-    });
+      throw error;
+    }
+    log.info("shutting_down", {});
+    // In-flight requests get a few seconds to finish; idle keep-alive connections (an open
+    // browser tab) must not hold the process, so they are then closed.
+    const drained = await Promise.race([server.stop().then(() => true), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => false)]);
+    if (!drained) await server.stop(true);
+    await rest?.stop();
+    deps.mailer?.close();
+    await store.close();
     return 0;
   },
 };
@@ -110,15 +114,68 @@ function listen<T>(start: () => T, config: { port: number; host: string }): T {
 /** How long shutdown waits for in-flight HTTP requests before closing connections. */
 const SHUTDOWN_GRACE_MS = 5000;
 
-function waitForShutdown(onStop: () => Promise<void>): Promise<void> {
+/** Resolves on the first SIGINT or SIGTERM. */
+function waitForShutdown(): Promise<void> {
   return new Promise((resolve) => {
-    let stopping = false;
-    const stop = () => {
-      if (stopping) return;
-      stopping = true;
-      onStop().finally(resolve);
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
+    process.on("SIGINT", () => resolve());
+    process.on("SIGTERM", () => resolve());
   });
+}
+
+/** How long after listening the rest of the server loads when no request has come. */
+const REST_AFTER_MS = 50;
+
+interface Rest {
+  stop(): Promise<void>;
+}
+
+/**
+ * The parts that need the services: the rate limiter, the schedulers (alert delivery, report
+ * watch, DNS checks, digests, retention, the metrics' lag probe) and mail-in (server key,
+ * SMTP receiver, mailbox poller). Loaded when first needed, not before the server listens.
+ */
+async function startRest(deps: AppDeps): Promise<Rest> {
+  const config = deps.config;
+  const [{ RateLimiter }, { startAlertDelivery }, { startReportWatch }, { wireDnsChecks }, { startDigestScheduler }, { startRetentionPurge }, { startSchedulerLagProbe }, { startMailIn }] =
+    await Promise.all([
+      import("../http/rate-limit"),
+      import("../features/alerts/delivery"),
+      import("../features/alerts/report-events"),
+      import("../features/dns/setup"),
+      import("../features/digests/schedule"),
+      import("../features/reports/retention"),
+      import("../features/metrics/registry"),
+      import("../features/mailin/setup"),
+    ]);
+  deps.limiter = new RateLimiter(deps.store);
+  // queued alerts go out from here (and what a restart left queued, shortly after start)
+  const alertDelivery = startAlertDelivery(deps, config.alertDeliveryInterval);
+  deps.alertsQueued = alertDelivery.kick;
+  const reportWatch = startReportWatch({ ...deps, onEvents: alertDelivery.kick });
+  const dnsChecks = wireDnsChecks(deps);
+  // weekly digests, on each organisation's day and hour (needs a mail relay)
+  const digests = startDigestScheduler(deps);
+  // retention: old reports deleted in small batches, once an hour, on the node holding the lease
+  const retention = startRetentionPurge(deps);
+  // GET /metrics: how late this node's timers fire
+  const lagProbe = config.metrics || config.metricsToken ? startSchedulerLagProbe() : null;
+  let mailIn: { stop(): Promise<void> };
+  try {
+    mailIn = await startMailIn(deps);
+  } catch (error) {
+    await Promise.all([dnsChecks.stop(), digests.stop(), retention.stop(), reportWatch.stop(), alertDelivery.stop()]);
+    lagProbe?.stop();
+    throw error;
+  }
+  return {
+    async stop() {
+      await mailIn.stop();
+      await dnsChecks.stop();
+      await digests.stop();
+      await retention.stop();
+      lagProbe?.stop();
+      await reportWatch.stop();
+      await alertDelivery.stop();
+    },
+  };
 }
