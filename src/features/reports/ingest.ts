@@ -13,6 +13,7 @@ import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
 import { recordReportEvents } from "../alerts/report-events";
 import { domainNamesOf, recordReportArrival } from "../domains/service";
+import { noteRecordsWritten } from "./planner-stats";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
 import type { ReportSource } from "./sources";
 import { reportWriter, type AggregateWrite, type StoredReport, type WriteContext } from "./store";
@@ -226,8 +227,10 @@ async function ingestStreamed(
 
 /** After the file's write: report events, reverse DNS, metrics, the answer. */
 async function afterWrite(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[]): Promise<IngestResult> {
-  // report events (new failing sources, pass rate, failure reports) in their own write, right after
   const fresh = stored.filter((s) => !s.row.duplicate);
+  // PostgreSQL: the report tables' statistics follow the rows written (see planner-stats.ts)
+  await noteRecordsWritten(deps.store, kind === "aggregate" ? fresh.reduce((n, s) => n + s.row.recordCount, 0) : 0);
+  // report events (new failing sources, pass rate, failure reports) in their own write, right after
   if (fresh.length) {
     const events = await recordReportEvents(
       deps,
