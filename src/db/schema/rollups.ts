@@ -104,7 +104,8 @@ export const dailyCountryStats = sqliteTable(
  * The DKIM and SPF results receivers reported, per organization, domain, sending IP and day:
  * the messages of each (method, result domain lowercased, selector, result). The domain page's
  * sources and readiness read the few IPs they show on the primary key. `selector` is '' for SPF
- * results and DKIM results without one.
+ * results and DKIM results without one. On SQLite a WITHOUT ROWID table (migration 0021, which
+ * drizzle does not express): a generated migration that rebuilds it must keep that.
  */
 export const dailyAuthStats = sqliteTable(
   "daily_auth_stats",
