@@ -2,9 +2,6 @@ import { join } from "node:path";
 import { ConfigError, parseConfig } from "../config";
 import { describeDatabase } from "../db";
 import type { AppDeps } from "../deps";
-import { probeOptionsFromConfig } from "../features/dns/probes";
-import { createResolver, dnsServersFromConfig } from "../features/dns/resolver";
-import { createStripeClient } from "../features/billing/settings";
 import { mailerFromConfig } from "../features/mail/mailer";
 import { bootHandler } from "../http/boot";
 import { diskAssets } from "../http/spa";
@@ -24,8 +21,9 @@ export const serveCommand: Command = {
     // the geolocation database: a bad --geoip-db file stops start-up the same way (the
     // embedded one is opened by the first lookup instead: 8 MB not held by an idle server)
     if (config.geoipDb.trim()) (await import("../features/reports/geo")).geoFromConfig(config, log);
-    // the DNS checks' probes: an unreadable --extra-ca-file stops start-up the same way
-    const probes = probeOptionsFromConfig(config);
+    // the DNS checks' probes: an unreadable --extra-ca-file stops start-up the same way (the
+    // probes themselves load with the rest of the server)
+    const probes = config.extraCaFile ? (await import("../features/dns/probes")).probeOptionsFromConfig(config) : undefined;
     const store = await openCommandDatabase(config);
     if (config.seedAdmin) {
       const { seedAdmin } = await import("../features/admin/seed");
@@ -38,8 +36,8 @@ export const serveCommand: Command = {
       log,
       assets: assets ?? diskAssets(join(process.env.DW_DIST ?? join(import.meta.dir, "../../dist"), "ui")),
       now: () => new Date(),
-      stripe: createStripeClient(config),
-      resolver: createResolver({ servers: dnsServersFromConfig(config.dnsServer), timeoutMs: config.dnsTimeout }),
+      // billing's settings are checked (and the Stripe client made) before anything else loads
+      stripe: (await import("../features/billing/settings")).createStripeClient(config),
       probes,
       mailer,
     } as AppDeps;
@@ -136,8 +134,10 @@ interface Rest {
  */
 async function startRest(deps: AppDeps): Promise<Rest> {
   const config = deps.config;
-  const [{ RateLimiter }, { startAlertDelivery }, { startReportWatch }, { wireDnsChecks }, { startDigestScheduler }, { startRetentionPurge }, { startSchedulerLagProbe }, { startMailIn }] =
+  const [{ probeOptionsFromConfig }, { createResolver, dnsServersFromConfig }, { RateLimiter }, { startAlertDelivery }, { startReportWatch }, { wireDnsChecks }, { startDigestScheduler }, { startRetentionPurge }, { startSchedulerLagProbe }, { startMailIn }] =
     await Promise.all([
+      import("../features/dns/probes"),
+      import("../features/dns/resolver"),
       import("../http/rate-limit"),
       import("../features/alerts/delivery"),
       import("../features/alerts/report-events"),
@@ -147,6 +147,8 @@ async function startRest(deps: AppDeps): Promise<Rest> {
       import("../features/metrics/registry"),
       import("../features/mailin/setup"),
     ]);
+  deps.probes ??= probeOptionsFromConfig(config);
+  deps.resolver = createResolver({ servers: dnsServersFromConfig(config.dnsServer), timeoutMs: config.dnsTimeout });
   deps.limiter = new RateLimiter(deps.store);
   // queued alerts go out from here (and what a restart left queued, shortly after start)
   const alertDelivery = startAlertDelivery(deps, config.alertDeliveryInterval);
