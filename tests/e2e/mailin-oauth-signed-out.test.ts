@@ -7,20 +7,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { newPage } from "../support/browser";
 import { shot, signUpViaApi, useServerAndBrowser } from "../support/e2e";
-import { MS_CLIENT, startOAuthMailStandIn } from "../support/oauth-mail-standin";
+import { oauthMailArgs, startOAuthMailStandIn } from "../support/oauth-mail-standin";
 import { OAUTH_CONNECT_RESULTS, OAUTH_SIGNED_OUT_MESSAGE } from "../../src/features/mailin/oauth-contract";
 
 const standIn = startOAuthMailStandIn();
 afterAll(() => standIn.close());
-const ctx = useServerAndBrowser({
-  args: [
-    "--microsoft-client-id", MS_CLIENT.id,
-    "--microsoft-client-secret", MS_CLIENT.secret,
-    "--microsoft-authorize-url", `${standIn.url}/ms/authorize`,
-    "--microsoft-token-url", `${standIn.url}/ms/token`,
-    "--microsoft-graph-url", `${standIn.url}/ms/graph/v1.0`,
-  ],
-});
+const ctx = useServerAndBrowser({ args: oauthMailArgs(standIn.url, ["microsoft"]) });
 
 describe("OAuth2 report mailboxes, signed out on the way back", () => {
   test("the provider's return goes through the sign-in page back to Settings' report mail", async () => {

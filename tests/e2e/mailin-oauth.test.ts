@@ -8,25 +8,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { newPage } from "../support/browser";
 import { noOverflow, shot, signUpViaApi, useServerAndBrowser } from "../support/e2e";
-import { GOOGLE_CLIENT, MS_CLIENT, startOAuthMailStandIn } from "../support/oauth-mail-standin";
+import { oauthMailArgs, startOAuthMailStandIn } from "../support/oauth-mail-standin";
 import { aggregateReportMail } from "../support/smtp";
 
 const standIn = startOAuthMailStandIn();
 afterAll(() => standIn.close());
-const ctx = useServerAndBrowser({
-  args: [
-    "--microsoft-client-id", MS_CLIENT.id,
-    "--microsoft-client-secret", MS_CLIENT.secret,
-    "--microsoft-authorize-url", `${standIn.url}/ms/authorize`,
-    "--microsoft-token-url", `${standIn.url}/ms/token`,
-    "--microsoft-graph-url", `${standIn.url}/ms/graph/v1.0`,
-    "--google-client-id", GOOGLE_CLIENT.id,
-    "--google-client-secret", GOOGLE_CLIENT.secret,
-    "--google-authorize-url", `${standIn.url}/google/authorize`,
-    "--google-token-url", `${standIn.url}/google/token`,
-    "--gmail-api-url", `${standIn.url}/google/gmail/v1`,
-  ],
-});
+const ctx = useServerAndBrowser({ args: oauthMailArgs(standIn.url) });
 
 const MAILBOX = "dmarc@oauth-e2e.example";
 

@@ -85,6 +85,23 @@ export function oauthMailConfig(url: string, providers: StandInProvider[] = ["mi
   };
 }
 
+/** The same as command-line flags, for `dmarcwarden serve` in the e2e tests. */
+export function oauthMailArgs(url: string, providers: StandInProvider[] = ["microsoft", "google"]): string[] {
+  const flags: Record<string, string | undefined> = {
+    microsoftClientId: "--microsoft-client-id",
+    microsoftClientSecret: "--microsoft-client-secret",
+    microsoftAuthorizeUrl: "--microsoft-authorize-url",
+    microsoftTokenUrl: "--microsoft-token-url",
+    microsoftGraphUrl: "--microsoft-graph-url",
+    googleClientId: "--google-client-id",
+    googleClientSecret: "--google-client-secret",
+    googleAuthorizeUrl: "--google-authorize-url",
+    googleTokenUrl: "--google-token-url",
+    gmailApiUrl: "--gmail-api-url",
+  };
+  return Object.entries(oauthMailConfig(url, providers)).flatMap(([key, value]) => [flags[key]!, String(value)]);
+}
+
 const random = (prefix: string) => `${prefix}${Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url")}`;
 const sha256url = (value: string) => new Bun.CryptoHasher("sha256").update(value).digest("base64url");
 
