@@ -73,15 +73,17 @@ async function ruaAddress(ctx: OrgContext, fallback: string | null): Promise<str
 export async function tasksAt(ctx: OrgContext, at: Date, current = true, fallbackRua: string | null = null): Promise<Task[]> {
   const orgId = ctx.actor.orgId;
   const windowStart = ago(at, REPORT_WINDOW_DAYS * DAY_MS);
-  const [domains, failing, traffic, rua, marks, destination] = await Promise.all([
+  // the user's marks as they stand now decide which failing senders are theirs (an IP marked
+  // one by one stays its own sender; the other unnamed IPs are summed per domain)
+  const marks = await senderMarks(ctx);
+  const markedIps = [...marks.keys()].filter((key) => key.startsWith("ip:")).map((key) => key.slice(3));
+  const [domains, failing, traffic, rua, destination] = await Promise.all([
     domainStatesAt(ctx, at, current),
-    failingMailByService(ctx, orgId, windowStart, at),
+    failingMailByService(ctx, orgId, windowStart, at, markedIps),
     trafficByDomain(ctx, orgId, windowStart, at),
     ruaAddress(ctx, fallbackRua),
-    senderMarks(ctx),
     reportDestination(ctx),
   ]);
-  // the user's marks as they stand now decide which failing senders are theirs
   const marked = failing.map((f) => ({ ...f, mark: f.senderKey ? (marks.get(f.senderKey) ?? null) : null }));
   return deriveTasks({ now: at, domains, failing: marked, traffic, ruaAddress: rua, destination });
 }

@@ -29,23 +29,34 @@ const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
  * after `from`'s day up to `to`'s (the roll-up day is the day a report's period begins): per
  * sending service, and for unrecognised mail per base domain, else per IP (the Senders view's
  * grouping, so each row can carry the user's mark on that sender). The roll-ups are summed per
- * domain and IP first, then named from source_names.
+ * domain and IP first, then named from source_names. IPs without a name and not in
+ * `markedIps` (the IPs the user marked one by one) come back as one unrecognised entry per
+ * domain (their IPs counted in `sources`): the tasks only add those up.
  */
-export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date): Promise<FailingSender[]> {
-  const rows = await ctx.store.rows<Record<"domainId" | "ip" | "service" | "baseDomain" | "messages" | "delivered" | "firstSeen", string | number | null>>(sql`
-    SELECT g.domain_id AS "domainId", g.source_ip AS "ip", n.service AS "service", n.base_domain AS "baseDomain", g.messages AS "messages", g.delivered AS "delivered", g.first_seen AS "firstSeen"
-    FROM (SELECT s.domain_id, s.source_ip, SUM(s.messages - s.passed) AS messages, SUM(s.failed_delivered) AS delivered, MIN(s.first_failed_at) AS first_seen
-          FROM daily_sender_stats s
-          WHERE s.org_id = ${orgId} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL
-          GROUP BY s.domain_id, s.source_ip) g
-    LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip`);
+export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date, markedIps: readonly string[] = []): Promise<FailingSender[]> {
+  const individual = markedIps.length ? sql`OR g.source_ip IN (${sql.join(markedIps.map((ip) => sql`${ip}`), sql`, `)})` : sql``;
+  const rows = await ctx.store.rows<Record<"domainId" | "ip" | "service" | "baseDomain" | "sources" | "messages" | "delivered" | "firstSeen", string | number | null>>(sql`
+    SELECT x.domain_id AS "domainId", x.ip AS "ip", MAX(x.service) AS "service", MAX(x.base_domain) AS "baseDomain", COUNT(*) AS "sources",
+           SUM(x.messages) AS "messages", SUM(x.delivered) AS "delivered", MIN(x.first_seen) AS "firstSeen"
+    FROM (SELECT g.domain_id, CASE WHEN n.source_ip IS NOT NULL ${individual} THEN g.source_ip ELSE '' END AS ip, n.service, n.base_domain, g.messages, g.delivered, g.first_seen
+          FROM (SELECT s.domain_id, s.source_ip, SUM(s.messages - s.passed) AS messages, SUM(s.failed_delivered) AS delivered, MIN(s.first_failed_at) AS first_seen
+                FROM daily_sender_stats s
+                WHERE s.org_id = ${orgId} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL
+                GROUP BY s.domain_id, s.source_ip) g
+          LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip) x
+    GROUP BY x.domain_id, x.ip`);
   const senders = new Map<string, FailingSender>();
   for (const r of rows) {
+    const firstSeenAt = date(r.firstSeen!);
+    if (r.ip === "") {
+      // the domain's unnamed, unmarked IPs: unrecognised, each its own sender
+      senders.set(`${r.domainId}\n`, { domainId: String(r.domainId), service: null, sender: null, senderKey: null, sources: Number(r.sources), messages: Number(r.messages), delivered: Number(r.delivered), firstSeenAt });
+      continue;
+    }
     const service = r.service === null ? null : String(r.service);
     const sender = senderOf({ service, baseDomain: r.baseDomain === null ? null : String(r.baseDomain).toLowerCase(), sourceIp: String(r.ip) });
     const senderKey = senderKeyOf(sender);
     const key = `${r.domainId}\n${senderKey}`;
-    const firstSeenAt = date(r.firstSeen!);
     const cur = senders.get(key);
     if (!cur) {
       senders.set(key, { domainId: String(r.domainId), service, sender: sender.sender, senderKey, sources: 1, messages: Number(r.messages), delivered: Number(r.delivered), firstSeenAt });
