@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { AppDeps } from "./deps";
 import { access } from "./http/access";
-import { errorPlugin, jsonError } from "./http/errors";
+import { jsonError } from "./http/errors";
+import { errorPlugin } from "./http/error-plugin";
 import { addSecurityHeaders, securityPlugin } from "./http/security";
 import { compressJson } from "./http/compress";
 import { serveSpa } from "./http/spa";

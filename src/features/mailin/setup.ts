@@ -6,7 +6,6 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../../config";
 import type { AppDeps } from "../../deps";
-import { ingestFile } from "../reports/ingest";
 import { startMailboxPoller, type MailboxPoller } from "./poller";
 import { SecretKeyError } from "./secret-box";
 import { keyFilePath, loadServerKey } from "./server-key";
@@ -23,6 +22,9 @@ function readPem(flag: string, path: string): string {
     throw new ConfigError(`--${flag} ${path}: cannot read it (${error instanceof Error ? error.message : String(error)})`);
   }
 }
+
+/** The ingestion service (parsers, decompressors, the routing's suffix list), loaded with the first report. */
+const ingestFile: IngestFn = async (deps, input) => (await import("../reports/ingest")).ingestFile(deps, input);
 
 export async function startMailIn(deps: AppDeps, ingest: IngestFn = ingestFile): Promise<{ smtp: SmtpReceiver | null; stop(): Promise<void> }> {
   const config = deps.config;
