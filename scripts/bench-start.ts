@@ -1,8 +1,9 @@
 /**
  * npm run bench:start — cold start and idle memory of the built executable: from spawning the
  * process to GET /healthz answering 200, and the resident memory (VmRSS) a few seconds after,
- * with no request other than the health checks. Several runs on one SQLite database (migrated
- * by a first, uncounted start); figures are medians.
+ * with no request other than the health checks. Then one API request (GET /api/auth/me, which
+ * loads the app's routes: src/http/boot.ts): how long it took, and the memory a second after.
+ * Several runs on one SQLite database (migrated by a first, uncounted start); figures are medians.
  *
  *   bun scripts/bench-start.ts [--runs N] [--settle SECONDS]
  *   DW_DIST=/tmp/dist-x bun scripts/bench-start.ts        (an executable built elsewhere)
@@ -60,8 +61,8 @@ function rssMb(pid: number): number {
 const dir = mkdtempSync(join(tmpdir(), "dw-bench-start-"));
 const db = join(dir, "bench.db");
 
-/** One start: ms until /healthz answered 200, the CPU the process used until then, and the idle RSS after settling. */
-async function start(): Promise<{ ms: number; cpu: number; rss: number }> {
+/** One start: ms until /healthz answered 200, the CPU the process used until then, the idle RSS after settling, then the first API request's ms and the RSS after it. */
+async function start(): Promise<{ ms: number; cpu: number; rss: number; apiMs: number; apiRss: number }> {
   const port = await freePort();
   const t0 = performance.now();
   const child = Bun.spawn([EXECUTABLE, "serve", "--db", db, "--port", String(port), "--host", "127.0.0.1", "--log-level", "error"], {
@@ -88,7 +89,14 @@ async function start(): Promise<{ ms: number; cpu: number; rss: number }> {
     const ms = performance.now() - t0;
     const cpu = cpuMs(child.pid);
     await Bun.sleep(settleSeconds * 1000);
-    return { ms, cpu, rss: rssMb(child.pid) };
+    const rss = rssMb(child.pid);
+    const a0 = performance.now();
+    const api = await fetch(`http://127.0.0.1:${port}/api/auth/me`);
+    await api.arrayBuffer();
+    if (api.status !== 401) throw new Error(`GET /api/auth/me answered ${api.status}, expected 401`);
+    const apiMs = performance.now() - a0;
+    await Bun.sleep(1000);
+    return { ms, cpu, rss, apiMs, apiRss: rssMb(child.pid) };
   } finally {
     child.kill("SIGTERM");
     await child.exited;
@@ -105,18 +113,25 @@ try {
   const times: number[] = [];
   const cpu: number[] = [];
   const rss: number[] = [];
+  const apiMs: number[] = [];
+  const apiRss: number[] = [];
   for (let i = 0; i < runs; i++) {
     const r = await start();
     times.push(r.ms);
     cpu.push(r.cpu);
     rss.push(r.rss);
+    apiMs.push(r.apiMs);
+    apiRss.push(r.apiRss);
   }
   const load = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
   console.log(`dmarcwarden start benchmark: ${EXECUTABLE}, ${runs} runs on a migrated SQLite database (median; load average ${load})`);
   console.log(`  cold start to /healthz 200: ${median(times).toFixed(1)} ms   (runs: ${times.map((t) => t.toFixed(0)).join(", ")})`);
   console.log(`  CPU used until then:        ${median(cpu).toFixed(1)} ms   (all threads)`);
   console.log(`  idle RSS after ${settleSeconds} s:       ${median(rss).toFixed(1)} MB   (runs: ${rss.map((r) => r.toFixed(0)).join(", ")})`);
-  console.log(JSON.stringify({ bench: "start", coldStartMs: Math.round(median(times) * 10) / 10, idleRssMb: Math.round(median(rss) * 10) / 10, startCpuMs: Math.round(median(cpu) * 10) / 10 }));
+  console.log(`  first API request:          ${median(apiMs).toFixed(1)} ms   (loads the app's routes; runs: ${apiMs.map((t) => t.toFixed(0)).join(", ")})`);
+  console.log(`  RSS 1 s after it:           ${median(apiRss).toFixed(1)} MB`);
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  console.log(JSON.stringify({ bench: "start", coldStartMs: r1(median(times)), idleRssMb: r1(median(rss)), startCpuMs: r1(median(cpu)), firstApiMs: r1(median(apiMs)), rssAfterApiMb: r1(median(apiRss)) }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
