@@ -8,10 +8,11 @@
  * `rejected` count the disposition applied; `spfAligned`/`dkimAligned` the aligned verdict "pass";
  * the source row's country is the one located for its IP at ingest.
  */
-import { sql, type AnyColumn } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateReport } from "../../lib/reports/model";
+import { insertJsonRows } from "./pg-json-rows";
 
 export interface RollupCounts {
   messages: number;
@@ -131,25 +132,19 @@ export function senderDayValues(ctx: { orgId: string; domainId: string }, day: n
 
 /** The PostgreSQL upsert of a report's daily_sender_stats rows (inside the caller's store.write). */
 export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup, policyDomain: string): Promise<void> {
-  const s = store.t.dailySenderStats;
-  const add = (column: AnyColumn & { name: string }) => sql`${column} + excluded.${sql.identifier(column.name)}`;
-  for (let start = 0; start < rollup.sources.length; start += 1000) {
-    const rows = rollup.sources.slice(start, start + 1000).map((x) => ({
-      orgId: ctx.orgId, day: rollup.day, sourceIp: x.sourceIp, policyDomain, domainId: ctx.domainId, country: x.country, city: x.city, messages: x.messages, passed: x.passed,
-      spfAligned: x.spfAligned, dkimAligned: x.dkimAligned, failedDelivered: x.failedDelivered, firstFailedAt: x.firstFailedAt, lastFailedAt: x.lastFailedAt, lastBegin: x.lastBegin,
-    }));
-    await store.db
-      .insert(s)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: [s.orgId, s.day, s.sourceIp, s.policyDomain],
-        set: {
-          country: sql`COALESCE(${s.country}, excluded.country)`, city: sql`COALESCE(${s.city}, excluded.city)`, messages: add(s.messages), passed: add(s.passed),
-          spfAligned: add(s.spfAligned), dkimAligned: add(s.dkimAligned), failedDelivered: add(s.failedDelivered),
-          firstFailedAt: sql`LEAST(${s.firstFailedAt}, excluded.first_failed_at)`, lastFailedAt: sql`GREATEST(${s.lastFailedAt}, excluded.last_failed_at)`, lastBegin: sql`GREATEST(${s.lastBegin}, excluded.last_begin)`,
-        },
-      });
-  }
+  // one JSON parameter for all the rows (pg-json-rows.ts)
+  await insertJsonRows(
+    store,
+    sql`INSERT INTO daily_sender_stats (org_id, day, policy_domain, domain_id, source_ip, country, city, messages, passed, spf_aligned, dkim_aligned, failed_delivered, first_failed_at, last_failed_at, last_begin)`,
+    [sql`${ctx.orgId}`, sql`${rollup.day}::integer`, sql`${policyDomain}`, sql`${ctx.domainId}`],
+    ["text", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"],
+    rollup.sources.map((x) => [x.sourceIp, x.country, x.city, x.messages, x.passed, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin]),
+    sql`ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(daily_sender_stats.country, excluded.country), city = COALESCE(daily_sender_stats.city, excluded.city),
+      messages = daily_sender_stats.messages + excluded.messages, passed = daily_sender_stats.passed + excluded.passed, spf_aligned = daily_sender_stats.spf_aligned + excluded.spf_aligned,
+      dkim_aligned = daily_sender_stats.dkim_aligned + excluded.dkim_aligned, failed_delivered = daily_sender_stats.failed_delivered + excluded.failed_delivered,
+      first_failed_at = LEAST(daily_sender_stats.first_failed_at, excluded.first_failed_at), last_failed_at = GREATEST(daily_sender_stats.last_failed_at, excluded.last_failed_at),
+      last_begin = GREATEST(daily_sender_stats.last_begin, excluded.last_begin)`,
+  );
 }
 
 /**
@@ -178,14 +173,18 @@ export function authDayValues(ctx: { orgId: string; domainId: string }, day: num
 
 /** The PostgreSQL upsert of a report's daily_auth_stats rows (inside the caller's store.write). */
 export async function writeAuthDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
-  const a = store.t.dailyAuthStats;
-  const rows = rollup.sources.flatMap((x) => [...x.auth].map(([key, messages]) => ({ orgId: ctx.orgId, domainId: ctx.domainId, sourceIp: x.sourceIp, day: rollup.day, ...authColumns(key), messages })));
-  for (let start = 0; start < rows.length; start += 1000) {
-    await store.db
-      .insert(a)
-      .values(rows.slice(start, start + 1000))
-      .onConflictDoUpdate({ target: [a.orgId, a.domainId, a.sourceIp, a.day, a.method, a.authDomain, a.selector, a.result], set: { messages: sql`${a.messages} + excluded.messages` } });
-  }
+  // one JSON parameter for all the rows (pg-json-rows.ts)
+  await insertJsonRows(
+    store,
+    sql`INSERT INTO daily_auth_stats (org_id, domain_id, day, source_ip, method, auth_domain, selector, result, messages)`,
+    [sql`${ctx.orgId}`, sql`${ctx.domainId}`, sql`${rollup.day}::integer`],
+    ["text", "text", "text", "text", "text", "bigint"],
+    rollup.sources.flatMap((x) => [...x.auth].map(([key, messages]) => {
+      const c = authColumns(key);
+      return [x.sourceIp, c.method, c.authDomain, c.selector, c.result, messages];
+    })),
+    sql`ON CONFLICT (org_id, domain_id, source_ip, day, method, auth_domain, selector, result) DO UPDATE SET messages = daily_auth_stats.messages + excluded.messages`,
+  );
 }
 
 /** The SQLite upsert of one dkim_selectors_seen row (values in the order of selectorValues). */

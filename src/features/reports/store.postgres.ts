@@ -10,34 +10,32 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
+import { insertJsonRows } from "./pg-json-rows";
 import { writeAuthDaysPostgres, writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import { addToRollup, initialCounts, jsonList, newAggregateWrite, takeRollup, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 
 /** Records per INSERT (each statement's rows travel as one JSON parameter). */
 export const INSERT_BATCH = 1000;
 
-/**
- * Records and auth results go in as one JSON array per statement, its rows unpacked by
- * PostgreSQL (`json_to_recordset`): one parameter instead of 15 per row, so building and binding
- * the statement costs next to nothing next to drizzle's row objects. The rows come back from
- * RETURNING in the order of the array, as they do for a multi-row VALUES.
- */
+/** Records and auth results go in as one JSON array per statement (pg-json-rows.ts), RETURNING in the array's order. */
 async function insertRecordsPostgres(store: StoreCore, reportId: string, orgId: string, begin: number, rows: unknown[][]): Promise<number[]> {
-  const inserted = await store.rows<{ id: number | string }>(sql`
-    INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass,
-      header_from, envelope_from, envelope_to, reasons, country, city)
-    SELECT ${reportId}, ${orgId}, ${begin}::bigint, r->>0, (r->>1)::bigint, r->>2, r->>3, r->>4, (r->>5)::boolean, r->>6, r->>7, r->>8, r->>9, r->>10, r->>11
-    FROM json_array_elements(${JSON.stringify(rows)}::text::json) WITH ORDINALITY AS x(r, n) ORDER BY n
-    RETURNING id`);
+  const inserted = await insertJsonRows<{ id: number | string }>(
+    store,
+    sql`INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city)`,
+    [sql`${reportId}`, sql`${orgId}`, sql`${begin}::bigint`],
+    RECORD_TYPES,
+    rows,
+    sql`RETURNING id`,
+  );
   return inserted.map((r) => Number(r.id));
 }
+const RECORD_TYPES = ["text", "bigint", "text", "text", "text", "boolean", "text", "text", "text", "text", "text", "text"] as const;
 
 async function insertAuthPostgres(store: StoreCore, orgId: string, rows: unknown[][]): Promise<void> {
-  await store.rows(sql`
-    INSERT INTO aggregate_auth_results (record_id, org_id, method, domain, selector, scope, result, human_result)
-    SELECT (r->>0)::bigint, ${orgId}, r->>1, r->>2, r->>3, r->>4, r->>5, r->>6
-    FROM json_array_elements(${JSON.stringify(rows)}::text::json) WITH ORDINALITY AS x(r, n) ORDER BY n`);
+  await insertJsonRows(store, sql`INSERT INTO aggregate_auth_results (org_id, record_id, method, domain, selector, scope, result, human_result)`, [sql`${orgId}`], AUTH_TYPES, rows);
 }
+const AUTH_TYPES = ["bigint", "text", "text", "text", "text", "text", "text"] as const;
+const SOURCE_DAY_TYPES = ["text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"] as const;
 
 /** `column = column + excluded.column`: a roll-up adds the new report's counts to the day's. */
 const plusExcluded = (column: AnyColumn & { name: string }) => sql`${column} + excluded.${sql.identifier(column.name)}`;
@@ -61,21 +59,18 @@ export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writ
           set: { messages: plusExcluded(dd.messages), passed: plusExcluded(dd.passed), quarantined: plusExcluded(dd.quarantined), rejected: plusExcluded(dd.rejected), spfAligned: plusExcluded(dd.spfAligned), dkimAligned: plusExcluded(dd.dkimAligned) },
         });
     }
-    const ds = t.dailySourceStats;
-    for (let start = 0; start < rollup.sources.length; start += INSERT_BATCH) {
-      const rows = rollup.sources.slice(start, start + INSERT_BATCH).map((x) => ({ orgId: ctx.orgId, domainId: ctx.domainId, day: rollup.day, ...x }));
-      await tx
-        .insert(ds)
-        .values(rows)
-        .onConflictDoUpdate({
-          target: [ds.orgId, ds.domainId, ds.day, ds.sourceIp],
-          set: {
-            country: sql`COALESCE(${ds.country}, excluded.country)`, messages: plusExcluded(ds.messages), passed: plusExcluded(ds.passed), quarantined: plusExcluded(ds.quarantined),
-            rejected: plusExcluded(ds.rejected), spfAligned: plusExcluded(ds.spfAligned), dkimAligned: plusExcluded(ds.dkimAligned),
-          },
-        });
-    }
-      await writeSenderDaysPostgres(store, ctx, rollup, head.policy.domain);
+    await insertJsonRows(
+      store,
+      sql`INSERT INTO daily_source_stats (org_id, domain_id, day, source_ip, country, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned)`,
+      [sql`${ctx.orgId}`, sql`${ctx.domainId}`, sql`${rollup.day}::integer`],
+      SOURCE_DAY_TYPES,
+      rollup.sources.map((x) => [x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned]),
+      sql`ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(daily_source_stats.country, excluded.country),
+        messages = daily_source_stats.messages + excluded.messages, passed = daily_source_stats.passed + excluded.passed,
+        quarantined = daily_source_stats.quarantined + excluded.quarantined, rejected = daily_source_stats.rejected + excluded.rejected,
+        spf_aligned = daily_source_stats.spf_aligned + excluded.spf_aligned, dkim_aligned = daily_source_stats.dkim_aligned + excluded.dkim_aligned`,
+    );
+    await writeSenderDaysPostgres(store, ctx, rollup, head.policy.domain);
     await writeAuthDaysPostgres(store, ctx, rollup);
     await writeSelectorsPostgres(store, ctx, rollup);
     await writeCountryDaysPostgres(store, ctx, rollup);
