@@ -108,6 +108,15 @@ async function runLayer(name: string, args: string[], env: Record<string, string
   skipped += count("skip");
   const lines = err.split("\n");
   lines.forEach((line, at) => {
+    if (line.startsWith("# Unhandled error")) {
+      // an error outside any test: the file it came after, and the error up to its closing rule
+      let file = at;
+      while (file > 0 && !/^\S.*\.test\.tsx?:$/.test(lines[file - 1])) file--;
+      let end = at + 2;
+      while (end < lines.length && end - at < 40 && !lines[end].startsWith("-----")) end++;
+      failures.push([`[${name}] after ${lines[file - 1] ?? "the first file"}`, ...lines.slice(at, end + 1)].join("\n"));
+      return;
+    }
     if (!line.startsWith("(fail)")) return;
     if (failures.some((seen) => seen.endsWith(`[${name}] ${line}`))) return;
     // the error printed for this test: back to the line after the previous test or file, at most 40 lines
