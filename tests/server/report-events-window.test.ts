@@ -9,6 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
 import { makeTestApp, type TestApp } from "../support/app";
 import { signedInMember, type SignedIn } from "../support/fixtures";
+import type { GeneratedAggregate } from "../../src/lib/reports/generate";
 import { sampleAggregate, xmlBytes } from "../support/report-fixtures";
 
 let t: TestApp;
@@ -20,7 +21,7 @@ afterEach(async () => {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-async function upload(who: SignedIn, id: string, begin: Date, records: Parameters<typeof sampleAggregate>[1]["records"]) {
+async function upload(who: SignedIn, id: string, begin: Date, records: GeneratedAggregate["records"]) {
   const form = new FormData();
   const bytes = xmlBytes(sampleAggregate("window.example", { reportId: id, begin, end: new Date(begin.getTime() + 10 * HOUR), records }));
   form.append("files", new File([bytes as Uint8Array<ArrayBuffer>], `${id}.xml`));
