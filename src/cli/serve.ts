@@ -50,15 +50,13 @@ export const serveCommand: Command = {
     // The SMTP receiver listens before /healthz answers (a sender may deliver right after it).
     // The rest (schedulers, mail-in) starts once the server listens, and the app's routes load
     // with the first request other than /healthz (src/http/boot.ts).
-    let rest: Rest | null = config.smtpPort ? await startRest(deps) : null;
-    let restStarted!: (rest: Rest) => void;
-    const restReady = new Promise<Rest>((resolve) => (restStarted = resolve));
-    if (rest) restStarted(rest);
+    let starting: Promise<Rest> | null = config.smtpPort ? Promise.resolve(await startRest(deps)) : null;
+    const rest = () => (starting ??= startRest(deps));
     let fail!: (error: unknown) => void;
     const failed = new Promise<never>((_, reject) => (fail = reject));
     const boot = bootHandler(deps, async () => {
       try {
-        await restReady;
+        await rest();
         const { createHandler } = await import("../app");
         return createHandler(deps);
       } catch (error) {
@@ -74,15 +72,18 @@ export const serveCommand: Command = {
     if (demoSignIn) console.log(`\n${demoSignIn}\nOpen http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${port}/login\n`);
     let stopping = false;
     const shutdown = waitForShutdown().then(() => void (stopping = true));
+    // what has started, for stopping it
+    const started = async () => (starting ? await starting.catch(() => null) : null);
     try {
       // the rest starts right after the first answer (a health check polling the start is not
-      // kept waiting by it), or REST_AFTER_MS after listening when no request comes
+      // kept waiting by it), with the first request that needs the app, or REST_AFTER_MS after
+      // listening when no request comes
       await Promise.race([boot.firstAnswered, Bun.sleep(REST_AFTER_MS), shutdown, failed]);
-      if (!stopping && !rest) restStarted((rest = await startRest(deps)));
+      if (!stopping) await rest();
       await Promise.race([shutdown, failed]);
     } catch (error) {
       await server.stop(true);
-      await rest?.stop();
+      await (await started())?.stop();
       deps.mailer?.close();
       await store.close();
       throw error;
@@ -92,7 +93,7 @@ export const serveCommand: Command = {
     // browser tab) must not hold the process, so they are then closed.
     const drained = await Promise.race([server.stop().then(() => true), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => false)]);
     if (!drained) await server.stop(true);
-    await rest?.stop();
+    await (await started())?.stop();
     deps.mailer?.close();
     await store.close();
     return 0;
