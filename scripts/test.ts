@@ -111,9 +111,9 @@ async function runLayer(name: string, args: string[], env: Record<string, string
     if (line.startsWith("# Unhandled error")) {
       // an error outside any test: the file it came after, and the error up to its closing rule
       let file = at;
-      while (file > 0 && !/^\S.*\.test\.tsx?:$/.test(lines[file - 1])) file--;
+      while (file > 0 && !/^\S.*\.test\.tsx?:$/.test(lines[file - 1] ?? "")) file--;
       let end = at + 2;
-      while (end < lines.length && end - at < 40 && !lines[end].startsWith("-----")) end++;
+      while (end < lines.length && end - at < 40 && !(lines[end] ?? "").startsWith("-----")) end++;
       failures.push([`[${name}] after ${lines[file - 1] ?? "the first file"}`, ...lines.slice(at, end + 1)].join("\n"));
       return;
     }
@@ -121,7 +121,7 @@ async function runLayer(name: string, args: string[], env: Record<string, string
     if (failures.some((seen) => seen.endsWith(`[${name}] ${line}`))) return;
     // the error printed for this test: back to the line after the previous test or file, at most 40 lines
     let start = at;
-    while (start > 0 && at - start < 40 && !/^\((pass|fail|skip|todo)\)|^\S.*\.test\.tsx?:$/.test(lines[start - 1])) start--;
+    while (start > 0 && at - start < 40 && !/^\((pass|fail|skip|todo)\)|^\S.*\.test\.tsx?:$/.test(lines[start - 1] ?? "")) start--;
     failures.push([...lines.slice(start, at), `[${name}] ${line}`].join("\n"));
   });
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
