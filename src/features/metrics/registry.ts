@@ -11,7 +11,7 @@ export const httpRequests = registry.register(new Counter("dmarcwarden_http_requ
 export const httpDuration = registry.register(
   new Histogram("dmarcwarden_http_request_duration_seconds", "Time to answer HTTP requests, by method and route pattern.", ["method", "route"], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]),
 );
-export const reportsIngested = registry.register(new Counter("dmarcwarden_reports_ingested_total", "Reports stored, by kind (aggregate, failure, tls) and source (upload, cli, smtp, imap, demo).", ["kind", "source"]));
+export const reportsIngested = registry.register(new Counter("dmarcwarden_reports_ingested_total", "Reports stored, by kind (aggregate, failure, tls) and source (upload, cli, smtp, imap, microsoft, gmail, demo).", ["kind", "source"]));
 export const recordsIngested = registry.register(new Counter("dmarcwarden_records_ingested_total", "Aggregate report records stored, by source.", ["source"]));
 export const ingestFailures = registry.register(new Counter("dmarcwarden_ingest_failures_total", "Files refused by ingestion, by reason code and source.", ["reason", "source"]));
 export const dnsChecks = registry.register(new Counter("dmarcwarden_dns_checks_total", "Domain DNS checks, by outcome (checked, incomplete, gone, error).", ["outcome"]));
