@@ -14,6 +14,8 @@ export const organizationBranding = pgTable(
     logoUpdatedAt: epoch("logo_updated_at"),
     updatedAt: epoch("updated_at").notNull().$defaultFn(() => new Date()),
     customHostname: text("custom_hostname"),
+    customHostnameStatus: text("custom_hostname_status").notNull().default("pending"),
+    customHostnameCheckedAt: epoch("custom_hostname_checked_at"),
   },
   (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.customHostname)],
 );

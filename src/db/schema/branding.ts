@@ -6,7 +6,10 @@ import { organizations } from "./accounts";
  * primary colour, support email and logo (PNG or JPEG, at most 256 KB, base64 in the database).
  * Its client organisations see it. One row per organisation; null columns fall back to the default.
  * `custom_hostname`: the MSP's own host name for the deployment (lower case, unique): requests
- * with that Host get its branding, and its organisations' mail links point there.
+ * with that Host get its branding, and its organisations' mail links point there — only once
+ * `custom_hostname_status` is 'verified' (its DNS points at the deployment); 'pending' until
+ * checked, 'failed' when the last check did not find it pointing here. `custom_hostname_checked_at`:
+ * the last check.
  */
 export const organizationBranding = sqliteTable(
   "organization_branding",
@@ -22,6 +25,9 @@ export const organizationBranding = sqliteTable(
     logoUpdatedAt: integer("logo_updated_at", { mode: "timestamp" }),
     updatedAt: integer("updated_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date()),
     customHostname: text("custom_hostname"),
+    /** pending | verified | failed */
+    customHostnameStatus: text("custom_hostname_status").notNull().default("pending"),
+    customHostnameCheckedAt: integer("custom_hostname_checked_at", { mode: "timestamp" }),
   },
   (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.customHostname)],
 );

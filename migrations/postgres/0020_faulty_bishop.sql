@@ -1,0 +1,2 @@
+ALTER TABLE "organization_branding" ADD COLUMN "custom_hostname_status" text DEFAULT 'pending' NOT NULL;--> statement-breakpoint
+ALTER TABLE "organization_branding" ADD COLUMN "custom_hostname_checked_at" bigint;
