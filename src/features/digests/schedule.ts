@@ -21,7 +21,7 @@ import type { DigestModel } from "../../lib/alerts/digest";
 import type { Mailer } from "../mail/mailer";
 import type { PortfolioDigestModel } from "../../lib/alerts/portfolio-digest";
 import { digestMail, portfolioDigestMail } from "../mail/templates";
-import { brandingFor } from "../branding/service";
+import { brandingFor, mailOriginFor } from "../branding/service";
 import { allOrganizations, organizationInfo, type OrganizationInfo, verifiedEmailsOf } from "../orgs/audience";
 import { clientReportAudience, recordClientReportResult } from "../portfolio/client-reports";
 import { portfolio } from "../portfolio/service";
@@ -128,7 +128,7 @@ export async function buildPortfolioDigest(deps: ServiceContext, orgId: string, 
   const org = await organizationInfo(deps, orgId);
   if (!org || org.parentId) return null;
   const { clients } = await portfolio({ ...readerContext(deps, orgId), now: () => now });
-  const base = (deps.mailer?.publicUrl || deps.config.publicUrl || "").replace(/\/+$/, "");
+  const base = (await mailOriginFor(deps, org.id).catch(() => null)) ?? (deps.mailer?.publicUrl || deps.config.publicUrl || "").replace(/\/+$/, "");
   return { organization: { name: org.name }, period: { start: new Date(now.getTime() - 7 * 86_400_000), end: now }, clients, link: `${base}/app/portfolio` };
 }
 

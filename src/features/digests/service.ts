@@ -7,6 +7,7 @@
  */
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
+import { mailOriginFor } from "../branding/service";
 import type { DigestClient, DigestDomain, DigestModel } from "../../lib/alerts/digest";
 import type { Task } from "../../lib/tasks";
 import { listTasks } from "../dashboard/service";
@@ -71,10 +72,10 @@ async function openTasksOf(deps: ServiceContext, orgId: string): Promise<Task[]>
 
 const day = (d: Date) => Math.floor(d.getTime() / DAY_MS);
 
-/** The link a digest points at: the dashboard, absolute when the server knows its public address. */
-function dashboardLink(deps: ServiceContext): string {
+/** The link a digest points at: the dashboard, on the MSP's verified hostname or else absolute when the server knows its public address. */
+async function dashboardLink(deps: ServiceContext, orgId: string): Promise<string> {
   const base = (deps.mailer?.publicUrl || deps.config.publicUrl || "").replace(/\/+$/, "");
-  return `${base}/app/dashboard`;
+  return `${(await mailOriginFor(deps, orgId).catch(() => null)) ?? base}/app/dashboard`;
 }
 
 export interface BuildOptions {
@@ -159,7 +160,7 @@ export async function buildDigest(deps: ServiceContext, orgId: string, options: 
         domain: label(t.domain, o.id),
       })),
     ),
-    link: dashboardLink(deps),
+    link: await dashboardLink(deps, org.id),
   };
   if (includeClients && !org.parentId) {
     model.clients = clients.map((c): DigestClient => {
