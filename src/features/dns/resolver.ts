@@ -53,6 +53,8 @@ export interface DnsResolver {
   mx(name: string): Promise<LookupResult<MxAnswer>>;
   a(name: string): Promise<LookupResult<string>>;
   aaaa(name: string): Promise<LookupResult<string>>;
+  /** the CNAME target of `name` itself (lower case, no trailing dot), not followed */
+  cname(name: string): Promise<LookupResult<string>>;
   /** PTR names for an IPv4 or IPv6 address ([] when none or on failure) */
   reverse(ip: string): Promise<string[]>;
   /**
@@ -318,6 +320,9 @@ class PolicyResolver implements DnsResolver {
   }
   aaaa(name: string) {
     return this.lookup<string>(name, "AAAA");
+  }
+  cname(name: string) {
+    return this.lookup<string>(name, "CNAME");
   }
   dnskey(name: string): Promise<DnskeyLookup> {
     const clean = name.toLowerCase().replace(/\.$/, "");
