@@ -17,7 +17,7 @@ import { Database } from "bun:sqlite";
 import { gzipSync, strToU8 } from "fflate";
 import { gunzipSync } from "node:zlib";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { testConfig } from "../src/config";
@@ -237,6 +237,8 @@ async function parseAndStore(kind: StoreKind): Promise<number> {
   }
 }
 
+const load = () => loadavg().map((n) => n.toFixed(2)).join(", ");
+console.log(`load average (1, 5, 15 min) at start: ${load()}`);
 const lines: string[] = [];
 try {
   for (const kind of kinds) {
@@ -264,5 +266,6 @@ try {
 } finally {
   clearInterval(sampler);
 }
+console.log(`load average (1, 5, 15 min) at the end: ${load()} (other work on the machine lowers every figure but the per-CPU-second ones)`);
 for (const line of lines) console.log(line);
 process.exit(0);
