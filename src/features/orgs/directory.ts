@@ -41,6 +41,16 @@ export async function organizationsOf({ store }: WithStore, userId: string): Pro
   return result;
 }
 
+/** The organisations a user is a member of directly (no clients reached through a role), with their managing organisation. */
+export async function membershipsOf({ store }: WithStore, userId: string): Promise<{ id: string; parentId: string | null }[]> {
+  const { memberships, organizations } = store.t;
+  return store.db
+    .select({ id: organizations.id, parentId: organizations.parentId })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
+    .where(eq(memberships.userId, userId));
+}
+
 export async function orgSummary({ store }: WithStore, userId: string, orgId: string | null): Promise<OrgSummary | null> {
   if (!orgId) return null;
   const [org] = await store.db.select().from(store.t.organizations).where(eq(store.t.organizations.id, orgId));
