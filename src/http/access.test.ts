@@ -32,6 +32,7 @@ test("the admin and tenant routes are guarded, not public", async () => {
   expect(kindOf("GET", "/api/domains")).toBe("org:read");
   expect(kindOf("GET", "/api/auth/me")).toBe("signedIn");
   expect(kindOf("GET", "/*")).toBe("public");
+  expect(kindOf("POST", "/api/branding/hostname/verify")).toBe("org:settings:manage");
 });
 
 test("the walk tells a route with no access, or with two, from a declared one", async () => {

@@ -1,38 +1,53 @@
 /**
  * An MSP's custom hostname (issue 17, white-label): set in PUT /api/branding (validated, not the
- * deployment's own host, unique); a request whose Host is that name gets the MSP's branding on
- * the signed-out pages; mail links for its organisations (invitations, password links, alerts)
- * use https://<hostname>. The Host header only selects among stored names: links are never built
- * from it, and cookies stay host-only.
+ * deployment's own host, unique) and pending until verified (POST /api/branding/hostname/verify:
+ * a CNAME to --public-url's host, or only its addresses, asked of the test DNS server through the
+ * server's resolver). Once verified, a request whose Host is that name gets the MSP's branding on
+ * the signed-out pages; mail links for its organisations (invitations, password links, alerts,
+ * digests) use https://<hostname>. A pending, failed or renamed hostname is used for nothing. The
+ * Host header only selects among verified names: links are never built from it, and cookies stay
+ * host-only.
  */
 import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { auditLog, organizationBranding, organizations } from "../../src/db/schema";
-import { HOSTNAME_IS_OWN, HOSTNAME_TAKEN } from "../../src/features/branding/service";
+import { recheckHostnames } from "../../src/features/branding/hostname-recheck";
+import { HOSTNAME_IS_OWN, HOSTNAME_TAKEN, mailOriginFor, orgIdByHostname } from "../../src/features/branding/service";
+import { buildDigest } from "../../src/features/digests/service";
+import { createResolver } from "../../src/features/dns/resolver";
 import { createMailer } from "../../src/features/mail/mailer";
 import { makeTestApp, type TestApp } from "../support/app";
 import { addMember, createOrg, createUser, signIn } from "../support/fixtures";
+import { startDnsServer, type TestDnsServer, type Zone } from "../support/dns-server";
 import { startMailCapture, type MailCapture } from "../support/mail-capture";
 
 let t: TestApp | null = null;
 let capture: MailCapture | null = null;
+let dns: TestDnsServer | null = null;
 afterEach(async () => {
   t?.close();
   t = null;
   await capture?.stop();
   capture = null;
+  await dns?.close();
+  dns = null;
 });
 
 const HOST = "dmarc.msp-example.com";
 const PUBLIC_URL = "https://dw.example.test";
+const RECORD = `${HOST} CNAME dw.example.test.`;
+/** the deployment's host and the MSP's name pointing at it */
+const zone = (): Zone => ({ "dw.example.test": { A: ["192.0.2.10"], AAAA: ["2001:db8::10"] }, [HOST]: { CNAME: "dw.example.test" } });
 
-async function world(options: { mail?: boolean; deps?: Record<string, unknown> } = {}) {
+async function world(options: { mail?: boolean; deps?: Record<string, unknown>; publicUrl?: string } = {}) {
+  dns = await startDnsServer(zone());
+  const resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 1000 });
   let mailer;
   if (options.mail) {
     capture = await startMailCapture();
     mailer = createMailer({ relay: { host: "127.0.0.1", port: capture.port, secure: false, auth: null }, from: "dmarcwarden <alerts@dw.example.test>", publicUrl: PUBLIC_URL });
   }
-  t = await makeTestApp({ config: { publicUrl: PUBLIC_URL }, deps: { ...(mailer ? { mailer } : {}), ...options.deps } });
+  t = await makeTestApp({ config: { publicUrl: options.publicUrl ?? PUBLIC_URL }, deps: { resolver, ...(mailer ? { mailer } : {}), ...options.deps } });
   const { store } = t.deps;
   const mspId = await createOrg(store, "Acme MSP");
   const clientId = await createOrg(store, "Client Bakery", mspId);
@@ -40,18 +55,27 @@ async function world(options: { mail?: boolean; deps?: Record<string, unknown> }
   await addMember(store, mspId, owner, "owner");
   const baker = await createUser(store, "baker@example.test", "Ben Baker");
   await addMember(store, clientId, baker, "viewer");
-  return { t, store, mspId, clientId, owner, baker, ownerCookie: await signIn(store, owner, mspId) };
+  return { t, store, dns: dns!, mspId, clientId, owner, baker, ownerCookie: await signIn(store, owner, mspId) };
 }
 
 const put = (w: { t: TestApp; ownerCookie: string }, customHostname: string, cookie = w.ownerCookie) =>
   w.t.json("PUT", "/api/branding", { cookie, body: { productName: "Acme Mail Shield", primaryColor: "#ff6600", supportEmail: "help@acme.example", customHostname } });
 const onHost = (host: string) => ({ headers: { host } });
+const verify = (w: { t: TestApp; ownerCookie: string }, cookie = w.ownerCookie) => w.t.json("POST", "/api/branding/hostname/verify", { cookie });
+/** sets the hostname and verifies it (the test DNS server has it as a CNAME to --public-url's host) */
+async function putVerified(w: { t: TestApp; ownerCookie: string }, customHostname = HOST) {
+  expect((await put(w, customHostname)).status).toBe(200);
+  const verified = await verify(w);
+  expect(verified.body.status).toBe("verified");
+}
 
 test("an MSP sets its hostname (normalized, audited); it is validated, not the server's own, and unique", async () => {
   const w = await world();
   const saved = await put(w, " Dmarc.MSP-Example.com. ");
   expect(saved.status).toBe(200);
   expect(saved.body.customHostname).toBe(HOST);
+  expect(saved.body).toMatchObject({ customHostnameStatus: "pending", customHostnameCheckedAt: null, customHostnameRecord: RECORD });
+  expect(saved.body.customHostnameMessage).toContain(RECORD);
   expect((await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body.customHostname).toBe(HOST);
   const audit = await w.store.db.select().from(auditLog).where(eq(auditLog.orgId, w.mspId));
   expect(audit.map((r) => JSON.parse(r.data!))).toContainEqual({ branding: { productName: "Acme Mail Shield", primaryColor: "#ff6600", supportEmail: "help@acme.example", customHostname: HOST } });
@@ -83,9 +107,9 @@ test("an MSP sets its hostname (normalized, audited); it is validated, not the s
   expect(rows[0]!.customHostname).toBeNull();
 });
 
-test("signed out on the MSP's hostname: its name, logo and colour; any other host: the default", async () => {
+test("signed out on the MSP's verified hostname: its name, logo and colour; any other host: the default", async () => {
   const w = await world();
-  await put(w, HOST);
+  await putVerified(w);
   const brand = { productName: "Acme Mail Shield", primaryColor: "#ff6600", logoUrl: null };
   for (const host of [HOST, "DMARC.msp-example.com:443", `${HOST}.`]) {
     expect((await w.t.json("GET", "/api/branding/public", onHost(host))).body).toEqual(brand);
@@ -111,17 +135,16 @@ test("signed out on the MSP's hostname: its name, logo and colour; any other hos
 test("below the Scale plan (billing on) the hostname brands nothing and mail keeps --public-url", async () => {
   const w = await world({ deps: { stripe: {} } });
   await w.store.write((tx) => tx.update(organizations).set({ plan: "scale", planStatus: "active" }).where(eq(organizations.id, w.mspId)));
-  expect((await put(w, HOST)).status).toBe(200);
+  await putVerified(w);
   expect((await w.t.json("GET", "/api/branding/public", onHost(HOST))).body.productName).toBe("Acme Mail Shield");
   await w.store.write((tx) => tx.update(organizations).set({ plan: "growth" }).where(eq(organizations.id, w.mspId)));
   expect((await w.t.json("GET", "/api/branding/public", onHost(HOST))).body.productName).toBe("dmarcwarden");
-  const { mailOriginFor } = await import("../../src/features/branding/service");
   expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
 });
 
-test("mail for the MSP's organizations links to its hostname; a Host header never makes a link; cookies stay host-only", async () => {
+test("mail for the MSP's organizations links to its verified hostname; a Host header never makes a link; cookies stay host-only", async () => {
   const w = await world({ mail: true });
-  await put(w, HOST);
+  await putVerified(w);
   const linkIn = (text: string) => /https?:\/\/[^\s"<>]+/.exec(text)?.[0] ?? "";
 
   // an invitation to the client, by the MSP's owner acting in it
@@ -168,4 +191,129 @@ test("mail for the MSP's organizations links to its hostname; a Host header neve
   const cookies = login.headers.getSetCookie();
   expect(cookies.some((c) => c.startsWith("dw_session="))).toBe(true);
   for (const cookie of cookies) expect(cookie.toLowerCase()).not.toContain("domain=");
+});
+
+test("a pending hostname brands nothing and changes no link; verified, it does; renamed, it is pending again", async () => {
+  const w = await world({ mail: true });
+  const linkIn = (text: string) => /https?:\/\/[^\s"<>]+/.exec(text)?.[0] ?? "";
+  expect((await put(w, HOST)).body.customHostnameStatus).toBe("pending");
+  // pending: the default on its host, no MSP found by it, --public-url in every link
+  expect((await w.t.json("GET", "/api/branding/public", onHost(HOST))).body.productName).toBe("dmarcwarden");
+  expect(await orgIdByHostname(w.t.deps, HOST)).toBeNull();
+  expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
+  await w.t.json("POST", "/api/auth/password-link", { body: { email: "baker@example.test" } });
+  const pendingReset = await capture!.waitFor((m) => m.to.includes("baker@example.test") && m.text.includes("set-password"));
+  expect(linkIn(pendingReset.text)).toStartWith(`${PUBLIC_URL}/set-password?token=`);
+  expect((await buildDigest(w.t.deps, w.clientId, { includeClients: false })).link).toBe(`${PUBLIC_URL}/app/dashboard`);
+
+  // verified through the server's resolver (the test DNS server): used everywhere
+  const verified = await verify(w);
+  expect(verified.status).toBe(200);
+  expect(verified.body).toMatchObject({ customHostname: HOST, status: "verified" });
+  expect(verified.body.message).toContain(`${HOST} is a CNAME to dw.example.test`);
+  expect(new Date(verified.body.checkedAt).getTime()).toBeGreaterThan(0);
+  expect(w.dns.questions).toContain(`CNAME ${HOST}`);
+  const got = (await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body;
+  expect(got).toMatchObject({ customHostnameStatus: "verified", customHostnameCheckedAt: verified.body.checkedAt });
+  expect((await w.t.json("GET", "/api/branding/public", onHost(HOST))).body.productName).toBe("Acme Mail Shield");
+  expect(await orgIdByHostname(w.t.deps, HOST)).toBe(w.mspId);
+  expect(await mailOriginFor(w.t.deps, w.clientId)).toBe(`https://${HOST}`);
+  expect((await buildDigest(w.t.deps, w.clientId, { includeClients: false })).link).toBe(`https://${HOST}/app/dashboard`);
+  const audit = await w.store.db.select().from(auditLog).where(eq(auditLog.orgId, w.mspId));
+  expect(audit.map((r) => JSON.parse(r.data!))).toContainEqual({ branding: { customHostnameStatus: "verified" } });
+
+  // saving the branding with the same name keeps it verified; another name is pending and used for nothing
+  expect((await put(w, HOST)).body.customHostnameStatus).toBe("verified");
+  const renamed = await put(w, "portal.msp-example.com");
+  expect(renamed.body).toMatchObject({ customHostname: "portal.msp-example.com", customHostnameStatus: "pending", customHostnameCheckedAt: null, customHostnameRecord: "portal.msp-example.com CNAME dw.example.test." });
+  for (const host of [HOST, "portal.msp-example.com"]) expect((await w.t.json("GET", "/api/branding/public", onHost(host))).body.productName).toBe("dmarcwarden");
+  expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
+  // and back to the first name: pending again until verified again
+  expect((await put(w, HOST)).body.customHostnameStatus).toBe("pending");
+  expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
+});
+
+test("a hostname that does not point here fails with the record to publish; the same addresses verify it", async () => {
+  const w = await world();
+  const record = (name: string) => `${name} CNAME dw.example.test.`;
+  const cases: [string, Zone[string] | undefined, string][] = [
+    ["elsewhere.msp-example.com", { CNAME: "someone-else.example.net" }, "elsewhere.msp-example.com is a CNAME to someone-else.example.net, not to dw.example.test."],
+    ["missing.msp-example.com", undefined, "missing.msp-example.com does not exist in DNS."],
+    ["other-ip.msp-example.com", { A: ["198.51.100.7"] }, "other-ip.msp-example.com has the addresses 198.51.100.7, not this server's (192.0.2.10, 2001:db8::10)."],
+    ["partly.msp-example.com", { A: ["192.0.2.10", "198.51.100.7"] }, "partly.msp-example.com has the addresses 192.0.2.10, 198.51.100.7, not this server's"],
+  ];
+  for (const [name, entry, found] of cases) {
+    if (entry) w.dns.zone[name] = entry;
+    expect((await put(w, name)).status).toBe(200);
+    const res = await verify(w);
+    expect(`${name} ${res.status} ${res.body.status}`).toBe(`${name} 200 failed`);
+    expect(res.body.message).toContain(found);
+    expect(res.body.message).toContain(`Publish this DNS record: ${record(name)}`);
+    expect((await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body).toMatchObject({ customHostnameStatus: "failed", customHostnameCheckedAt: res.body.checkedAt });
+    expect((await w.t.json("GET", "/api/branding/public", onHost(name))).body.productName).toBe("dmarcwarden");
+    expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
+  }
+  // the MSP publishes the record the message named: verified
+  w.dns.zone["elsewhere.msp-example.com"] = { CNAME: "dw.example.test" };
+  expect((await put(w, "elsewhere.msp-example.com")).status).toBe(200);
+  expect((await verify(w)).body.status).toBe("verified");
+  // an A record to the deployment's own address verifies as well
+  w.dns.zone["by-address.msp-example.com"] = { A: ["192.0.2.10"] };
+  await put(w, "by-address.msp-example.com");
+  const byAddress = await verify(w);
+  expect(byAddress.body.status).toBe("verified");
+  expect(byAddress.body.message).toContain("has this server's addresses (192.0.2.10)");
+  expect(await mailOriginFor(w.t.deps, w.clientId)).toBe("https://by-address.msp-example.com");
+
+  // nothing to verify without a hostname; members may not verify; a client's admin may not either
+  await put(w, "");
+  expect((await verify(w)).status).toBe(400);
+  const member = await createUser(w.store, "member@example.test");
+  await addMember(w.store, w.mspId, member, "member");
+  expect((await verify(w, await signIn(w.store, member, w.mspId))).status).toBe(403);
+  const clientAdmin = await createUser(w.store, "client-admin@example.test");
+  await addMember(w.store, w.clientId, clientAdmin, "admin");
+  expect((await verify(w, await signIn(w.store, clientAdmin, w.clientId))).status).toBe(403);
+});
+
+test("a --public-url that is an IP address or localhost cannot verify a hostname, and says why", async () => {
+  for (const publicUrl of ["http://127.0.0.1:3000", "http://localhost:3000"]) {
+    const w = await world({ publicUrl });
+    const saved = await put(w, HOST);
+    expect(saved.body.customHostnameRecord).toBeNull();
+    expect(saved.body.customHostnameMessage).toContain("cannot be verified");
+    const res = await verify(w);
+    expect(res.body.status).toBe("failed");
+    expect(res.body.message).toContain(`cannot be verified: this server's --public-url (${publicUrl}) is ${publicUrl.includes("localhost") ? "localhost" : "an IP address"}`);
+    expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
+    await t!.close();
+    t = null;
+    await dns!.close();
+    dns = null;
+  }
+});
+
+test("the daily re-check: a verified hostname that stops pointing here fails and stops being used", async () => {
+  const w = await world();
+  await putVerified(w);
+  let clock = new Date(Date.now() + 3_600_000);
+  const deps = { ...w.t.deps, now: () => clock };
+  // checked within the day: not due
+  expect(await recheckHostnames(deps)).toBe(0);
+  clock = new Date(Date.now() + 25 * 3_600_000);
+  expect(await recheckHostnames(deps)).toBe(1);
+  expect((await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body.customHostnameStatus).toBe("verified");
+  // the MSP moves its name elsewhere; a day later the re-check notices
+  w.dns.zone[HOST] = { CNAME: "another-service.example.net" };
+  clock = new Date(Date.now() + 50 * 3_600_000);
+  expect(await recheckHostnames(deps)).toBe(1);
+  const after = (await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body;
+  expect(after.customHostnameStatus).toBe("failed");
+  expect(after.customHostnameCheckedAt).toBe(new Date(Math.floor(clock.getTime() / 1000) * 1000).toISOString());
+  expect((await w.t.json("GET", "/api/branding/public", onHost(HOST))).body.productName).toBe("dmarcwarden");
+  expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
+  expect(w.t.logs.join("\n")).toContain("custom_hostname_unverified");
+  // failed names are not re-checked by the scheduler (the MSP verifies again after fixing DNS)
+  clock = new Date(Date.now() + 80 * 3_600_000);
+  expect(await recheckHostnames(deps)).toBe(0);
 });

@@ -498,6 +498,14 @@ const CASES: Case[] = [
     foreign: adminsOnly(200),
     unchanged: homeBrandingUnchanged,
   },
+  {
+    // checks the caller's own organisation's hostname: the home one (no resolver in the matrix: stays pending), a foreign one has none
+    name: "POST /api/branding/hostname/verify",
+    run: async (w, c) => (await homeBranding(w), w.t.json("POST", "/api/branding/hostname/verify", { cookie: c })),
+    home: adminsOnly(200),
+    foreign: adminsOnly(400),
+    unchanged: homeBrandingUnchanged,
+  },
 ];
 
 /** The world whose requests carry the "cookie" a case passes as an Authorization header (an API token) instead. */

@@ -48,9 +48,31 @@ export interface Branding {
 /** The sign-in page's answer for an MSP's link: name, logo and colour only. */
 export type PublicBranding = Pick<Branding, "productName" | "primaryColor" | "logoUrl">;
 
+/** A custom hostname is used only once verified: its DNS points at the deployment (--public-url's host). */
+export const HOSTNAME_STATUSES = ["pending", "verified", "failed"] as const;
+export type HostnameStatus = (typeof HOSTNAME_STATUSES)[number];
+
+/** POST /api/branding/hostname/verify: the outcome of checking the hostname's DNS now. */
+export interface HostnameVerification {
+  customHostname: string;
+  status: HostnameStatus;
+  /** ISO time of the check, or null when never checked */
+  checkedAt: string | null;
+  /** what was found, and the record to publish */
+  message: string;
+}
+
 export interface BrandingResponse extends Branding {
   /** the organisation's own host name for the deployment (sign-in page and mail links), or null */
   customHostname: string | null;
+  /** its verification: only a verified hostname brands the sign-in page and mail links; null without a hostname */
+  customHostnameStatus: HostnameStatus | null;
+  /** ISO time of the last DNS check, or null */
+  customHostnameCheckedAt: string | null;
+  /** the DNS record to publish, e.g. "dmarc.msp.example CNAME app.dmarcwarden.example.", or null when it cannot be verified on this server */
+  customHostnameRecord: string | null;
+  /** what the status means for the MSP (what to publish, or why it cannot be verified) */
+  customHostnameMessage: string | null;
   /** whose branding is in force */
   source: "own" | "parent" | "default";
   /** the organisation's own branding as stored (null: none) */

@@ -6,7 +6,7 @@ import { NotFoundError, parseInput, PayloadTooLargeError, ValidationError } from
 import { currentUser, requireActor } from "../../http/tenant";
 import { auditRequest } from "../audit/service";
 import { brandingSchema, LOGO_MAX_BYTES } from "./contract";
-import { deleteLogo, getBranding, logoBySlug, publicBranding, saveBranding, saveLogo } from "./service";
+import { deleteLogo, getBranding, logoBySlug, publicBranding, saveBranding, saveLogo, verifyHostname } from "./service";
 
 /**
  * White-label branding: read by every member, changed by admins and owners of an MSP (Scale
@@ -35,6 +35,17 @@ export function brandingRoutes(deps: AppDeps) {
         const changed = await saveBranding(ctx, parseInput(brandingSchema, body));
         if (Object.keys(changed).length) await auditRequest(ctx, request, "settings.changed", { data: { branding: changed } });
         return getBranding(ctx);
+      },
+      { org: "settings:manage" },
+    )
+    // checks the custom hostname's DNS now: only a verified hostname is used
+    .post(
+      "/api/branding/hostname/verify",
+      async ({ ctx, request }) => {
+        await ctx.limiter.hit("branding-verify", ctx.actor.orgId, 30, 600, "Too many checks of the hostname. Please wait a few minutes and verify again.");
+        const { verification, before } = await verifyHostname(ctx);
+        if (verification.status !== before) await auditRequest(ctx, request, "settings.changed", { data: { branding: { customHostnameStatus: verification.status } } });
+        return verification;
       },
       { org: "settings:manage" },
     )

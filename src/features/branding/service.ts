@@ -8,15 +8,22 @@
  * whose Host is a stored hostname gets that MSP's branding on the signed-out pages, and mail
  * links for its organisations point there. The Host header is the caller's to choose, so it only
  * ever selects among hostnames MSPs stored; links are never built from a request's Host.
+ *
+ * A stored hostname is used only once verified: pending until its DNS is checked (through the
+ * server's own resolver) and found to point at the deployment, a CNAME to --public-url's host or
+ * only that host's addresses. Changing the name makes it pending again; a verified name is
+ * re-checked daily (hostname-recheck.ts) and stops being used when it no longer points here.
  */
-import { and, eq, ne } from "drizzle-orm";
+import { isIP } from "node:net";
+import { and, eq, lt, ne, or, isNull } from "drizzle-orm";
 import type { ServiceContext, OrgContext } from "../../http/access";
 import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../http/errors";
 import { roleAllows } from "../../lib/permissions";
 import { billingOrg, planOf } from "../billing/limits";
 import { organizationInfo } from "../orgs/audience";
 import { organizationBySlug } from "../orgs/service";
-import { brandingSchema, DEFAULT_PRODUCT_NAME, isCustomHostname, normalizeHostname, LOGO_MAX_BYTES, type Branding, type BrandingInput, type BrandingResponse, type LogoType, type PublicBranding } from "./contract";
+import type { DnsResolver } from "../dns/resolver";
+import { brandingSchema, DEFAULT_PRODUCT_NAME, isCustomHostname, normalizeHostname, LOGO_MAX_BYTES, type Branding, type BrandingInput, type BrandingResponse, type HostnameStatus, type HostnameVerification, type LogoType, type PublicBranding } from "./contract";
 
 type Ctx = Pick<ServiceContext, "store" | "stripe"> & { config?: Pick<ServiceContext["config"], "stripeSecretKey"> };
 type Row = typeof import("../../db/schema").organizationBranding.$inferSelect;
@@ -73,10 +80,17 @@ export async function getBranding(ctx: OrgContext): Promise<BrandingResponse> {
   const row = await rowOf(ctx, orgId);
   const planAllows = await planAllowsBranding(ctx, orgId);
   const isClient = !!org.parentId;
+  const hostname = row?.customHostname ?? null;
+  const guidance = hostname ? hostnameGuidance(ctx.config.publicUrl, hostname) : null;
+  const status = hostname ? statusOf(row!) : null;
   return {
     ...inForce,
     own: row && !isEmpty(row) ? brandingOf(row, org.slug) : null,
-    customHostname: row?.customHostname ?? null,
+    customHostname: hostname,
+    customHostnameStatus: status,
+    customHostnameCheckedAt: hostname ? (row!.customHostnameCheckedAt?.toISOString() ?? null) : null,
+    customHostnameRecord: guidance && "record" in guidance ? guidance.record : null,
+    customHostnameMessage: !hostname || !guidance ? null : "reason" in guidance ? guidance.reason : status === "verified" ? `${hostname} points at this server (${guidance.record}).` : status === "failed" ? `The last check did not find ${hostname} pointing at this server. Publish: ${guidance.record}` : `Publish this DNS record, then verify: ${guidance.record}`,
     canEdit: roleAllows(role, "settings:manage") && planAllows && !isClient,
     planAllows,
     isClient,
@@ -103,6 +117,8 @@ export async function saveBranding(ctx: OrgContext, input: BrandingInput): Promi
     primaryColor: v.primaryColor ? v.primaryColor.toLowerCase() : null,
     supportEmail: v.supportEmail || null,
     ...(hostname === undefined ? {} : { customHostname: hostname }),
+    // a new name is pending until its DNS is verified
+    ...(hostname === undefined || hostname === (before?.customHostname ?? null) ? {} : { customHostnameStatus: "pending", customHostnameCheckedAt: null }),
     updatedAt: ctx.now(),
   };
   const b = ctx.store.t.organizationBranding;
@@ -147,19 +163,121 @@ export async function orgIdByHostname(ctx: Pick<ServiceContext, "store">, host: 
   const name = host ? normalizeHostname(host) : "";
   if (!isCustomHostname(name)) return null;
   const b = ctx.store.t.organizationBranding;
-  const [row] = await ctx.store.db.select({ orgId: b.orgId }).from(b).where(eq(b.customHostname, name)).limit(1);
+  const [row] = await ctx.store.db
+    .select({ orgId: b.orgId })
+    .from(b)
+    .where(and(eq(b.customHostname, name), eq(b.customHostnameStatus, "verified")))
+    .limit(1);
   return row?.orgId ?? null;
 }
 
+const statusOf = (row: Row): HostnameStatus => (row.customHostnameStatus === "verified" || row.customHostnameStatus === "failed" ? row.customHostnameStatus : "pending");
+/** the row's hostname while it is verified, else null */
+const verifiedHostname = (row: Row | null | undefined) => (row?.customHostname && statusOf(row) === "verified" ? row.customHostname : null);
+
 /**
- * The MSP host name that applies to an organisation: its own, else its MSP's, while the plan
- * allows branding; null otherwise.
+ * What a hostname must point at: --public-url's host and the record to publish, or why it
+ * cannot be verified on this server (no --public-url, or one that is an IP address or localhost).
+ */
+export function hostnameGuidance(publicUrl: string, hostname: string): { target: string; record: string } | { reason: string } {
+  let target = "";
+  try {
+    target = publicUrl ? normalizeHostname(new URL(publicUrl).hostname.replace(/^\[|\]$/g, "")) : "";
+  } catch {
+    target = "";
+  }
+  if (!target) return { reason: `${hostname} cannot be verified: this server has no --public-url. Set --public-url to the deployment's own host name (e.g. https://dmarc.example.com), then verify.` };
+  if (isIP(target) || target === "localhost" || target.endsWith(".localhost"))
+    return { reason: `${hostname} cannot be verified: this server's --public-url (${publicUrl}) is ${isIP(target) ? "an IP address" : "localhost"}, and a custom hostname must be a CNAME to the deployment's host name. Set --public-url to that host name, then verify.` };
+  return { target, record: `${hostname} CNAME ${target}.` };
+}
+
+type LookupOutcome = { status: "verified" | "failed"; found: string } | { status: "unknown"; found: string };
+
+const sameSet = (a: string[], b: Set<string>) => a.length > 0 && a.every((x) => b.has(x));
+
+/** Asks DNS (no cached answers) whether `hostname` points at `target`: a CNAME to it, or only its A/AAAA addresses. */
+async function lookupHostname(resolver: DnsResolver, hostname: string, target: string): Promise<LookupOutcome> {
+  const dns = resolver.withPolicy({ refresh: true });
+  const cname = await dns.cname(hostname);
+  if (cname.status === "ok" && cname.records.includes(target)) return { status: "verified", found: `${hostname} is a CNAME to ${target}.` };
+  const [a, aaaa, ta, taaaa] = await Promise.all([dns.a(hostname), dns.aaaa(hostname), dns.a(target), dns.aaaa(target)]);
+  const temporary = [a, aaaa].find((r) => r.status !== "ok" && r.status !== "nxdomain" && r.status !== "nodata");
+  if (temporary) return { status: "unknown", found: `The DNS lookup of ${hostname} failed (${temporary.status}${temporary.error ? `: ${temporary.error}` : ""}); try again in a moment.` };
+  const ours = new Set([...ta.records, ...taaaa.records]);
+  const theirs = [...a.records, ...aaaa.records];
+  if (ours.size && sameSet(theirs, ours)) return { status: "verified", found: `${hostname} has this server's addresses (${theirs.join(", ")}).` };
+  if (cname.status === "ok" && cname.records.length) return { status: "failed", found: `${hostname} is a CNAME to ${cname.records[0]}, not to ${target}.` };
+  if (a.status === "nxdomain") return { status: "failed", found: `${hostname} does not exist in DNS.` };
+  if (!theirs.length) return { status: "failed", found: `${hostname} has no CNAME, A or AAAA record.` };
+  if (!ours.size) return { status: "failed", found: `${hostname} has the addresses ${theirs.join(", ")}, but ${target} has none to compare them with.` };
+  return { status: "failed", found: `${hostname} has the addresses ${theirs.join(", ")}, not this server's (${[...ours].join(", ")}).` };
+}
+
+/**
+ * Checks an organisation's stored hostname now and stores the outcome (a temporary DNS failure
+ * leaves the status as it was). For the Verify action and the daily re-check.
+ */
+export async function checkHostname(
+  ctx: Pick<ServiceContext, "store" | "now" | "resolver"> & { config: Pick<ServiceContext["config"], "publicUrl"> },
+  orgId: string,
+): Promise<HostnameVerification | null> {
+  const row = await rowOf(ctx, orgId);
+  const hostname = row?.customHostname;
+  if (!row || !hostname) return null;
+  const guidance = hostnameGuidance(ctx.config.publicUrl, hostname);
+  // whole seconds, as stored
+  const now = new Date(Math.floor(ctx.now().getTime() / 1000) * 1000);
+  let status: HostnameStatus;
+  let message: string;
+  if ("reason" in guidance) {
+    status = "failed";
+    message = guidance.reason;
+  } else if (!ctx.resolver) {
+    status = statusOf(row);
+    message = `DNS lookups are not available on this server, so ${hostname} cannot be checked. Publish: ${guidance.record}`;
+  } else {
+    const outcome = await lookupHostname(ctx.resolver, hostname, guidance.target);
+    status = outcome.status === "unknown" ? statusOf(row) : outcome.status;
+    message = outcome.status === "verified" ? `Verified: ${outcome.found}` : `${outcome.found} Publish this DNS record: ${guidance.record}`;
+  }
+  const b = ctx.store.t.organizationBranding;
+  // only if the name is still the one checked (a rename meanwhile stays pending)
+  await ctx.store.write(async (tx) => {
+    await tx.update(b).set({ customHostnameStatus: status, customHostnameCheckedAt: now }).where(and(eq(b.orgId, orgId), eq(b.customHostname, hostname)));
+  });
+  return { customHostname: hostname, status, checkedAt: now.toISOString(), message };
+}
+
+/** POST /api/branding/hostname/verify: the MSP's stored hostname, checked now. */
+export async function verifyHostname(ctx: OrgContext): Promise<{ verification: HostnameVerification; before: HostnameStatus }> {
+  await assertMayEdit(ctx);
+  const row = await rowOf(ctx, ctx.actor.orgId);
+  if (!row?.customHostname) throw new ValidationError("Set a custom hostname first, then verify it.", { customHostname: "Enter a host name such as dmarc.example.com" });
+  const verification = await checkHostname(ctx, ctx.actor.orgId);
+  if (!verification) throw new ValidationError("Set a custom hostname first, then verify it.", { customHostname: "Enter a host name such as dmarc.example.com" });
+  return { verification, before: statusOf(row) };
+}
+
+/** Verified hostnames last checked before `before` (the daily re-check). */
+export async function hostnamesDue(ctx: Pick<ServiceContext, "store">, before: Date): Promise<string[]> {
+  const b = ctx.store.t.organizationBranding;
+  const rows = await ctx.store.db
+    .select({ orgId: b.orgId })
+    .from(b)
+    .where(and(eq(b.customHostnameStatus, "verified"), or(isNull(b.customHostnameCheckedAt), lt(b.customHostnameCheckedAt, before))));
+  return rows.map((r) => r.orgId);
+}
+
+/**
+ * The MSP host name that applies to an organisation: its own verified one, else its MSP's, while
+ * the plan allows branding; null otherwise (a pending or failed name is never used).
  */
 async function hostnameFor(ctx: Ctx, orgId: string): Promise<string | null> {
   const org = await organizationInfo(ctx, orgId);
   if (!org) return null;
   const own = await rowOf(ctx, org.id);
-  const hostname = own?.customHostname ?? (org.parentId ? (await rowOf(ctx, org.parentId))?.customHostname : null) ?? null;
+  const hostname = verifiedHostname(own) ?? (org.parentId ? verifiedHostname(await rowOf(ctx, org.parentId)) : null);
   if (!hostname || !(await planAllowsBranding(ctx, org.id))) return null;
   return hostname;
 }

@@ -31,7 +31,8 @@ export function domainCheckDeps(deps: AppDeps): StatusDeps | null {
 
 /**
  * Checks each newly added domain (deps.onDomainAdded) and re-checks all domains every
- * --dns-check-interval minutes (see domainCheckDeps). Returns the scheduler, to stop on shutdown.
+ * --dns-check-interval minutes (see domainCheckDeps), and MSPs' verified custom hostnames daily.
+ * Returns the schedulers, to stop on shutdown.
  */
 export function wireDnsChecks(deps: AppDeps): { stop(): Promise<void> } {
   const statusDeps = domainCheckDeps(deps);
@@ -42,5 +43,14 @@ export function wireDnsChecks(deps: AppDeps): { stop(): Promise<void> } {
     previous?.(id);
     check(id);
   };
-  return startDomainCheckScheduler(statusDeps, deps.config.dnsCheckInterval);
+  const domains = startDomainCheckScheduler(statusDeps, deps.config.dnsCheckInterval);
+  // MSPs' verified custom hostnames are re-checked daily; the module loads a minute after start
+  let hostnames: Promise<{ stop(): Promise<void> }> | null = null;
+  const later = setTimeout(() => (hostnames = import("../branding/hostname-recheck").then((m) => m.startHostnameRecheck(deps))), 60_000);
+  return {
+    async stop() {
+      clearTimeout(later);
+      await Promise.all([domains.stop(), hostnames?.then((h) => h.stop())]);
+    },
+  };
 }
