@@ -144,7 +144,8 @@ describe("a DNS change, POST /api/domains/:id/check, and the alerts it sends", (
     expect(log.body.deliveries.length).toBe(3);
     expect(log.body.deliveries.every((d: any) => d.status === "delivered" && d.log.length === 1 && d.log[0].statusCode === 200)).toBe(true);
     dns.zone["_smtp._tls.good.test"]!.TXT = original;
-  });
+    // five checks, seven deliveries and three mails on one store: more than the default 30 s on a loaded machine
+  }, 90_000);
 
   test("an incomplete check (DNS failing) stores and raises nothing", async () => {
     await app();
