@@ -2,7 +2,7 @@
  * `npm run bench:ingest`: 1,000 gzip'd aggregate reports of 100 records each, through the
  * real parser (parse only, on this thread; then on worker threads), then through the real
  * ingestion service into a fresh store (parse + store: parsed on workers while this thread
- * writes, as the CLI does). For reference it also runs the floor: a bare regex tokenizer and
+ * writes in groups of files, one transaction each, as the CLI does). For reference it also runs the floor: a bare regex tokenizer and
  * prepared inserts into three tables of a plain SQLite file, one core, one transaction per
  * file, no checks. Prints reports/s, records/s and peak RSS for each, and ends with one JSON
  * line per store:
@@ -24,7 +24,7 @@ import { testConfig } from "../src/config";
 import { openPostgresStore, openStore, type Store } from "../src/db";
 import { ensureDomains } from "../src/features/domains/service";
 import { ensureOrganization } from "../src/features/orgs/service";
-import { ingestFile } from "../src/features/reports/ingest";
+import { GroupIngest } from "../src/features/reports/group-ingest";
 import { RateLimiter } from "../src/http/rate-limit";
 import { aggregateXml } from "../src/lib/reports/generate";
 import { parseInBackground, type ParseStats } from "../src/lib/reports/parallel";
@@ -209,7 +209,7 @@ async function openBenchStore(kind: StoreKind): Promise<{ store: Store; dbPath: 
   };
 }
 
-/** Parse + store through the real ingestion service, one report file at a time, parsed on workers ahead of the writes. */
+/** Parse + store through the real ingestion service as the CLI runs it: parsed on workers ahead of the writes, written in groups of files. */
 async function parseAndStore(kind: StoreKind): Promise<number> {
   const { store, dbPath, cleanup } = await openBenchStore(kind);
   try {
@@ -223,10 +223,16 @@ async function parseAndStore(kind: StoreKind): Promise<number> {
   const start = performance.now();
     let stored = 0;
     let i = 0;
+    // written as the CLI writes: in groups, one transaction for many files (group-ingest.ts)
+    const groups = new GroupIngest(deps, {
+      onResult(result) {
+        if (result.status === "ingested") stored++;
+      },
+    });
     for await (const { input, parsed } of parseInBackground(corpus, (bytes) => bytes)) {
-      const result = await ingestFile(deps, { orgId, fileName: `bench-${i++}.xml.gz`, bytes: input, source: "cli", parsed });
-      if (result.status === "ingested") stored++;
+      await groups.add({ orgId, fileName: `bench-${i++}.xml.gz`, bytes: input, source: "cli", parsed });
     }
+    await groups.finish();
     const perSecond = report(`parse + store (${kind})`, performance.now() - start, rssBefore, cpuSince(cpu));
     const [row] = await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM aggregate_records WHERE org_id = ${orgId}`);
     const records = Number(row?.n ?? 0);

@@ -5,7 +5,8 @@ import { resolverFromConfig } from "../features/dns/setup";
 import { expandPaths, readInputs } from "../features/reports/files";
 import { geoFromConfig } from "../features/reports/geo";
 import { organizationBySlug } from "../features/orgs/service";
-import { ingestFile, reportLimits, type IngestResult } from "../features/reports/ingest";
+import { GroupIngest } from "../features/reports/group-ingest";
+import { reportLimits, type IngestResult } from "../features/reports/ingest";
 import { abandonLookups, PTR_TIMEOUT_MS, reverseDnsSettled, writeNamesFound } from "../features/reports/reverse-dns";
 import { yieldToEventLoop } from "../lib/reports/model";
 import { parseInBackground } from "../lib/reports/parallel";
@@ -24,24 +25,30 @@ export interface IngestSummary {
 
 /**
  * Ingests files for one organisation; `onProgress` is told after each file. Files are parsed
- * on worker threads a few ahead of the one being stored, so both cores work.
+ * on worker threads a few ahead of the one being stored, so both cores work, and written in
+ * groups: one transaction for many files, a savepoint each (see group-ingest.ts).
  */
 export async function ingestPaths(deps: AppDeps, orgId: string, paths: string[], onProgress?: (done: number, total: number, result: IngestResult) => void): Promise<IngestSummary> {
   const files = expandPaths(paths);
   const summary: IngestSummary = { files: 0, ingested: 0, duplicates: 0, refused: [], reports: 0 };
   let done = 0;
   const onWorkersLost = (reason: string) => deps.log.warn("reports.parse_workers_unavailable", { reason, fallback: "parsing on the main thread" });
+  const groups = new GroupIngest(deps, {
+    async onResult(result) {
+      summary.files++;
+      if (result.status === "ingested") summary.ingested++;
+      else if (result.status === "duplicate") summary.duplicates++;
+      else summary.refused.push(result);
+      summary.reports += result.status === "rejected" ? 0 : result.reports.length;
+      onProgress?.(++done, Math.max(done, files.length), result);
+      // a turn of the event loop per file: the reverse DNS answers (and timers) of the run get in between
+      await yieldToEventLoop();
+    },
+  });
   for await (const { input, parsed } of parseInBackground(readInputs(files), (file) => file.bytes, { limits: reportLimits(deps), onWorkersLost })) {
-    const result = await ingestFile(deps, { orgId, fileName: input.name, bytes: input.bytes, source: "cli", parsed });
-    summary.files++;
-    if (result.status === "ingested") summary.ingested++;
-    else if (result.status === "duplicate") summary.duplicates++;
-    else summary.refused.push(result);
-    summary.reports += result.status === "rejected" ? 0 : result.reports.length;
-    onProgress?.(++done, Math.max(done, files.length), result);
-    // a turn of the event loop per file: the reverse DNS answers (and timers) of the run get in between the writes
-    await yieldToEventLoop();
+    await groups.add({ orgId, fileName: input.name, bytes: input.bytes, source: "cli", parsed });
   }
+  await groups.finish();
   return summary;
 }
 

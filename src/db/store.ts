@@ -25,7 +25,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database } from "bun:sqlite";
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { DB } from "./index";
 import * as sqliteSchema from "./schema";
 import { isBusyError, WRITE_ATTEMPTS, WRITE_RETRY_BASE_MS } from "./transaction";
@@ -43,6 +43,34 @@ export interface StoreCore {
   write<T>(work: (tx: DB) => Promise<T>): Promise<T>;
   /** rows of a raw query */
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
+  /**
+   * Runs `work` inside a SAVEPOINT of the open `write` (called outside one, it throws): when
+   * `work` throws, what it wrote is rolled back and the error passes on, while the transaction
+   * stays open for the rest of the body. Bulk ingest writes each file of a group this way.
+   */
+  savepoint<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** True when a write failed only because of other writers (busy, serialization): the whole transaction is to be run again, never one savepoint. */
+export function isTransientWriteError(error: unknown): boolean {
+  return RETRYABLE.has(sqlState(error) ?? "") || isBusyError(error);
+}
+
+/** Savepoint names: unique within a process, so nested savepoints never share one. */
+let savepoints = 0;
+async function inSavepoint<T>(exec: (statement: string) => unknown, work: () => Promise<T>): Promise<T> {
+  const name = `dw_sp_${++savepoints}`;
+  await exec(`SAVEPOINT ${name}`);
+  let result: T;
+  try {
+    result = await work();
+  } catch (error) {
+    await exec(`ROLLBACK TO SAVEPOINT ${name}`);
+    await exec(`RELEASE SAVEPOINT ${name}`);
+    throw error;
+  }
+  await exec(`RELEASE SAVEPOINT ${name}`);
+  return result;
 }
 
 type DriverError = { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown } | null;
@@ -133,6 +161,10 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
     async rows<T>(query: SQL) {
       return (current.getStore() ?? db).all(query) as T[];
     },
+    async savepoint(work) {
+      if (!current.getStore() || !sqlite.inTransaction) throw new Error("store.savepoint runs inside store.write only");
+      return inSavepoint((statement) => sqlite.run(statement), work);
+    },
   };
 }
 
@@ -164,6 +196,11 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
     async rows<T>(query: SQL) {
       const open = current.getStore() as unknown as typeof pg | undefined;
       return [...(await (open ?? pg).execute(query))] as T[];
+    },
+    async savepoint(work) {
+      const open = current.getStore() as unknown as typeof pg | undefined;
+      if (!open) throw new Error("store.savepoint runs inside store.write only");
+      return inSavepoint((statement) => open.execute(sql.raw(statement)), work);
     },
   };
 }

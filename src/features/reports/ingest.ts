@@ -16,7 +16,7 @@ import { domainNamesOf, recordReportArrival } from "../domains/service";
 import { noteRecordsWritten } from "./planner-stats";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
 import type { ReportSource } from "./sources";
-import { reportWriter, type AggregateWrite, type StoredReport, type WriteContext } from "./store";
+import { reportWriter, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
 import { maybeStreamable, NotStreamable, ParseCrashed, streamAggregate } from "./streamed-write";
 
 /** where the file came in (src/features/reports/sources.ts names each for the interface) */
@@ -67,14 +67,14 @@ export function reportLimits(deps: ServiceContext): ReportLimits {
   return { ...DEFAULT_LIMITS, maxInputBytes: mb * 1024 * 1024 };
 }
 
-interface Planned {
+export interface Planned {
   report: ParsedReport;
   domain: OwnedDomain;
   policyDomain: string;
   tlsPolicies?: TlsPolicyResult[];
 }
 
-interface Stored {
+export interface Stored {
   planned: Planned;
   row: StoredReport;
   /** the report's source addresses, when its records were not kept (a streamed report) */
@@ -105,21 +105,54 @@ function reportedAt(report: ParsedReport, now: Date): Date {
  * its actor's organisation.
  */
 export async function ingestFile(deps: ServiceContext, input: IngestInput): Promise<IngestResult> {
-  const rejected = (error: string, code: IngestResult["code"], kind: ReportKind | null = null): IngestResult => {
+  const limits = reportLimits(deps);
+  if (!input.parsed && maybeStreamable(input.bytes, limits)) {
+    const streamed = await ingestStreamed(deps, input, limits, rejecter(deps, input));
+    if (streamed) return streamed;
+  }
+
+  const prepared = await prepareFile(deps, input, await domainNamesOf(deps, input.orgId));
+  if (!("plan" in prepared)) return prepared;
+  const now = deps.now();
+  let stored: Stored[];
+  try {
+    const writer = reportWriter(deps.store);
+    stored = await deps.store.write(() => writePrepared(deps, writer, prepared, now));
+  } catch (error) {
+    return writeFailed(deps, prepared, error);
+  }
+  return afterWrite(deps, input, prepared.kind, stored);
+}
+
+type Rejecter = (error: string, code: IngestResult["code"], kind?: ReportKind | null) => IngestResult;
+
+/** The answer for a refused file (logged and counted). */
+function rejecter(deps: ServiceContext, input: IngestInput): Rejecter {
+  return (error, code, kind = null) => {
     deps.log.info("reports.rejected", { fileName: input.fileName, source: input.source, code, reason: error });
     ingestFailures.inc({ reason: code ?? "invalid", source: input.source });
     return { fileName: input.fileName, status: "rejected", kind, reports: [], error, code };
   };
+}
 
-  const limits = reportLimits(deps);
-  if (!input.parsed && maybeStreamable(input.bytes, limits)) {
-    const streamed = await ingestStreamed(deps, input, limits, rejected);
-    if (streamed) return streamed;
-  }
+/** A file parsed and routed, ready to be written: every report with the domain it is stored under. */
+export interface PreparedFile {
+  input: IngestInput;
+  kind: ReportKind;
+  plan: Planned[];
+  /** aggregate records in the file */
+  records: number;
+}
 
+/**
+ * Parses (unless `input.parsed` holds the outcome) and routes a file to the organisation's
+ * domains `owned`: the file ready to write, or the answer refusing it. Writes nothing.
+ */
+export async function prepareFile(deps: ServiceContext, input: IngestInput, owned: OwnedDomain[]): Promise<PreparedFile | IngestResult> {
+  const rejected = rejecter(deps, input);
   let reports: ParsedReport[];
   try {
-    const parsed = input.parsed ?? (await parseReportFile(input.bytes, limits));
+    const parsed = input.parsed ?? (await parseReportFile(input.bytes, reportLimits(deps)));
     if (parsed instanceof Error) throw parsed;
     reports = parsed.reports;
   } catch (error) {
@@ -130,9 +163,10 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
   const kind = reports[0]!.kind;
 
   // Route every report before writing anything: one foreign report refuses the whole file.
-  const owned: OwnedDomain[] = await domainNamesOf(deps, input.orgId);
   const plan: Planned[] = [];
+  let records = 0;
   for (const report of reports) {
+    if (report.kind === "aggregate") records += report.records.length;
     for (const policyDomain of domainsOf(report)) {
       const domain = matchOwnedDomain(policyDomain, owned);
       if (!domain) {
@@ -141,33 +175,32 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
       plan.push({ report, domain, policyDomain, tlsPolicies: report.kind === "tls" ? report.policies.filter((p) => p.policyDomain === policyDomain) : undefined });
     }
   }
+  return { input, kind, plan, records };
+}
 
-  const now = deps.now();
-  let stored: Stored[];
-  try {
-    const writer = reportWriter(deps.store);
-    stored = await deps.store.write(async () => {
-      const written: Stored[] = [];
-      const arrivals = new Map<string, Date>();
-      for (const planned of plan) {
-        const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now };
-        const r = planned.report;
-        const row = r.kind === "aggregate" ? await writer.writeAggregate(ctx, r) : r.kind === "failure" ? await writer.writeFailure(ctx, r) : await writer.writeTls(ctx, r, planned.policyDomain, planned.tlsPolicies!);
-        written.push({ planned, row });
-        if (row.duplicate) continue;
-        const at = reportedAt(r, now);
-        const before = arrivals.get(planned.domain.id);
-        if (!before || before < at) arrivals.set(planned.domain.id, at);
-      }
-      for (const [domainId, at] of arrivals) await recordReportArrival(deps, domainId, at);
-      return written;
-    });
-  } catch (error) {
-    deps.log.error("reports.write_failed", { fileName: input.fileName, error });
-    return rejected("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", kind);
+/** Writes a prepared file's reports; call inside `store.write` (database work only: PostgreSQL may run it again). */
+export async function writePrepared(deps: ServiceContext, writer: ReportWriter, prepared: PreparedFile, now: Date): Promise<Stored[]> {
+  const { input } = prepared;
+  const written: Stored[] = [];
+  const arrivals = new Map<string, Date>();
+  for (const planned of prepared.plan) {
+    const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now };
+    const r = planned.report;
+    const row = r.kind === "aggregate" ? await writer.writeAggregate(ctx, r) : r.kind === "failure" ? await writer.writeFailure(ctx, r) : await writer.writeTls(ctx, r, planned.policyDomain, planned.tlsPolicies!);
+    written.push({ planned, row });
+    if (row.duplicate) continue;
+    const at = reportedAt(r, now);
+    const before = arrivals.get(planned.domain.id);
+    if (!before || before < at) arrivals.set(planned.domain.id, at);
   }
+  for (const [domainId, at] of arrivals) await recordReportArrival(deps, domainId, at);
+  return written;
+}
 
-  return afterWrite(deps, input, kind, stored);
+/** The answer for a prepared file whose write failed: nothing of it was saved. */
+export function writeFailed(deps: ServiceContext, prepared: PreparedFile, error: unknown): IngestResult {
+  deps.log.error("reports.write_failed", { fileName: prepared.input.fileName, error });
+  return rejecter(deps, prepared.input)("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", prepared.kind);
 }
 
 /**
@@ -179,7 +212,7 @@ async function ingestStreamed(
   deps: ServiceContext,
   input: IngestInput,
   limits: ReportLimits,
-  rejected: (error: string, code: IngestResult["code"], kind?: ReportKind | null) => IngestResult,
+  rejected: Rejecter,
 ): Promise<IngestResult | null> {
   const owned: OwnedDomain[] = await domainNamesOf(deps, input.orgId);
   const now = deps.now();
@@ -226,7 +259,7 @@ async function ingestStreamed(
 }
 
 /** After the file's write: report events, reverse DNS, metrics, the answer. */
-async function afterWrite(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[]): Promise<IngestResult> {
+export async function afterWrite(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[]): Promise<IngestResult> {
   const fresh = stored.filter((s) => !s.row.duplicate);
   // PostgreSQL: the report tables' statistics follow the rows written (see planner-stats.ts)
   await noteRecordsWritten(deps.store, kind === "aggregate" ? fresh.reduce((n, s) => n + s.row.recordCount, 0) : 0);

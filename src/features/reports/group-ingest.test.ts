@@ -1,0 +1,179 @@
+/**
+ * Group commit for bulk ingest: many files in one transaction, a savepoint each. A file whose
+ * write fails is refused alone while the rest of its group is stored; a report twice in one
+ * group is a duplicate the second time; a CLI run killed mid-run leaves whole reports only, and
+ * running it again stores the rest. Runs on SQLite and, in the suite's PostgreSQL run, there.
+ */
+import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { makeTestApp, TEST_POSTGRES_URL, type TestApp } from "../../../tests/support/app";
+import { startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
+import { signedInMember } from "../../../tests/support/fixtures";
+import { gzip, sampleAggregate, xmlBytes } from "../../../tests/support/report-fixtures";
+import { parseReportFile } from "../../lib/reports/parse";
+import { GroupIngest } from "./group-ingest";
+import type { IngestResult } from "./ingest";
+import { reverseDnsSettled } from "./reverse-dns";
+
+let t: TestApp;
+let orgId = "";
+const dir = mkdtempSync(join(tmpdir(), "dw-group-ingest-"));
+beforeEach(async () => {
+  t = await makeTestApp(TEST_POSTGRES_URL ? {} : { dbPath: join(dir, `g-${Math.random().toString(36).slice(2)}.db`) });
+  ({ orgId } = await signedInMember(t.deps.store, "member"));
+  await t.deps.store.write((tx) => tx.insert(t.deps.store.t.domains).values({ orgId, name: "example.com" }));
+});
+afterEach(async () => {
+  await reverseDnsSettled();
+  await t.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** An aggregate report of `records` records from distinct documentation addresses. */
+function report(id: string, records = 3) {
+  return sampleAggregate("example.com", {
+    reportId: id,
+    records: Array.from({ length: records }, (_, r) => ({ sourceIp: `198.51.${100 + (r >> 8)}.${r & 255}`, count: 1 + (r % 5), dkim: "pass" as const, spf: "fail" as const })),
+  });
+}
+
+/** Runs files through one GroupIngest (parsed here, as the CLI's workers do); their answers in order. */
+async function ingestGroup(files: { name: string; bytes: Uint8Array; poison?: boolean }[], groupFiles = 64): Promise<IngestResult[]> {
+  const answers: IngestResult[] = [];
+  const groups = new GroupIngest(t.deps, { files: groupFiles, onResult: (r) => void answers.push(r) });
+  for (const f of files) {
+    const parsed = await parseReportFile(f.bytes).catch((error: Error) => error);
+    if (f.poison && !(parsed instanceof Error) && parsed.reports[0]?.kind === "aggregate") {
+      // a record the database refuses (its message count is NOT NULL): the write fails half-way through the file
+      (parsed.reports[0].records[1] as { count: unknown }).count = null;
+    }
+    await groups.add({ orgId, fileName: f.name, bytes: f.bytes, source: "cli", parsed });
+  }
+  await groups.finish();
+  return answers;
+}
+
+async function storedReports(): Promise<{ reportId: string; recordCount: number; records: number }[]> {
+  const rows = await t.deps.store.rows<{ report_id: string; record_count: number | string; records: number | string }>(
+    sql`SELECT r.report_id, r.record_count, (SELECT count(*) FROM aggregate_records x WHERE x.report_id = r.id) AS records FROM aggregate_reports r WHERE r.org_id = ${orgId} ORDER BY r.report_id`,
+  );
+  return rows.map((r) => ({ reportId: r.report_id, recordCount: Number(r.record_count), records: Number(r.records) }));
+}
+
+async function domainMessages(): Promise<number> {
+  const [row] = await t.deps.store.rows<{ n: number | string | null }>(sql`SELECT sum(messages) AS n FROM daily_domain_stats WHERE org_id = ${orgId}`);
+  return Number(row?.n ?? 0);
+}
+
+test("a file whose write fails is refused alone; the other files of its group are stored", async () => {
+  const files = ["g-1", "g-2", "g-3", "g-4", "g-5"].map((id) => ({ name: `${id}.xml`, bytes: xmlBytes(report(id, 4)), poison: id === "g-3" }));
+  const answers = await ingestGroup(files);
+  expect(answers.map((a) => [a.fileName, a.status])).toEqual([
+    ["g-1.xml", "ingested"],
+    ["g-2.xml", "ingested"],
+    ["g-3.xml", "rejected"],
+    ["g-4.xml", "ingested"],
+    ["g-5.xml", "ingested"],
+  ]);
+  expect(answers[2]!.code).toBe("unavailable");
+  expect(answers[2]!.error).toContain("nothing was saved");
+  // the refused file left nothing: no report row, no record, no roll-up counts
+  expect(await storedReports()).toEqual(["g-1", "g-2", "g-4", "g-5"].map((reportId) => ({ reportId, recordCount: 4, records: 4 })));
+  const perReport = 1 + 2 + 3 + 4;
+  expect(await domainMessages()).toBe(4 * perReport);
+
+  // the refused file, sent again sound, is stored; the others are duplicates
+  const again = await ingestGroup(files.map((f) => ({ ...f, poison: false })));
+  expect(again.map((a) => a.status)).toEqual(["duplicate", "duplicate", "ingested", "duplicate", "duplicate"]);
+  expect((await storedReports()).map((r) => r.reportId)).toEqual(["g-1", "g-2", "g-3", "g-4", "g-5"]);
+  expect(await domainMessages()).toBe(5 * perReport);
+}, 60_000);
+
+test("the same report twice in one group is stored once and answered duplicate the second time", async () => {
+  const twice = gzip(xmlBytes(report("same", 5)));
+  const answers = await ingestGroup([
+    { name: "a.xml.gz", bytes: twice },
+    { name: "b.xml", bytes: xmlBytes(report("other", 2)) },
+    { name: "a-copy.xml.gz", bytes: twice },
+  ]);
+  expect(answers.map((a) => [a.fileName, a.status])).toEqual([
+    ["a.xml.gz", "ingested"],
+    ["b.xml", "ingested"],
+    ["a-copy.xml.gz", "duplicate"],
+  ]);
+  // the duplicate names the stored report
+  expect(answers[2]!.reports[0]!.id).toBe(answers[0]!.reports[0]!.id);
+  expect(await storedReports()).toEqual([
+    { reportId: "other", recordCount: 2, records: 2 },
+    { reportId: "same", recordCount: 5, records: 5 },
+  ]);
+}, 60_000);
+
+test("groups are bounded: many files in small groups are all stored, answers in file order", async () => {
+  const files = Array.from({ length: 23 }, (_, i) => ({ name: `f${String(i).padStart(2, "0")}.xml`, bytes: xmlBytes(report(`f${String(i).padStart(2, "0")}`, 3)) }));
+  files.splice(7, 0, { name: "broken.xml", bytes: new TextEncoder().encode("<feedback><report_metadata>") });
+  const answers = await ingestGroup(files, 5);
+  expect(answers.map((a) => a.fileName)).toEqual(files.map((f) => f.name));
+  expect(answers.filter((a) => a.status === "ingested")).toHaveLength(23);
+  expect(answers[7]!.status).toBe("rejected");
+  expect((await storedReports()).every((r) => r.records === 3 && r.recordCount === 3)).toBe(true);
+  expect(await storedReports()).toHaveLength(23);
+}, 60_000);
+
+// ---------------------------------------------------------------------------------------------
+
+let dns: TestDnsServer | null = null;
+afterAll(async () => {
+  await dns?.close();
+});
+
+const MAIN = join(import.meta.dir, "../../main.ts");
+
+test("a CLI ingest killed mid-run leaves whole reports only, and running it again stores the rest", async () => {
+  dns ??= await startDnsServer({});
+  const [org] = await t.deps.store.rows<{ slug: string }>(sql`SELECT slug FROM organizations WHERE id = ${orgId}`);
+  const files = join(dir, `kill-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(files);
+  const FILES = 400;
+  const RECORDS = 150;
+  // a refused file first: its line comes out once its group has committed, a sign the run is under way
+  writeFileSync(join(files, "000-broken.xml"), "<feedback><report_metadata>");
+  for (let f = 1; f <= FILES; f++) writeFileSync(join(files, `${String(f).padStart(3, "0")}.xml.gz`), gzip(xmlBytes(report(`k${String(f).padStart(3, "0")}`, RECORDS))));
+  const target = TEST_POSTGRES_URL ? ["--database-url", t.deps.config.databaseUrl!] : ["--db", t.deps.config.db];
+  const args = [process.execPath, MAIN, "ingest", "--org", org!.slug, ...target, "--dns-server", `${dns.host}:${dns.port}`, "--dns-timeout", "200", files];
+  const env = { PATH: process.env.PATH ?? "", HOME: dir };
+
+  const first = Bun.spawn(args, { env, stdout: "pipe", stderr: "pipe" });
+  const reader = first.stderr.getReader();
+  let err = "";
+  while (!err.includes("refused")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    err += new TextDecoder().decode(value);
+  }
+  first.kill("SIGKILL");
+  await first.exited;
+  expect(err).toContain("000-broken.xml");
+
+  // whole reports only: every stored report has all its records, and the roll-ups count exactly them
+  const afterKill = await storedReports();
+  expect(afterKill.length).toBeGreaterThan(0);
+  // killed mid-run, not after it: a run of this size takes many groups
+  expect(afterKill.length).toBeLessThan(FILES);
+  for (const r of afterKill) expect(r).toMatchObject({ recordCount: RECORDS, records: RECORDS });
+  const perReport = Array.from({ length: RECORDS }, (_, r) => 1 + (r % 5)).reduce((a, b) => a + b, 0);
+  expect(await domainMessages()).toBe(afterKill.length * perReport);
+
+  const second = Bun.spawn(args, { env, stdout: "pipe", stderr: "pipe" });
+  const [out, code] = await Promise.all([new Response(second.stdout).text(), second.exited]);
+  expect(code).toBe(1); // the broken file is refused again
+  const ingested = FILES - afterKill.length;
+  expect(out).toContain(`${FILES + 1} file(s) read — ${ingested} ingested, ${afterKill.length} already ingested, 1 refused; ${FILES} report(s).`);
+  const all = await storedReports();
+  expect(all).toHaveLength(FILES);
+  for (const r of all) expect(r).toMatchObject({ recordCount: RECORDS, records: RECORDS });
+  expect(await domainMessages()).toBe(FILES * perReport);
+}, 240_000);

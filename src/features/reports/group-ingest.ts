@@ -1,0 +1,156 @@
+/**
+ * Group commit for bulk ingest (the CLI `ingest` command and bench:ingest): several parsed files
+ * are written in ONE store transaction, each file inside its own savepoint. A COMMIT costs the
+ * same whatever it holds, and the roll-up and index pages many files touch are written once per
+ * transaction instead of once per file, so grouping is what makes bulk ingest fast.
+ *
+ * - A group is bounded: GROUP_FILES files, GROUP_RECORDS aggregate records, or GROUP_MS since
+ *   its first file came in, whichever comes first.
+ * - A file that fails to write (bad data, a constraint) is rolled back to its savepoint alone and
+ *   answered "unavailable" as a lone file would be; the others in the group still commit.
+ * - Whole files or nothing: a crash mid-group leaves the group unwritten, and running `ingest`
+ *   again stores what is missing and answers the rest as duplicates. A report twice in one
+ *   group is a duplicate the second time (the writer sees the group's own uncommitted rows).
+ * - The group's body is database work only (PostgreSQL runs it again after a serialization
+ *   failure); a failure of the transaction itself (not one file's) writes the group's files
+ *   again one transaction each.
+ * - After the group commits, each file's post-write work (report events, reverse DNS, metrics,
+ *   its answer) runs in file order, for the files that committed.
+ *
+ * Files not parsed ahead (too large to hold parsed) go through `ingestFile` on their own, after
+ * the group before them, so answers keep the files' order. The HTTP upload, SMTP and IMAP paths
+ * stay one transaction per file (`ingestFile`).
+ */
+import type { ServiceContext } from "../../http/access";
+import { isTransientWriteError } from "../../db/store";
+import type { OwnedDomain } from "../../lib/reports/routing";
+import { domainNamesOf } from "../domains/service";
+import { afterWrite, ingestFile, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
+import { reportWriter } from "./store";
+
+/** files written in one transaction at most */
+export const GROUP_FILES = 64;
+/** aggregate records written in one transaction at most (a file is never split) */
+export const GROUP_RECORDS = 50_000;
+/** a group is written at the latest this long after its first file came in */
+export const GROUP_MS = 250;
+
+export interface GroupIngestOptions {
+  /** files per group (tests use small groups); GROUP_FILES by default */
+  files?: number;
+  /** told each file's answer, in file order, once its group committed */
+  onResult?: (result: IngestResult) => void | Promise<void>;
+}
+
+/**
+ * Collects files and writes them in groups. `add` each file in order (it may write a group),
+ * then `finish` to write the last one. Answers come through `onResult`, in file order.
+ */
+export class GroupIngest {
+  private pending: { input: IngestInput; prepared: PreparedFile | IngestResult }[] = [];
+  private records = 0;
+  private firstAt = 0;
+  private readonly maxFiles: number;
+  private owned: { orgId: string; domains: OwnedDomain[] } | null = null;
+
+  constructor(
+    private readonly deps: ServiceContext,
+    private readonly options: GroupIngestOptions = {},
+  ) {
+    this.maxFiles = Math.max(1, options.files ?? GROUP_FILES);
+  }
+
+  async add(input: IngestInput): Promise<void> {
+    if (input.parsed === undefined) {
+      // not parsed ahead (a large file): its own path, streamed when it can be, after the files before it
+      await this.flush();
+      await this.answer(await ingestFile(this.deps, input));
+      return;
+    }
+    if (!this.owned || this.owned.orgId !== input.orgId) {
+      await this.flush();
+      this.owned = { orgId: input.orgId, domains: await domainNamesOf(this.deps, input.orgId) };
+    }
+    if (this.pending.length === 0) this.firstAt = performance.now();
+    const prepared = await prepareFile(this.deps, input, this.owned.domains);
+    this.pending.push({ input, prepared });
+    if ("plan" in prepared) this.records += prepared.records;
+    if (this.pending.length >= this.maxFiles || this.records >= GROUP_RECORDS || performance.now() - this.firstAt >= GROUP_MS) await this.flush();
+  }
+
+  /** Writes the files collected so far. */
+  async finish(): Promise<void> {
+    await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const group = this.pending;
+    this.pending = [];
+    this.records = 0;
+    // the organisation's domains are read again for the next group (one may have been added meanwhile)
+    this.owned = null;
+    if (group.length === 0) return;
+    const toWrite = group.map((g) => g.prepared).filter((p): p is PreparedFile => "plan" in p);
+    const written = toWrite.length ? await writeGroup(this.deps, toWrite) : new Map<PreparedFile, Stored[] | IngestResult>();
+    for (const { prepared } of group) {
+      if (!("plan" in prepared)) {
+        await this.answer(prepared);
+        continue;
+      }
+      const outcome = written.get(prepared)!;
+      await this.answer(Array.isArray(outcome) ? await afterWrite(this.deps, prepared.input, prepared.kind, outcome) : outcome);
+    }
+  }
+
+  private async answer(result: IngestResult): Promise<void> {
+    await this.options.onResult?.(result);
+  }
+}
+
+/**
+ * Writes the files in one transaction, each in a savepoint: each file's stored reports, or the
+ * answer refusing it when its write failed.
+ */
+export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): Promise<Map<PreparedFile, Stored[] | IngestResult>> {
+  const now = deps.now();
+  const writer = reportWriter(deps.store);
+  let outcomes: (Stored[] | { error: unknown })[];
+  try {
+    outcomes = await deps.store.write(async () => {
+      const out: (Stored[] | { error: unknown })[] = [];
+      for (const file of files) {
+        try {
+          out.push(await deps.store.savepoint(() => writePrepared(deps, writer, file, now)));
+        } catch (error) {
+          // another writer's conflict fails the whole transaction (which is run again), never one file
+          if (isTransientWriteError(error)) throw error;
+          out.push({ error });
+        }
+      }
+      return out;
+    });
+  } catch (error) {
+    deps.log.warn("reports.group_write_failed", { files: files.length, error, fallback: "one transaction per file" });
+    return writeOneByOne(deps, files, now);
+  }
+  const result = new Map<PreparedFile, Stored[] | IngestResult>();
+  files.forEach((file, i) => {
+    const outcome = outcomes[i]!;
+    result.set(file, Array.isArray(outcome) ? outcome : writeFailed(deps, file, outcome.error));
+  });
+  return result;
+}
+
+/** The files written one transaction each (after the group's transaction failed as a whole). */
+async function writeOneByOne(deps: ServiceContext, files: PreparedFile[], now: Date): Promise<Map<PreparedFile, Stored[] | IngestResult>> {
+  const writer = reportWriter(deps.store);
+  const result = new Map<PreparedFile, Stored[] | IngestResult>();
+  for (const file of files) {
+    try {
+      result.set(file, await deps.store.write(() => writePrepared(deps, writer, file, now)));
+    } catch (error) {
+      result.set(file, writeFailed(deps, file, error));
+    }
+  }
+  return result;
+}
