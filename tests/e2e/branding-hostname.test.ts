@@ -1,17 +1,27 @@
 /**
  * An MSP's custom hostname in Chromium on the built executable: the MSP sets it in Settings'
- * white-label card; a browser that reaches the server under that name (mapped to 127.0.0.1 with
- * --host-resolver-rules, so the Host header is the MSP's) sees the MSP's name and logo on the
- * sign-in page without ?brand=; under the server's own address it stays SPEC's mark.
- * SHOTS_DIR keeps screenshots.
+ * white-label card, where it is pending with the CNAME record to publish, and verifies it (the
+ * server's resolver asks the test DNS server, which has the name as a CNAME to --public-url's
+ * host). Before that the name brands nothing; once verified, a browser that reaches the server
+ * under that name (mapped to 127.0.0.1 with --host-resolver-rules, so the Host header is the
+ * MSP's) sees the MSP's name and logo on the sign-in page without ?brand=; under the server's own
+ * address it stays SPEC's mark. SHOTS_DIR keeps screenshots (the card light, dark and at 375 px).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
 import { CHROMIUM, newPage } from "../support/browser";
+import { startDnsServer, type TestDnsServer } from "../support/dns-server";
 import { noOverflow, shot, signUpViaApi, useServerAndBrowser } from "../support/e2e";
 
-const ctx = useServerAndBrowser();
 const HOST = "dmarc.northwind-msp.test";
+/** the deployment's own host name (its --public-url), which the MSP's name must point at */
+const APP_HOST = "app.northwind-dw.test";
+let dns: TestDnsServer;
+beforeAll(async () => {
+  dns = await startDnsServer({ [APP_HOST]: { A: ["127.0.0.1"] }, [HOST]: { CNAME: APP_HOST } });
+});
+afterAll(() => dns?.close());
+const ctx = useServerAndBrowser({ args: () => ["--public-url", `http://${APP_HOST}:{port}`, "--dns-server", dns.address] });
 // a 1×1 PNG (scaled up in the header)
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 
@@ -39,16 +49,46 @@ describe("White-label custom hostname", () => {
     await page.getByPlaceholder("#2563eb").fill("#ea580c");
     await page.getByLabel(/^Custom hostname/).fill(HOST);
     await page.getByRole("button", { name: "Save branding" }).click();
+    // saved, not yet verified: pending, with the record to publish; the link keeps ?brand=
+    await page.getByTestId("hostname-status").filter({ hasText: "Pending" }).waitFor();
+    expect(await page.getByTestId("hostname-record").textContent()).toBe(`${HOST} CNAME ${APP_HOST}.`);
+    expect(await page.getByTestId("branding-login-link").textContent()).toContain("/login?brand=");
+    expect((await (await page.request.get(base + "/api/branding")).json()).customHostnameStatus).toBe("pending");
+    const port = new URL(base).port;
+    const visitor = await newPage(mapped);
+    // pending: the name brands nothing
+    await visitor.page.goto(`http://${HOST}:${port}/login`);
+    await visitor.page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await visitor.page.getByTestId("brand-name").filter({ hasText: "dmarcwarden" }).waitFor();
+    await page.getByRole("heading", { name: "White-label" }).scrollIntoViewIfNeeded();
+    if (process.env.SHOTS_DIR) await page.getByRole("region", { name: "White-label" }).screenshot({ path: `${process.env.SHOTS_DIR}/branding-hostname-card-pending-1280.png` });
+
+    // Verify: the server asks DNS; verified, the clients' link uses the name
+    await page.getByRole("button", { name: "Verify", exact: true }).click();
+    await page.getByTestId("hostname-status").filter({ hasText: "Verified" }).waitFor();
     await page.getByTestId("branding-login-link").filter({ hasText: `https://${HOST}/login` }).waitFor();
-    expect((await (await page.request.get(base + "/api/branding")).json()).customHostname).toBe(HOST);
+    expect(await page.getByTestId("hostname-message").textContent()).toContain(`${HOST} is a CNAME to ${APP_HOST}`);
+    expect((await (await page.request.get(base + "/api/branding")).json()).customHostnameStatus).toBe("verified");
     await page.getByRole("heading", { name: "White-label" }).scrollIntoViewIfNeeded();
     await shot(page, "branding-hostname-settings-1280");
     // the card alone, readable at full size
     if (process.env.SHOTS_DIR) await page.getByRole("region", { name: "White-label" }).screenshot({ path: `${process.env.SHOTS_DIR}/branding-hostname-card-1280.png` });
+    // the card in the dark theme, and at 375 px
+    for (const [name, options] of [
+      ["dark-1280", { viewport: { width: 1280, height: 900 }, colorScheme: "dark" as const }],
+      ["375", { viewport: { width: 375, height: 800 } }],
+    ] as const) {
+      const other = await ctx.browser.newContext({ ...options, storageState: await page.context().storageState() });
+      const p = await other.newPage();
+      await p.goto(base + "/app/settings");
+      await p.getByTestId("hostname-status").filter({ hasText: "Verified" }).waitFor();
+      await p.getByRole("heading", { name: "White-label" }).scrollIntoViewIfNeeded();
+      expect(await noOverflow(p)).toBeLessThanOrEqual(0);
+      if (process.env.SHOTS_DIR) await p.getByRole("region", { name: "White-label" }).screenshot({ path: `${process.env.SHOTS_DIR}/branding-hostname-card-${name}.png` });
+      await other.close();
+    }
 
     // a signed-out browser reaching the server under the MSP's name: its brand, no ?brand= needed
-    const port = new URL(base).port;
-    const visitor = await newPage(mapped);
     await visitor.page.goto(`http://${HOST}:${port}/login`);
     await visitor.page.getByRole("heading", { name: "Sign in" }).waitFor();
     await visitor.page.getByTestId("brand-name").filter({ hasText: "Northwind Shield" }).waitFor();

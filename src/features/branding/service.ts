@@ -90,7 +90,7 @@ export async function getBranding(ctx: OrgContext): Promise<BrandingResponse> {
     customHostnameStatus: status,
     customHostnameCheckedAt: hostname ? (row!.customHostnameCheckedAt?.toISOString() ?? null) : null,
     customHostnameRecord: guidance && "record" in guidance ? guidance.record : null,
-    customHostnameMessage: !hostname || !guidance ? null : "reason" in guidance ? guidance.reason : status === "verified" ? `${hostname} points at this server (${guidance.record}).` : status === "failed" ? `The last check did not find ${hostname} pointing at this server. Publish: ${guidance.record}` : `Publish this DNS record, then verify: ${guidance.record}`,
+    customHostnameMessage: !hostname || !guidance ? null : "reason" in guidance ? guidance.reason : HOSTNAME_STATUS_MESSAGES[status!],
     canEdit: roleAllows(role, "settings:manage") && planAllows && !isClient,
     planAllows,
     isClient,
@@ -170,6 +170,13 @@ export async function orgIdByHostname(ctx: Pick<ServiceContext, "store">, host: 
     .limit(1);
   return row?.orgId ?? null;
 }
+
+/** What GET /api/branding says of a stored hostname beside its record (customHostnameRecord). */
+export const HOSTNAME_STATUS_MESSAGES: Record<HostnameStatus, string> = {
+  pending: "Publish this DNS record at your DNS provider, then verify. Until then the hostname is not used.",
+  verified: "The hostname points at this server: your clients' sign-in page and mail links use it.",
+  failed: "The last check did not find the hostname pointing at this server, so it is not used. Publish this DNS record, then verify again.",
+};
 
 const statusOf = (row: Row): HostnameStatus => (row.customHostnameStatus === "verified" || row.customHostnameStatus === "failed" ? row.customHostnameStatus : "pending");
 /** the row's hostname while it is verified, else null */

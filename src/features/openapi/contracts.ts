@@ -68,6 +68,7 @@ export const CONTRACTS: Record<string, RouteContract> = {
   "PUT /api/branding": { summary: "Set the white-label product name, primary colour, support email and custom hostname", body: brandingSchema },
   "PUT /api/branding/logo": { summary: "Upload the white-label logo (multipart field \"logo\", PNG or JPEG, at most 256 KB)" },
   "DELETE /api/branding/logo": { summary: "Remove the white-label logo" },
+  "POST /api/branding/hostname/verify": { summary: "Check now whether the custom hostname's DNS points at this server (a CNAME to --public-url's host, or its addresses); only a verified hostname is used" },
   "GET /api/branding/public": { summary: "The sign-in page's branding for an MSP's link (?brand=<slug>) or, without it, for the MSP custom hostname the request came to: name, logo and colour" },
   "GET /api/branding/:slug/logo": { summary: "An MSP's logo", produces: "image/png" },
   "PUT /api/settings/mailbox": { summary: "Set the IMAP report mailbox", body: mailboxInputSchema },

@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Palette, Trash2, Upload } from "lucide-react";
+import { Palette, ShieldCheck, Trash2, Upload } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
+import { CopyButton } from "../../components/CopyButton";
 import { ApiError, apiRequest, errorMessage, throwIfResNotOk } from "../../lib/api";
 import { isSignedIn, useMe } from "../../lib/auth";
+import { formatRelativeTime } from "../../lib/format";
 import { toast } from "../../lib/toast";
 import { WrappingField } from "./WrappingField";
 
@@ -14,12 +16,29 @@ interface BrandingView {
   source: "own" | "parent" | "default";
   own: { productName: string; primaryColor: string | null; supportEmail: string | null; logoUrl: string | null } | null;
   customHostname: string | null;
+  customHostnameStatus: HostnameStatus | null;
+  customHostnameCheckedAt: string | null;
+  customHostnameRecord: string | null;
+  customHostnameMessage: string | null;
   canEdit: boolean;
   planAllows: boolean;
   isClient: boolean;
 }
 
+type HostnameStatus = "pending" | "verified" | "failed";
+interface HostnameVerification {
+  customHostname: string;
+  status: HostnameStatus;
+  checkedAt: string | null;
+  message: string;
+}
+
 const BRANDING_KEY = ["/api/branding"];
+const STATUS_BADGE: Record<HostnameStatus, { label: string; className: string }> = {
+  verified: { label: "Verified", className: "badge-success" },
+  pending: { label: "Pending", className: "badge-warning" },
+  failed: { label: "Failed", className: "badge-error" },
+};
 const LOGO_MAX_KB = 256;
 
 /** Settings → White-label (admins and owners of an MSP or stand-alone organisation): name, colour, support email and logo its clients see. */
@@ -96,8 +115,8 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
     e.preventDefault();
     save.mutate();
   };
-  // on the MSP's own hostname the sign-in page is branded without ?brand=
-  const link = branding.customHostname ? `https://${branding.customHostname}/login` : `${window.location.origin}/login?brand=${encodeURIComponent(slug)}`;
+  // on the MSP's own verified hostname the sign-in page is branded without ?brand=
+  const link = branding.customHostname && branding.customHostnameStatus === "verified" ? `https://${branding.customHostname}/login` : `${window.location.origin}/login?brand=${encodeURIComponent(slug)}`;
   const logoUrl = branding.own?.logoUrl ?? null;
   return (
     <form onSubmit={submit} className="flex flex-col gap-3" aria-label="White-label settings" noValidate>
@@ -122,7 +141,7 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
         </WrappingField>
       </div>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
-        <WrappingField label="Custom hostname" error={fields.customHostname} hint="Optional. Point it at this server with a CNAME record; your reverse proxy serves it over HTTPS. Your clients' sign-in page and mail links then use it.">
+        <WrappingField label="Custom hostname" error={fields.customHostname} hint="Optional. Point it at this server with a CNAME record, then verify it; your reverse proxy serves it over HTTPS. Once verified, your clients' sign-in page and mail links use it.">
           <input
             className={input("customHostname")}
             value={values.customHostname}
@@ -133,6 +152,7 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
             onChange={(e) => set("customHostname", e.target.value)}
           />
         </WrappingField>
+        {branding.customHostname && <HostnameStatusPanel branding={branding} />}
       </div>
       <div className="flex flex-wrap items-center gap-3">
         <span className="text-sm font-medium">Logo</span>
@@ -179,5 +199,58 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
         </button>
       </div>
     </form>
+  );
+}
+
+/** The saved hostname's verification: status badge, the DNS record to publish (copyable) and Verify. */
+function HostnameStatusPanel({ branding }: { branding: BrandingView }) {
+  const client = useQueryClient();
+  const [result, setResult] = useState<HostnameVerification | null>(null);
+  // a check of another name (before a rename) says nothing about this one
+  const last = result?.customHostname === branding.customHostname ? result : null;
+  const verify = useMutation({
+    mutationFn: async () => (await (await apiRequest("POST", "/api/branding/hostname/verify")).json()) as HostnameVerification,
+    onSuccess: (r) => {
+      setResult(r);
+      void client.invalidateQueries({ queryKey: BRANDING_KEY });
+      if (r.status === "verified") toast({ title: "Hostname verified", description: `${r.customHostname} now brands your clients' sign-in page and mail links.` });
+      else toast({ title: "Hostname not verified", description: "Publish the DNS record shown, then verify again.", variant: "destructive" });
+    },
+    onError: (e) => toast({ title: "Could not verify the hostname", description: errorMessage(e), variant: "destructive" }),
+  });
+  const status = last?.status ?? branding.customHostnameStatus ?? "pending";
+  const checkedAt = last?.checkedAt ?? branding.customHostnameCheckedAt;
+  const message = last?.message ?? branding.customHostnameMessage;
+  const badge = STATUS_BADGE[status];
+  const record = branding.customHostnameRecord;
+  return (
+    <div className="flex min-w-0 flex-col gap-2 rounded-box bg-base-200 p-3 text-sm" data-testid="hostname-verification" aria-live="polite">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium break-all">{branding.customHostname}</span>
+        <span className={`badge badge-sm ${badge.className}`} data-testid="hostname-status">
+          {badge.label}
+        </span>
+        {checkedAt && <span className="text-xs opacity-60">Checked {formatRelativeTime(checkedAt).toLowerCase()}</span>}
+      </div>
+      {record && (
+        <div className="flex min-w-0 items-center gap-2">
+          <code className="min-w-0 flex-1 rounded bg-base-100 px-2 py-1 font-mono text-xs wrap-anywhere" data-testid="hostname-record">
+            {record}
+          </code>
+          <CopyButton value={record} what="DNS record" />
+        </div>
+      )}
+      {message && (
+        <p className={`break-words text-xs ${status === "failed" ? "text-error" : "opacity-70"}`} data-testid="hostname-message">
+          {message}
+        </p>
+      )}
+      <div>
+        <button type="button" className="btn btn-outline btn-sm" disabled={verify.isPending} onClick={() => verify.mutate()}>
+          <ShieldCheck className="h-4 w-4" aria-hidden />
+          {verify.isPending ? "Verifying..." : status === "verified" ? "Verify again" : "Verify"}
+        </button>
+      </div>
+    </div>
   );
 }
