@@ -21,6 +21,7 @@ import { ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, Val
 import { roleAllows } from "../../lib/permissions";
 import { billingOrg, planOf } from "../billing/limits";
 import { organizationInfo } from "../orgs/audience";
+import { membershipsOf } from "../orgs/directory";
 import { organizationBySlug } from "../orgs/service";
 import type { DnsResolver } from "../dns/resolver";
 import { brandingSchema, DEFAULT_PRODUCT_NAME, isCustomHostname, normalizeHostname, LOGO_MAX_BYTES, type Branding, type BrandingInput, type BrandingResponse, type HostnameStatus, type HostnameVerification, type LogoType, type PublicBranding } from "./contract";
@@ -304,12 +305,7 @@ export async function mailOriginFor(ctx: Ctx, orgId: string): Promise<string | n
  * receives a link for someone who also belongs elsewhere; null for the default.
  */
 export async function userMailOrigin(ctx: Ctx, userId: string): Promise<string | null> {
-  const { memberships, organizations } = ctx.store.t;
-  const rows = await ctx.store.db
-    .select({ id: organizations.id, parentId: organizations.parentId })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.orgId))
-    .where(eq(memberships.userId, userId));
+  const rows = await membershipsOf(ctx, userId);
   const roots = [...new Set(rows.map((r) => r.parentId ?? r.id))];
   if (roots.length !== 1) return null;
   return mailOriginFor(ctx, roots[0]!);
