@@ -1,4 +1,4 @@
-import { pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations } from "./accounts";
 import { epoch } from "./columns";
 
@@ -17,5 +17,8 @@ export const organizationBranding = pgTable(
     customHostnameStatus: text("custom_hostname_status").notNull().default("pending"),
     customHostnameCheckedAt: epoch("custom_hostname_checked_at"),
   },
-  (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.customHostname)],
+  // sharded by organization, PostgreSQL keeps org_id in every unique index: one organization's
+  // name is unique per row here, and across organizations by the service's check, which runs
+  // serializable (two claims at once: one is retried and sees the other)
+  (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.orgId, t.customHostname), index("organization_branding_custom_hostname_idx").on(t.customHostname)],
 );
