@@ -1,6 +1,7 @@
 -- daily_auth_stats as a WITHOUT ROWID table: its rows live in primary-key order (organization,
 -- domain, source IP, day, …), so the domain page reads an IP's days as one run of pages, and the
 -- table is stored once instead of as a table plus a copy of every key in its primary-key index.
+-- Copied in key order: appending to the new B-tree instead of inserting all over it.
 CREATE TABLE `__new_daily_auth_stats` (
 	`org_id` text NOT NULL,
 	`domain_id` text NOT NULL,
@@ -17,7 +18,8 @@ CREATE TABLE `__new_daily_auth_stats` (
 ) WITHOUT ROWID;
 --> statement-breakpoint
 INSERT INTO `__new_daily_auth_stats` (org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages)
-SELECT org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages FROM `daily_auth_stats`;
+SELECT org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages FROM `daily_auth_stats`
+ORDER BY org_id, domain_id, source_ip, day, method, auth_domain, selector, result;
 --> statement-breakpoint
 DROP TABLE `daily_auth_stats`;
 --> statement-breakpoint
