@@ -1,0 +1,96 @@
+/**
+ * `npm run bench:portfolio`: how fast GET /api/portfolio answers for an MSP with many clients.
+ *
+ * Builds, on a temporary SQLite database, one managing organization with `--clients N` clients
+ * (default 300) of 3 domains each, and for every domain a few aggregate reports ingested through
+ * the project's own ingestion path (roll-ups included), plus a few alert events per client.
+ * Clients and domains are created through the API as the MSP's owner. Then times GET
+ * /api/portfolio through app.handle and prints a table line and one JSON line:
+ *   {"bench":"portfolio","clients":N,"p50":…,"p95":…}
+ *
+ * Options:
+ *   --clients N    clients to build (default 300)
+ *   --requests N   timed requests (default 20, after 2 untimed)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { strToU8 } from "fflate";
+import { eq } from "drizzle-orm";
+import { organizations, orgEvents } from "../src/db/schema";
+import { ingestFile } from "../src/features/reports/ingest";
+import { reverseDnsSettled } from "../src/features/reports/reverse-dns";
+import { aggregateXml, type GeneratedRecord } from "../src/lib/reports/generate";
+import { makeTestApp } from "../tests/support/app";
+import { signIn, signedInMember } from "../tests/support/fixtures";
+
+const option = (name: string, fallback: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`bench:portfolio: --${name} must be a whole number of 1 or more`);
+    process.exit(2);
+  }
+  return n;
+};
+const CLIENTS = option("clients", 300);
+const REQUESTS = option("requests", 20);
+const DOMAINS_PER_CLIENT = 3;
+const REPORTS_PER_DOMAIN = 3;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+const dir = mkdtempSync(join(tmpdir(), "dw-bench-portfolio-"));
+const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);
+const t = await makeTestApp({ dbPath: join(dir, "bench.db"), deps: { now: () => NOW, resolver: { reverse: async () => [] } as never } });
+try {
+  const msp = await signedInMember(t.deps.store, "owner", "Bench MSP");
+  // an MSP of this size is on the Scale plan (no domain limit)
+  await t.deps.store.write((tx) => tx.update(organizations).set({ plan: "scale" }).where(eq(organizations.id, msp.orgId)));
+  const started = performance.now();
+  let seq = 0;
+  for (let c = 0; c < CLIENTS; c++) {
+    const res = await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: `Client ${String(c).padStart(4, "0")}` } });
+    if (res.status !== 201 && res.status !== 200) throw new Error(`creating client ${c}: ${res.status} ${JSON.stringify(res.body)}`);
+    const clientId = res.body.id as string;
+    const cookie = await signIn(t.deps.store, msp.userId, clientId);
+    for (let d = 0; d < DOMAINS_PER_CLIENT; d++) {
+      const domain = `d${d}.client${c}.bench.example`;
+      const added = await t.json("POST", "/api/domains", { cookie, body: { name: domain } });
+      if (added.status !== 201 && added.status !== 200) throw new Error(`adding ${domain}: ${added.status} ${JSON.stringify(added.body)}`);
+      for (let r = 0; r < REPORTS_PER_DOMAIN; r++) {
+        const end = new Date(NOW.getTime() - (r * 5 + 1) * DAY);
+        const records: GeneratedRecord[] = [
+          { sourceIp: `10.${c % 250}.${d}.1`, count: 500 + c, dkim: "pass", spf: "pass" },
+          { sourceIp: `203.0.${c % 250}.${d + r}`, count: 20 + r, dkim: "fail", spf: "fail", disposition: "none" },
+        ];
+        const xml = aggregateXml({ orgName: "google.com", reportId: `b-${++seq}`, begin: new Date(end.getTime() - DAY), end, domain, p: "none", records });
+        const result = await ingestFile(t.deps, { orgId: clientId, fileName: `b${seq}.xml`, bytes: strToU8(xml), source: "upload" });
+        if (result.status !== "ingested") throw new Error(`report ${seq}: ${result.status}`);
+      }
+    }
+    await t.deps.store.db.insert(orgEvents).values([
+      { orgId: clientId, type: "reports.stopped", domain: `d0.client${c}.bench.example`, data: "{}", dedupeKey: `e-${++seq}`, occurredAt: new Date(NOW.getTime() - 2 * DAY) },
+      { orgId: clientId, type: "reports.stopped", domain: `d1.client${c}.bench.example`, data: "{}", dedupeKey: `e-${++seq}`, occurredAt: new Date(NOW.getTime() - 12 * DAY) },
+    ]);
+  }
+  await reverseDnsSettled();
+  console.error(`built ${CLIENTS} clients × ${DOMAINS_PER_CLIENT} domains × ${REPORTS_PER_DOMAIN} reports in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS + 2; i++) {
+    const at = performance.now();
+    const res = await t.json("GET", "/api/portfolio", { cookie: msp.cookie });
+    const ms = performance.now() - at;
+    if (res.status !== 200 || res.body.clients.length !== CLIENTS) throw new Error(`GET /api/portfolio: ${res.status}, ${res.body.clients?.length} clients`);
+    if (i >= 2) times.push(ms);
+  }
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]! * 10) / 10;
+  console.log(`GET /api/portfolio  ${CLIENTS} clients  p50 ${pct(50)} ms  p95 ${pct(95)} ms`);
+  console.log(JSON.stringify({ bench: "portfolio", clients: CLIENTS, p50: pct(50), p95: pct(95) }));
+} finally {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+}
