@@ -7,28 +7,25 @@
  * Only owners and admins of a top-level organization reach these (route permission
  * clients:manage); from inside a client organization, its own owners included, they are 403.
  */
+import { and, count, gte, inArray, ne, sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
 import { ForbiddenError, PayloadTooLargeError, ServiceError } from "../../http/errors";
 import { clientNameKey, parseClientCsv } from "../../lib/client-csv";
 import { roleAllows } from "../../lib/permissions";
 import { senderKeyOfRow } from "../../lib/senders";
-import { listEvents } from "../alerts/feed";
 import { auditActor, recordAudit } from "../audit/service";
 import { assertCanAddDomain, billingOrg } from "../billing/limits";
 import { listTasks } from "../dashboard/service";
-import { addDomain, domainNamesOf, listDomains } from "../domains/service";
+import { addDomain, domainNamesOf } from "../domains/service";
 import { reportAddress } from "../mailin/service";
 import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
 import { utcDay } from "../reports/rollups";
-import { senderMarks } from "../reports/sender-marks";
-import { failingSources, messagesProcessedBetween } from "../reports/stats";
 import { IMPORT_MAX_ROWS, PORTFOLIO_STATUSES, type ImportResponse, type ImportRow, type PortfolioClient, type PortfolioResponse, type PortfolioStatus } from "./contract";
 
 const DAY_MS = 86_400_000;
 /** failing sources counted per client (far more than a screen shows) */
 const MAX_SOURCES = 10_000;
-const EVENTS_PAGE = 200;
 
 /**
  * 403 unless the actor is an owner or admin (clients:manage) of an organization that manages
@@ -60,66 +57,128 @@ function worstOf(statuses: string[]): PortfolioStatus | null {
   return PORTFOLIO_STATUSES[Math.min(...statuses.map(rank))]!;
 }
 
-/** Alert events of the client in the last 7 days, read newest first until an older one. */
-async function alertsSince(ctx: OrgContext, since: Date): Promise<number> {
-  let n = 0;
-  for (let page = 1; ; page++) {
-    const { events, total } = await listEvents(ctx, page, EVENTS_PAGE);
-    for (const e of events) {
-      if (new Date(e.occurredAt).getTime() < since.getTime()) return n;
-      n++;
-    }
-    if (page * EVENTS_PAGE >= total || !events.length) return n;
-  }
+/** Client ids per statement: well under PostgreSQL's 65,535 bind parameters. */
+const ID_CHUNK = 1000;
+const secs = (d: Date) => Math.floor(d.getTime() / 1000);
+const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
+
+/** Rows of `query` run over the client ids a chunk at a time. */
+async function overClients<T>(ids: string[], query: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) out.push(...(await query(ids.slice(i, i + ID_CHUNK))));
+  return out;
 }
 
-async function clientFigures(ctx: OrgContext, client: { id: string; name: string }, plan: string): Promise<PortfolioClient> {
-  const c = inClient(ctx, client.id);
+function groupBy<T extends { orgId: string }>(rows: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = map.get(r.orgId);
+    if (list) list.push(r);
+    else map.set(r.orgId, [r]);
+  }
+  return map;
+}
+
+/**
+ * The figures of every client at once, one statement per figure over all client ids (grouped
+ * by org_id), each the set-based form of the verb the client's own screen answers with:
+ * listDomains (domains), messagesProcessedBetween (aggregate_reports), failingSources (the
+ * daily sender roll-ups, the same top MAX_SOURCES per client), senderMarks, and the alert
+ * feed's count (org_events without test events). Open tasks are derived per client by the
+ * dashboard's own listTasks, the one figure built from many verbs.
+ */
+async function clientsFigures(ctx: OrgContext, clients: { id: string; name: string }[], plan: string): Promise<PortfolioClient[]> {
+  const ids = clients.map((c) => c.id);
   const now = ctx.now();
   const today = utcDay(now);
-  const [domains, week, month, sources, marks, tasks, alerts7d] = await Promise.all([
-    listDomains(c),
-    messagesProcessedBetween(c, client.id, new Date(now.getTime() - 7 * DAY_MS), now),
-    messagesProcessedBetween(c, client.id, new Date(now.getTime() - 30 * DAY_MS), now),
-    failingSources(c, client.id, { fromDay: today - 6, toDay: today, limit: MAX_SOURCES }),
-    senderMarks(c),
-    reportAddress(c).then((a) => listTasks(c, a.address)),
-    alertsSince(c, new Date(now.getTime() - 7 * DAY_MS)),
-  ]);
-  const policyMix = { reject: 0, quarantine: 0, none: 0, missing: 0 };
-  for (const d of domains) {
-    if (d.dmarcPolicy === null) continue; // not checked yet
-    const p = d.dmarcPolicy === "reject" || d.dmarcPolicy === "quarantine" || d.dmarcPolicy === "none" ? d.dmarcPolicy : "missing";
-    policyMix[p]++;
+  const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
+  const monthAgo = new Date(now.getTime() - 30 * DAY_MS);
+  const { domains: domainsT, senderMarks: marksT, orgEvents } = ctx.store.t;
+
+  const domainRows = await overClients(ids, (chunk) =>
+    ctx.store.db
+      .select({ orgId: domainsT.orgId, name: domainsT.name, dmarcPolicy: domainsT.dmarcPolicy, overallStatus: domainsT.overallStatus, lastReportAt: domainsT.lastReportAt })
+      .from(domainsT)
+      .where(inArray(domainsT.orgId, chunk)),
+  );
+  const traffic = await overClients(ids, (chunk) =>
+    ctx.store.rows<{ orgId: string; messages7: number | string | null; passing7: number | string | null; messages30: number | string | null; passing30: number | string | null }>(sql`
+      SELECT org_id AS "orgId",
+             SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN message_count ELSE 0 END) AS "messages7",
+             SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN pass_count ELSE 0 END) AS "passing7",
+             SUM(message_count) AS "messages30", SUM(pass_count) AS "passing30"
+      FROM aggregate_reports WHERE org_id IN (${idList(chunk)}) AND processed_at > ${secs(monthAgo)} AND processed_at <= ${secs(now)}
+      GROUP BY org_id`),
+  );
+  const sources = await overClients(ids, (chunk) =>
+    ctx.store.rows<{ orgId: string; ip: string; service: string | null; baseDomain: string | null }>(sql`
+      SELECT g.org_id AS "orgId", g.source_ip AS "ip", n.service AS "service", n.base_domain AS "baseDomain"
+      FROM (SELECT s.org_id, s.source_ip, ROW_NUMBER() OVER (PARTITION BY s.org_id ORDER BY SUM(s.messages - s.passed) DESC, s.source_ip) AS rank
+            FROM daily_sender_stats s
+            WHERE s.org_id IN (${idList(chunk)}) AND s.day >= ${today - 6} AND s.day <= ${today} AND s.last_failed_at IS NOT NULL
+            GROUP BY s.org_id, s.source_ip) g
+      LEFT JOIN source_names n ON n.org_id = g.org_id AND n.source_ip = g.source_ip
+      WHERE g.rank <= ${MAX_SOURCES}`),
+  );
+  const marks = await overClients(ids, (chunk) => ctx.store.db.select({ orgId: marksT.orgId, key: marksT.senderKey, verdict: marksT.verdict }).from(marksT).where(inArray(marksT.orgId, chunk)));
+  // the feed counts an event from `weekAgo` on; both stores keep whole seconds (a bound is rounded down when written)
+  const alertsFrom = new Date(Math.ceil(weekAgo.getTime() / 1000) * 1000);
+  const alerts = await overClients(ids, (chunk) =>
+    ctx.store.db
+      .select({ orgId: orgEvents.orgId, n: count() })
+      .from(orgEvents)
+      .where(and(inArray(orgEvents.orgId, chunk), ne(orgEvents.type, "test"), gte(orgEvents.occurredAt, alertsFrom)))
+      .groupBy(orgEvents.orgId),
+  );
+
+  const domainsOf = groupBy(domainRows);
+  const trafficOf = new Map(traffic.map((r) => [r.orgId, r]));
+  const sourcesOf = groupBy(sources);
+  const approved = new Set(marks.filter((m) => m.verdict === "approved").map((m) => `${m.orgId} ${m.key}`));
+  const alertsOf = new Map(alerts.map((r) => [r.orgId, Number(r.n)]));
+
+  const result: PortfolioClient[] = [];
+  // one client at a time: a portfolio of hundreds should not open hundreds of queries at once
+  for (const client of clients) {
+    const c = inClient(ctx, client.id);
+    const tasks = await reportAddress(c).then((a) => listTasks(c, a.address));
+    const domains = domainsOf.get(client.id) ?? [];
+    const policyMix = { reject: 0, quarantine: 0, none: 0, missing: 0 };
+    for (const d of domains) {
+      if (d.dmarcPolicy === null) continue; // not checked yet
+      const p = d.dmarcPolicy === "reject" || d.dmarcPolicy === "quarantine" || d.dmarcPolicy === "none" ? d.dmarcPolicy : "missing";
+      policyMix[p]++;
+    }
+    const lastReport = domains.reduce<Date | null>((max, d) => (d.lastReportAt && (!max || d.lastReportAt.getTime() > max.getTime()) ? d.lastReportAt : max), null);
+    const t = trafficOf.get(client.id);
+    const week = { messages: Number(t?.messages7 ?? 0), passing: Number(t?.passing7 ?? 0) };
+    const month = { messages: Number(t?.messages30 ?? 0), passing: Number(t?.passing30 ?? 0) };
+    result.push({
+      id: client.id,
+      name: client.name,
+      plan,
+      domains: domains.length,
+      worstStatus: worstOf(domains.map((d) => d.overallStatus)),
+      passRate7d: passRate(week),
+      passRate30d: passRate(month),
+      messages7d: week.messages,
+      // as the threat list: a source of a sender the client approved is not counted
+      failingSources7d: (sourcesOf.get(client.id) ?? []).filter((s) => !approved.has(`${client.id} ${senderKeyOfRow({ service: s.service, baseDomain: s.baseDomain, sourceIp: s.ip })}`)).length,
+      openTasks: tasks.length,
+      alerts7d: alertsOf.get(client.id) ?? 0,
+      lastReportAt: lastReport?.toISOString() ?? null,
+      policyMix,
+    });
   }
-  const lastReport = domains.reduce<string | null>((max, d) => (d.lastReportAt && (!max || d.lastReportAt > max) ? d.lastReportAt : max), null);
-  return {
-    id: client.id,
-    name: client.name,
-    plan,
-    domains: domains.length,
-    worstStatus: worstOf(domains.map((d) => d.overallStatus)),
-    passRate7d: passRate(week),
-    passRate30d: passRate(month),
-    messages7d: week.messages,
-    // as the threat list: a source of a sender the client approved is not counted
-    failingSources7d: sources.filter((s) => marks.get(senderKeyOfRow({ service: s.service, baseDomain: s.baseDomain, sourceIp: s.ip })) !== "approved").length,
-    openTasks: tasks.length,
-    alerts7d,
-    lastReportAt: lastReport,
-    policyMix,
-  };
+  return result;
 }
 
-/** GET /api/portfolio: every client of the managing organization, by name. */
+/** GET /api/portfolio (and the MSP's portfolio digest): every client of the managing organization, by name. */
 export async function portfolio(ctx: OrgContext): Promise<PortfolioResponse> {
   const parent = await managingOrg(ctx);
   const plan = (await billingOrg(ctx, parent.id))?.plan ?? parent.plan;
   const clients = await clientsOf(ctx, parent.id);
-  const result: PortfolioClient[] = [];
-  // one client at a time: a portfolio of hundreds should not open hundreds of queries at once
-  for (const client of clients) result.push(await clientFigures(ctx, client, plan));
-  return { clients: result };
+  return { clients: await clientsFigures(ctx, clients, plan) };
 }
 
 /**
