@@ -46,9 +46,10 @@ async function ingest(orgId: string, domain: string, records: GeneratedRecord[],
   expect(result.status).toBe("ingested");
 }
 
-test("forty clients: every client's figures are those of its own screens", async () => {
+/** `n` clients with domains, reports, marks and events; their ids. */
+async function world(n: number): Promise<string[]> {
   const ids: string[] = [];
-  for (let c = 0; c < CLIENTS; c++) {
+  for (let c = 0; c < n; c++) {
     const res = await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: `Client ${String(c).padStart(2, "0")}` } });
     expect(res.status).toBe(201);
     const id = res.body.id as string;
@@ -81,7 +82,11 @@ test("forty clients: every client's figures are those of its own screens", async
     for (const [ago, type] of events) await t.deps.store.db.insert(orgEvents).values({ orgId: id, type, domain: "x.example", data: "{}", dedupeKey: `k-${++seq}`, occurredAt: new Date(NOW.getTime() - ago) });
   }
   await reverseDnsSettled();
+  return ids;
+}
 
+test("forty clients: every client's figures are those of its own screens", async () => {
+  const ids = await world(CLIENTS);
   const res = await t.json("GET", "/api/portfolio", { cookie: msp.cookie });
   expect(res.status).toBe(200);
   const clients = res.body.clients as any[];
@@ -123,4 +128,45 @@ test("forty clients: every client's figures are those of its own screens", async
   expect(clients.every((c) => c.alerts7d >= 1)).toBe(true);
   expect(new Set(clients.map((c) => c.alerts7d)).size).toBeGreaterThan(1);
   expect(clients.filter((c) => c.domains === 0).every((c) => c.worstStatus === null && c.lastReportAt === null && c.messages7d === 0)).toBe(true);
+});
+
+/** Records every statement the store's drizzle instance runs (as tests/server/query-plans.test.ts does). */
+function capture(): { queries: { sql: string; params: unknown[] }[]; stop: () => void } {
+  const session = (t.deps.store.db as unknown as { session: { logger: { logQuery(sql: string, params: unknown[]): void } } }).session;
+  const before = session.logger;
+  const queries: { sql: string; params: unknown[] }[] = [];
+  session.logger = { logQuery: (sql, params) => queries.push({ sql, params }) };
+  return { queries, stop: () => (session.logger = before) };
+}
+
+test("the statements over all clients read each table through an index", async () => {
+  await world(6);
+  const { queries, stop } = capture();
+  const res = await t.json("GET", "/api/portfolio", { cookie: msp.cookie });
+  stop();
+  expect(res.status).toBe(200);
+  expect(res.body.clients).toHaveLength(6);
+  // the set-based statements: those naming several client ids at once
+  const overClients = queries.filter((q) => / in \(\$?\??\d*, /i.test(q.sql) || /"?org_id"? in \(/i.test(q.sql));
+  const tables = ["domains", "aggregate_reports", "daily_sender_stats", "source_names", "sender_marks", "org_events"];
+  const read = new Set<string>();
+  for (const q of overClients) {
+    for (const table of tables) if (new RegExp(`\\b"?${table}"?\\b`).test(q.sql)) read.add(table);
+    const store = t.deps.store;
+    let plan: string[];
+    if (store.dialect === "sqlite") {
+      plan = (store.sqlite!.query(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.params as never[])) as { detail: string }[]).map((r) => r.detail);
+      const scans = plan.filter((line) => /^SCAN /.test(line) && !/USING (COVERING )?INDEX|^SCAN (\(subquery|g$)|CONSTANT ROW/.test(line));
+      expect({ sql: q.sql, scans }).toEqual({ sql: q.sql, scans: [] });
+    } else {
+      const client = (store.db as unknown as { session: { client: { begin<T>(fn: (tx: { unsafe(sql: string, params?: unknown[]): Promise<T> }) => Promise<T>): Promise<T> } } }).session.client;
+      const rows = (await client.begin(async (tx) => {
+        await tx.unsafe("SET LOCAL enable_seqscan = off");
+        return tx.unsafe(`EXPLAIN ${q.sql}`, q.params);
+      })) as unknown as { "QUERY PLAN": string }[];
+      plan = rows.map((r) => r["QUERY PLAN"]);
+      expect({ sql: q.sql, seqScans: plan.filter((line) => /Seq Scan/.test(line)) }).toEqual({ sql: q.sql, seqScans: [] });
+    }
+  }
+  expect([...read].sort()).toEqual([...tables].sort());
 });
