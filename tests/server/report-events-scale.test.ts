@@ -7,7 +7,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { recordReportEvents } from "../../src/features/alerts/report-events";
-import { domainRollupFigures, RECENT_SOURCE_DAYS } from "../../src/features/reports/daily";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
 import { makeTestApp, type TestApp } from "../support/app";
 import { signedInMember } from "../support/fixtures";
@@ -50,29 +49,3 @@ test("report events after a report with thousands of sources: one alert per new 
   console.log(`report events again: ${((performance.now() - again) / 1000).toFixed(2)} s`);
   expect(recorded).toEqual([]);
 }, 600_000);
-
-test("the roll-up figures list only sources seen lately, with their totals since first seen", async () => {
-  t = await makeTestApp();
-  const owner = await signedInMember(t.deps.store, "owner");
-  const { domains, dailyDomainStats, dailySourceStats } = t.deps.store.t;
-  const [domain] = await t.deps.store.db.insert(domains).values({ orgId: owner.orgId, name: "history.example" }).returning();
-  const last = 20_000;
-  const old = last - RECENT_SOURCE_DAYS - 5;
-  const row = (day: number, sourceIp: string, messages: number, passed: number) => ({ orgId: owner.orgId, domainId: domain!.id, day, sourceIp, messages, passed });
-  await t.deps.store.db.insert(dailyDomainStats).values([
-    { orgId: owner.orgId, domainId: domain!.id, day: old, messages: 30, passed: 10 },
-    { orgId: owner.orgId, domainId: domain!.id, day: last, messages: 12, passed: 10 },
-  ]);
-  await t.deps.store.db.insert(dailySourceStats).values([
-    row(old, "192.0.2.1", 10, 0), // seen long ago and lately: totals over both days
-    row(last, "192.0.2.1", 4, 4),
-    row(old, "192.0.2.2", 20, 10), // seen long ago only: not listed
-    row(last - RECENT_SOURCE_DAYS, "192.0.2.3", 8, 6), // first day of the window: listed
-  ]);
-  const figures = await domainRollupFigures(t.deps, owner.orgId, domain!.id);
-  expect(figures?.lastDay).toBe(last);
-  expect([...figures!.sources].sort((a, b) => a.sourceIp.localeCompare(b.sourceIp))).toEqual([
-    { sourceIp: "192.0.2.1", firstDay: old, messages: 14, passed: 4 },
-    { sourceIp: "192.0.2.3", firstDay: last - RECENT_SOURCE_DAYS, messages: 8, passed: 6 },
-  ]);
-});

@@ -71,12 +71,9 @@ export interface DomainRollupFigures {
   lastDay: number;
   /** per-day totals of the last day and the 7 before it */
   days: { day: number; messages: number; passed: number }[];
-  /** the sources seen in the last RECENT_SOURCE_DAYS days, with their totals since first seen */
+  /** sources first seen within a window that fail in volume there, with their totals in it (newFailingSources) */
   sources: { sourceIp: string; firstDay: number; messages: number; passed: number }[];
 }
-
-/** How far back a source counts as seen lately: the longest "new source" window an organisation may set (30 days), and a day. */
-export const RECENT_SOURCE_DAYS = 31;
 
 /** The latest day with data of one domain, and the per-day totals of that day and the 7 before it; null without roll-ups. */
 export async function domainDayFigures(ctx: WithStore, orgId: string, domainId: string): Promise<Omit<DomainRollupFigures, "sources"> | null> {
@@ -139,32 +136,4 @@ export async function newFailingSources(
   return inWindow
     .filter((r) => !seenBefore.has(r.sourceIp))
     .map((r) => ({ sourceIp: r.sourceIp, firstDay: Number(r.firstDay), messages: Number(r.messages), passed: Number(r.passed) }));
-}
-
-/** One domain's figures for report alerts, or null when it has no roll-ups yet. */
-export async function domainRollupFigures(ctx: WithStore, orgId: string, domainId: string): Promise<DomainRollupFigures | null> {
-  const { store } = ctx;
-  const s = store.t.dailySourceStats;
-  const dayFigures = await domainDayFigures(ctx, orgId, domainId);
-  if (!dayFigures) return null;
-  const { lastDay } = dayFigures;
-  const sources = await store.db
-    .select({
-      sourceIp: s.sourceIp,
-      firstDay: sql<number>`min(${s.day})`.mapWith(Number),
-      messages: sql<number>`sum(${s.messages})`.mapWith(Number),
-      passed: sql<number>`sum(${s.passed})`.mapWith(Number),
-    })
-    .from(s)
-    .where(and(eq(s.orgId, orgId), eq(s.domainId, domainId)))
-    .groupBy(s.sourceIp)
-    // only sources seen lately can be new: the others are never returned (a domain's history of
-    // sources grows without bound, and this runs after every stored report). One pass over the
-    // domain's rows, grouped: a semi-join on the same table goes quadratic on PostgreSQL when
-    // its statistics are stale right after a large report (a nested loop over thousands of rows).
-    .having(sql`max(case when ${s.day} >= ${lastDay - RECENT_SOURCE_DAYS} and ${s.day} <= ${lastDay} then 1 else 0 end) = 1`);
-  return {
-    ...dayFigures,
-    sources: sources.map((r) => ({ sourceIp: r.sourceIp, firstDay: Number(r.firstDay), messages: Number(r.messages), passed: Number(r.passed) })),
-  };
 }
