@@ -7,7 +7,6 @@
  * Only owners and admins of a top-level organization reach these (route permission
  * clients:manage); from inside a client organization, its own owners included, they are 403.
  */
-import { and, count, gte, inArray, ne, sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
 import { ForbiddenError, PayloadTooLargeError, ServiceError } from "../../http/errors";
 import { clientNameKey, parseClientCsv } from "../../lib/client-csv";
@@ -15,11 +14,14 @@ import { roleAllows } from "../../lib/permissions";
 import { senderKeyOfRow } from "../../lib/senders";
 import { auditActor, recordAudit } from "../audit/service";
 import { assertCanAddDomain, billingOrg } from "../billing/limits";
+import { eventCountsSince } from "../alerts/across-orgs";
 import { listTasks } from "../dashboard/service";
+import { domainsOfOrgs } from "../domains/across-orgs";
 import { addDomain, domainNamesOf } from "../domains/service";
 import { reportAddress } from "../mailin/service";
 import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
+import { failingSourcesOfOrgs, senderMarksOfOrgs, trafficOfOrgs } from "../reports/across-orgs";
 import { utcDay } from "../reports/rollups";
 import { IMPORT_MAX_ROWS, PORTFOLIO_STATUSES, type ImportResponse, type ImportRow, type PortfolioClient, type PortfolioResponse, type PortfolioStatus } from "./contract";
 
@@ -59,8 +61,6 @@ function worstOf(statuses: string[]): PortfolioStatus | null {
 
 /** Client ids per statement: well under PostgreSQL's 65,535 bind parameters. */
 const ID_CHUNK = 1000;
-const secs = (d: Date) => Math.floor(d.getTime() / 1000);
-const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
 /** Rows of `query` run over the client ids a chunk at a time. */
 async function overClients<T>(ids: string[], query: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
@@ -93,43 +93,13 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
   const today = utcDay(now);
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
   const monthAgo = new Date(now.getTime() - 30 * DAY_MS);
-  const { domains: domainsT, senderMarks: marksT, orgEvents } = ctx.store.t;
-
-  const domainRows = await overClients(ids, (chunk) =>
-    ctx.store.db
-      .select({ orgId: domainsT.orgId, name: domainsT.name, dmarcPolicy: domainsT.dmarcPolicy, overallStatus: domainsT.overallStatus, lastReportAt: domainsT.lastReportAt })
-      .from(domainsT)
-      .where(inArray(domainsT.orgId, chunk)),
-  );
-  const traffic = await overClients(ids, (chunk) =>
-    ctx.store.rows<{ orgId: string; messages7: number | string | null; passing7: number | string | null; messages30: number | string | null; passing30: number | string | null }>(sql`
-      SELECT org_id AS "orgId",
-             SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN message_count ELSE 0 END) AS "messages7",
-             SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN pass_count ELSE 0 END) AS "passing7",
-             SUM(message_count) AS "messages30", SUM(pass_count) AS "passing30"
-      FROM aggregate_reports WHERE org_id IN (${idList(chunk)}) AND processed_at > ${secs(monthAgo)} AND processed_at <= ${secs(now)}
-      GROUP BY org_id`),
-  );
-  const sources = await overClients(ids, (chunk) =>
-    ctx.store.rows<{ orgId: string; ip: string; service: string | null; baseDomain: string | null }>(sql`
-      SELECT g.org_id AS "orgId", g.source_ip AS "ip", n.service AS "service", n.base_domain AS "baseDomain"
-      FROM (SELECT s.org_id, s.source_ip, ROW_NUMBER() OVER (PARTITION BY s.org_id ORDER BY SUM(s.messages - s.passed) DESC, s.source_ip) AS rank
-            FROM daily_sender_stats s
-            WHERE s.org_id IN (${idList(chunk)}) AND s.day >= ${today - 6} AND s.day <= ${today} AND s.last_failed_at IS NOT NULL
-            GROUP BY s.org_id, s.source_ip) g
-      LEFT JOIN source_names n ON n.org_id = g.org_id AND n.source_ip = g.source_ip
-      WHERE g.rank <= ${MAX_SOURCES}`),
-  );
-  const marks = await overClients(ids, (chunk) => ctx.store.db.select({ orgId: marksT.orgId, key: marksT.senderKey, verdict: marksT.verdict }).from(marksT).where(inArray(marksT.orgId, chunk)));
+  const domainRows = await overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk));
+  const traffic = await overClients(ids, (chunk) => trafficOfOrgs(ctx, chunk, { weekAgo, monthAgo, now }));
+  const sources = await overClients(ids, (chunk) => failingSourcesOfOrgs(ctx, chunk, { fromDay: today - 6, toDay: today, limit: MAX_SOURCES }));
+  const marks = await overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk));
   // the feed counts an event from `weekAgo` on; both stores keep whole seconds (a bound is rounded down when written)
   const alertsFrom = new Date(Math.ceil(weekAgo.getTime() / 1000) * 1000);
-  const alerts = await overClients(ids, (chunk) =>
-    ctx.store.db
-      .select({ orgId: orgEvents.orgId, n: count() })
-      .from(orgEvents)
-      .where(and(inArray(orgEvents.orgId, chunk), ne(orgEvents.type, "test"), gte(orgEvents.occurredAt, alertsFrom)))
-      .groupBy(orgEvents.orgId),
-  );
+  const alerts = await overClients(ids, (chunk) => eventCountsSince(ctx, chunk, alertsFrom));
 
   const domainsOf = groupBy(domainRows);
   const trafficOf = new Map(traffic.map((r) => [r.orgId, r]));
@@ -151,8 +121,8 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
     }
     const lastReport = domains.reduce<Date | null>((max, d) => (d.lastReportAt && (!max || d.lastReportAt.getTime() > max.getTime()) ? d.lastReportAt : max), null);
     const t = trafficOf.get(client.id);
-    const week = { messages: Number(t?.messages7 ?? 0), passing: Number(t?.passing7 ?? 0) };
-    const month = { messages: Number(t?.messages30 ?? 0), passing: Number(t?.passing30 ?? 0) };
+    const week = t?.week ?? { messages: 0, passing: 0 };
+    const month = t?.month ?? { messages: 0, passing: 0 };
     result.push({
       id: client.id,
       name: client.name,
