@@ -1,16 +1,15 @@
 /**
  * The server's fetch handler until the app has loaded. `serve` listens as soon as the database
- * is open: GET /healthz is answered at once (the health route's own answer: the database
- * answers a query). The first other request loads the app (its routes, contracts and services)
+ * is open: GET /healthz is answered at once (the health route's own answer, checkHealth: the
+ * database answers a query). The first other request loads the app (its routes, contracts and services)
  * and waits for it, as do requests arriving meanwhile; from then on every request goes straight
  * to the app (/healthz included). A server that only answers health checks never loads it.
  * Nothing here loads Elysia, Zod or a feature.
  */
-import { sql } from "drizzle-orm";
 import type { Store } from "../db";
+import { checkHealth } from "../features/health/check";
 import { httpDuration, httpRequests } from "../features/metrics/registry";
 import type { Logger } from "../log";
-import { VERSION } from "../version";
 import { addSecurityHeaders } from "./headers";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
@@ -47,14 +46,9 @@ export function bootHandler(
 
   const health = async (request: Request): Promise<Response> => {
     const t0 = performance.now();
-    let db = "ok";
-    try {
-      await deps.store.rows(sql`SELECT 1`);
-    } catch {
-      db = "error";
-    }
-    const response = new Response(JSON.stringify({ status: db === "ok" ? "ok" : "degraded", db, version: VERSION }), {
-      status: db === "ok" ? 200 : 503,
+    const answer = await checkHealth(deps.store);
+    const response = new Response(JSON.stringify(answer), {
+      status: answer.db === "ok" ? 200 : 503,
       headers: { "content-type": "application/json;charset=utf-8" },
     });
     addSecurityHeaders(response, request, deps.config);
