@@ -4,6 +4,7 @@ import { useEffect, useRef, type ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import type { ExternalAuthorization, ReportPath, ReportRoute } from "../../src/lib/report-path";
 import { errorMessage } from "../lib/api";
+import { keepInView } from "../lib/anchor";
 import { CopyButton } from "./CopyButton";
 
 export type { ReportPath };
@@ -141,12 +142,12 @@ export function DomainReportPath({ domain, mailboxBelow = false }: { domain: str
   const { hash } = useLocation();
   // once nothing on the page is loading any more, so the panels above it have their height
   const loading = useIsFetching();
-  const scrolled = useRef(false);
+  const following = useRef<(() => void) | null>(null);
   useEffect(() => {
-    if (hash !== "#report-path" || !query.isSuccess || loading > 0 || scrolled.current) return;
-    scrolled.current = true;
-    document.getElementById("report-path")?.scrollIntoView({ block: "start" });
+    if (hash !== "#report-path" || !query.isSuccess || loading > 0 || following.current) return;
+    following.current = keepInView(document.getElementById("report-path"));
   }, [hash, query.isSuccess, loading]);
+  useEffect(() => () => following.current?.(), []);
   if (query.isPending) return <span className="loading loading-dots loading-sm" aria-label="Loading where reports go" />;
   if (query.isError) return <p className="text-sm text-error">Could not load where reports go: {errorMessage(query.error)}</p>;
   return <ReportPathView path={query.data} mailboxBelow={mailboxBelow} />;

@@ -8,6 +8,7 @@ import { CopyButton } from "../../components/CopyButton";
 import { Panel } from "../../components/Panel";
 import { ErrorState, LoadingState } from "../../components/QueryStates";
 import { formatCount, formatPercent, passRateClass } from "../../lib/format";
+import { keepInView } from "../../lib/anchor";
 import { ScrollArea } from "../../components/ScrollArea";
 
 export const enforcementKey = (id: string) => [`/api/domains/${encodeURIComponent(id)}/enforcement`];
@@ -40,7 +41,7 @@ export function ReadinessPanel({ id }: { id: string }) {
   const ref = useRef<HTMLElement>(null);
   // opened from a task or a wizard (…#readiness): bring the panel into view once it has its content
   useEffect(() => {
-    if (hash === "#readiness" && q.isSuccess) ref.current?.scrollIntoView({ block: "start" });
+    if (hash === "#readiness" && q.isSuccess) return keepInView(ref.current);
   }, [hash, q.isSuccess]);
   return (
     <section id="readiness" ref={ref} className="scroll-mt-24">

@@ -13,6 +13,7 @@ import {
   type OAuthProviderId,
 } from "../../../src/features/mailin/oauth-contract";
 import { apiRequest, errorMessage } from "../../lib/api";
+import { keepInView } from "../../lib/anchor";
 import { toast } from "../../lib/toast";
 import { announceMailboxCheck, PollStatus } from "./MailboxPollStatus";
 
@@ -35,7 +36,7 @@ export function OAuthMailboxesPanel({ canManage, roleKnown }: { canManage: boole
     // said once: a reload or a shared link does not repeat it
     if (returned === null) return;
     // back from the provider (or from signing in again): the report-mail section is what to see
-    document.getElementById("report-mail")?.scrollIntoView?.({ block: "start" });
+    keepInView(document.getElementById("report-mail"));
     setParams(
       (current) => {
         current.delete("oauth_mailbox");
