@@ -10,6 +10,7 @@ import { and, eq, inArray, lte, or } from "drizzle-orm";
 import type { AppDeps } from "../../deps";
 import { slackMessage, teamsMessage } from "../../lib/alerts/chat";
 import { describeAlert } from "../../lib/alerts/describe";
+import { periodic } from "../../lib/periodic";
 import type { AlertEvent, AlertEventType } from "../../lib/alerts/events";
 import { nextAttemptAt, shouldRetryDelivery, signWebhook, webhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER } from "../../lib/alerts/webhook";
 import { alertMail } from "../mail/templates";
@@ -217,34 +218,19 @@ export async function deliverDue(deps: DeliveryDeps, concurrency = 4): Promise<n
  */
 export function startAlertDelivery(deps: DeliveryDeps, intervalSeconds: number): { stop(): Promise<void>; kick(): void } {
   if (intervalSeconds <= 0) return { stop: async () => {}, kick: () => {} };
-  let running: Promise<unknown> | null = null;
-  let again = false;
-  let stopped = false;
-  const run = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        // a full batch means more are waiting
-        while ((await deliverDue(deps)) >= BATCH && !stopped);
-      } while (again && !stopped);
-    })()
-      .catch((error) => deps.log.error("alert_delivery_failed", { error: String(error) }))
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(run, 1_000);
-  const timer = setInterval(run, intervalSeconds * 1000);
-  return {
-    kick: () => setTimeout(run, 0),
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
+  const job = periodic({
+    everyMs: intervalSeconds * 1000,
+    firstAfterMs: 1_000,
+    // a run asked for while one runs (a kick, the timer) follows it: what was queued meanwhile goes out
+    repeatIfAsked: true,
+    run: async (self) => {
+      // a full batch means more are waiting
+      while ((await deliverDue(deps)) >= BATCH && !self.stopped);
     },
+    onError: (error) => deps.log.error("alert_delivery_failed", { error: String(error) }),
+  });
+  return {
+    kick: () => setTimeout(job.runNow, 0),
+    stop: job.stop,
   };
 }

@@ -6,6 +6,7 @@
  */
 import { claimLease } from "../../db/leases";
 import type { Logger } from "../../log";
+import { periodic } from "../../lib/periodic";
 import { conditionKey } from "../../lib/alerts/conditions";
 import type { AlertEvent } from "../../lib/alerts/events";
 import { newFailingSourceConditions, passRateConditions, reportConditionScope, reportsStoppedConditions, type AlertThresholds, type SourceFigures } from "../../lib/alerts/report-thresholds";
@@ -109,25 +110,13 @@ export async function checkReportsStopped(deps: AlertsDeps & { log?: Logger }): 
 
 /** Runs checkReportsStopped hourly on one node of the cluster (a lease), the first time a minute after start. */
 export function startReportWatch(deps: AlertsDeps & { log?: Logger; onEvents?: () => void }): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = (async () => {
+  return periodic({
+    everyMs: 600_000,
+    firstAfterMs: 60_000,
+    run: async () => {
       if (!(await claimLease(deps.store, "alerts:reports-stopped", 3_540, deps.now()))) return;
       if ((await checkReportsStopped(deps)) > 0) deps.onEvents?.();
-    })()
-      .catch((error) => deps.log?.error("report_events_failed", { error: String(error) }))
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(run, 60_000);
-  const timer = setInterval(run, 600_000);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
     },
-  };
+    onError: (error) => deps.log?.error("report_events_failed", { error: String(error) }),
+  });
 }

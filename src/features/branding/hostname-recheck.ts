@@ -5,6 +5,7 @@
  */
 import { claimLease } from "../../db/leases";
 import type { ServiceContext } from "../../http/access";
+import { periodic } from "../../lib/periodic";
 import { checkHostname, hostnamesDue } from "./service";
 
 const DAY_MS = 86_400_000;
@@ -35,22 +36,10 @@ export async function recheckHostnames(deps: RecheckDeps): Promise<number> {
 /** Re-checks the hostnames due now and then hourly; runs never overlap. */
 export function startHostnameRecheck(deps: RecheckDeps, firstDelayMs = 0): { stop(): Promise<void> } {
   if (!deps.resolver) return { stop: async () => {} };
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = recheckHostnames(deps)
-      .catch((error) => deps.log?.error("custom_hostname_check_failed", { error: String(error) }))
-      .finally(() => (running = null));
-  };
-  const first = setTimeout(run, firstDelayMs);
-  const timer = setInterval(run, WAKE_MS);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return periodic({
+    everyMs: WAKE_MS,
+    firstAfterMs: firstDelayMs,
+    run: () => recheckHostnames(deps),
+    onError: (error) => deps.log?.error("custom_hostname_check_failed", { error: String(error) }),
+  });
 }

@@ -18,6 +18,7 @@
 import { claimLease, leasesHeld, releaseLease } from "../../db/leases";
 import type { ServiceContext } from "../../http/access";
 import type { DigestModel } from "../../lib/alerts/digest";
+import { periodic } from "../../lib/periodic";
 import type { Mailer } from "../mail/mailer";
 import type { PortfolioDigestModel } from "../../lib/alerts/portfolio-digest";
 import { digestMail, portfolioDigestMail } from "../mail/templates";
@@ -207,26 +208,14 @@ async function extrasOf(deps: SendDeps, org: OrganizationInfo, now: Date, client
  */
 export function startDigestScheduler(deps: ServiceContext, tickMs = DIGEST_TICK_MS): { stop(): Promise<void> } {
   const mailer = deps.mailer;
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const work = async () => {
-    const told = await raiseTrialEndings(deps);
-    if (told.length) deps.alertsQueued?.();
-    if (mailer) await runDueDigests({ ...deps, mailer });
-  };
-  const tick = () => {
-    if (running || stopped) return;
-    running = work()
-      .catch((error: unknown) => deps.log.error("digest_scheduler_failed", { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => (running = null));
-  };
-  const timer = setInterval(tick, tickMs);
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return periodic({
+    everyMs: tickMs,
+    firstAfterMs: "now",
+    run: async () => {
+      const told = await raiseTrialEndings(deps);
+      if (told.length) deps.alertsQueued?.();
+      if (mailer) await runDueDigests({ ...deps, mailer });
     },
-  };
+    onError: (error) => deps.log.error("digest_scheduler_failed", { error: message(error) }),
+  });
 }

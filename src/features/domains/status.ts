@@ -8,6 +8,7 @@ import { desc, eq, isNull, lt, or } from "drizzle-orm";
 import type { domains } from "../../db/schema";
 import type { StoreCore } from "../../db/store";
 import { claimLease } from "../../db/leases";
+import { periodic } from "../../lib/periodic";
 import type { Logger } from "../../log";
 import { recordDnsCheck } from "../alerts/dns";
 import type { RecordedEvent } from "../alerts/events";
@@ -176,22 +177,12 @@ export async function checkDueDomains(deps: StatusDeps, maxAgeMinutes: number, c
  */
 export function startDomainCheckScheduler(deps: StatusDeps, intervalMinutes: number): { stop(): Promise<void> } {
   if (intervalMinutes <= 0) return { stop: async () => {} };
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return;
-    running = checkDueDomains(deps, intervalMinutes).finally(() => (running = null));
-  };
-  const first = setTimeout(run, 5_000);
-  const timer = setInterval(run, Math.min(intervalMinutes, 10) * 60_000);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return periodic({
+    everyMs: Math.min(intervalMinutes, 10) * 60_000,
+    firstAfterMs: 5_000,
+    run: () => checkDueDomains(deps, intervalMinutes),
+    onError: (error) => deps.log?.error("dns_check_failed", { error: String(error) }),
+  });
 }
 
 /** How long a node that checks a newly added domain holds its check lease. */

@@ -4,6 +4,7 @@
  * listed in the README.
  */
 import { Counter, Gauge, Histogram, Registry } from "../../lib/metrics";
+import { periodic } from "../../lib/periodic";
 
 export const registry = new Registry();
 
@@ -28,17 +29,19 @@ export function startSchedulerLagProbe(intervalMs = 1000): { stop(): void } {
   let expected = performance.now() + intervalMs;
   let worst = 0;
   let ticks = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    worst = Math.max(worst, Math.max(0, now - expected));
-    expected = now + intervalMs;
-    // the gauge shows the worst delay of the last 15 ticks
-    if (++ticks >= 15) {
-      schedulerLag.set(undefined, worst / 1000);
-      worst = 0;
-      ticks = 0;
-    }
-  }, intervalMs);
-  timer.unref?.();
-  return { stop: () => clearInterval(timer) };
+  const job = periodic({
+    everyMs: intervalMs,
+    run: () => {
+      const now = performance.now();
+      worst = Math.max(worst, Math.max(0, now - expected));
+      expected = now + intervalMs;
+      // the gauge shows the worst delay of the last 15 ticks
+      if (++ticks >= 15) {
+        schedulerLag.set(undefined, worst / 1000);
+        worst = 0;
+        ticks = 0;
+      }
+    },
+  });
+  return { stop: () => void job.stop() };
 }
