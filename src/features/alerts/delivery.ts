@@ -14,7 +14,7 @@ import { periodic } from "../../lib/periodic";
 import type { AlertEvent, AlertEventType } from "../../lib/alerts/events";
 import { nextAttemptAt, shouldRetryDelivery, signWebhook, webhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER } from "../../lib/alerts/webhook";
 import { alertMail } from "../mail/templates";
-import { brandingFor, mailOriginFor } from "../branding/service";
+import { brandingFor, mailBaseFor } from "../branding/service";
 import { nonPublicHostReason } from "../mailin/mailbox-address";
 import { decryptSecret } from "../mailin/secret-box";
 import { serverKey } from "../mailin/server-key";
@@ -45,8 +45,6 @@ interface Loaded {
   channel: { id: string; type: "email" | "slack" | "teams" | "webhook"; target: string; secretEncrypted: string | null; enabled: boolean };
   organization: { id: string; name: string };
 }
-
-const publicUrl = (deps: DeliveryDeps) => (deps.mailer?.publicUrl ?? deps.config.publicUrl ?? "").replace(/\/+$/, "");
 
 /** Why `url` may not be posted to (a private address without the operator's permission), or null. */
 async function refusedHost(deps: DeliveryDeps, url: URL): Promise<string | null> {
@@ -81,8 +79,7 @@ export async function sendToChannel(deps: DeliveryDeps, item: Loaded): Promise<A
   const { event, channel, organization } = item;
   const alert: AlertEvent = { type: event.type, domain: event.domain, data: event.data, dedupeKey: event.dedupeKey ?? "" };
   // links point at the MSP's own hostname when it set one (--public-url otherwise)
-  const mspOrigin = await mailOriginFor(deps, organization.id).catch(() => null);
-  const context = { organization: { name: organization.name }, publicUrl: mspOrigin ?? publicUrl(deps) };
+  const context = { organization: { name: organization.name }, publicUrl: await mailBaseFor(deps, organization.id) };
   try {
     switch (channel.type) {
       case "email": {

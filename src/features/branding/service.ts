@@ -300,6 +300,19 @@ export async function mailOriginFor(ctx: Ctx, orgId: string): Promise<string | n
 }
 
 /**
+ * The base of every link in mail about an organisation (digests, alerts): its verified custom
+ * hostname (mailOriginFor), else the server's public address (--public-url, "" when unset).
+ * A branding that cannot be read gives the public address, so the mail still goes out.
+ */
+export async function mailBaseFor(
+  ctx: Pick<ServiceContext, "store" | "stripe"> & { config: Pick<ServiceContext["config"], "stripeSecretKey" | "publicUrl">; mailer?: { publicUrl: string } | null },
+  orgId: string,
+): Promise<string> {
+  const origin = await mailOriginFor(ctx, orgId).catch(() => null);
+  return origin ?? (ctx.mailer?.publicUrl || ctx.config.publicUrl || "").replace(/\/+$/, "");
+}
+
+/**
  * Where a person's own mail (a password link) links to: the MSP's host name only when every
  * organisation they belong to is that MSP or one of its clients, so an MSP's host never
  * receives a link for someone who also belongs elsewhere; null for the default.

@@ -22,7 +22,7 @@ import { periodic } from "../../lib/periodic";
 import type { Mailer } from "../mail/mailer";
 import type { PortfolioDigestModel } from "../../lib/alerts/portfolio-digest";
 import { digestMail, portfolioDigestMail } from "../mail/templates";
-import { brandingFor, mailOriginFor } from "../branding/service";
+import { brandingFor, mailBaseFor } from "../branding/service";
 import { allOrganizations, organizationInfo, type OrganizationInfo, verifiedEmailsOf } from "../orgs/audience";
 import { clientReportAudience, recordClientReportResult } from "../portfolio/client-reports";
 import { portfolio } from "../portfolio/service";
@@ -129,8 +129,7 @@ export async function buildPortfolioDigest(deps: ServiceContext, orgId: string, 
   const org = await organizationInfo(deps, orgId);
   if (!org || org.parentId) return null;
   const { clients } = await portfolio({ ...readerContext(deps, orgId), now: () => now });
-  const base = (await mailOriginFor(deps, org.id).catch(() => null)) ?? (deps.mailer?.publicUrl || deps.config.publicUrl || "").replace(/\/+$/, "");
-  return { organization: { name: org.name }, period: { start: new Date(now.getTime() - 7 * 86_400_000), end: now }, clients, link: `${base}/app/portfolio` };
+  return { organization: { name: org.name }, period: { start: new Date(now.getTime() - 7 * 86_400_000), end: now }, clients, link: `${await mailBaseFor(deps, org.id)}/app/portfolio` };
 }
 
 /** Mails the portfolio digest now to the organisation's verified owners and admins (or to `to`). Null when it has no clients. */

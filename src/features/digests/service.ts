@@ -7,7 +7,7 @@
  */
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
-import { mailOriginFor } from "../branding/service";
+import { mailBaseFor } from "../branding/service";
 import type { DigestClient, DigestDomain, DigestModel } from "../../lib/alerts/digest";
 import type { Task } from "../../lib/tasks";
 import { listTasks } from "../dashboard/service";
@@ -74,8 +74,7 @@ const day = (d: Date) => Math.floor(d.getTime() / DAY_MS);
 
 /** The link a digest points at: the dashboard, on the MSP's verified hostname or else absolute when the server knows its public address. */
 async function dashboardLink(deps: ServiceContext, orgId: string): Promise<string> {
-  const base = (deps.mailer?.publicUrl || deps.config.publicUrl || "").replace(/\/+$/, "");
-  return `${(await mailOriginFor(deps, orgId).catch(() => null)) ?? base}/app/dashboard`;
+  return `${await mailBaseFor(deps, orgId)}/app/dashboard`;
 }
 
 export interface BuildOptions {
