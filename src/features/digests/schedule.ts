@@ -19,7 +19,7 @@ import { claimLease, leasesHeld, releaseLease } from "../../db/leases";
 import type { ServiceContext } from "../../http/access";
 import type { DigestModel } from "../../lib/alerts/digest";
 import { periodic } from "../../lib/periodic";
-import type { Mailer } from "../mail/mailer";
+import type { MailMessage, Mailer } from "../mail/mailer";
 import type { PortfolioDigestModel } from "../../lib/alerts/portfolio-digest";
 import { digestMail, portfolioDigestMail } from "../mail/templates";
 import { brandingFor, mailBaseFor } from "../branding/service";
@@ -63,6 +63,34 @@ async function brandOf(deps: ServiceContext, orgId: string) {
   return inForce.source === "default" ? null : inForce;
 }
 
+/** Who a send reached: the addresses the relay accepted, and those it refused with why. */
+export type SendOutcome = Omit<DigestSendResult, "digest">;
+
+/**
+ * Mails each address its own message, one after another; a refused address is recorded and the
+ * others still get theirs. `claim` (a lease) may skip an address; `refused` runs for an address
+ * the relay refused (e.g. to give its lease back).
+ */
+async function sendEach(
+  deps: SendDeps,
+  recipients: string[],
+  mail: (to: string) => MailMessage,
+  hooks: { claim?: (to: string) => Promise<boolean>; refused?: (to: string) => Promise<void> } = {},
+): Promise<SendOutcome> {
+  const outcome: SendOutcome = { sent: [], failed: [] };
+  for (const to of recipients) {
+    if (hooks.claim && !(await hooks.claim(to))) continue;
+    try {
+      await deps.mailer.send(mail(to));
+      outcome.sent.push(to);
+    } catch (error) {
+      await hooks.refused?.(to);
+      outcome.failed.push({ to, error: message(error) });
+    }
+  }
+  return outcome;
+}
+
 /** Builds one organisation's digest and mails it now to its verified owners and admins (or to `to`). */
 export async function sendDigest(deps: SendDeps, orgId: string, options: BuildOptions & { to?: string[] } = {}): Promise<DigestSendResult> {
   const digest = await buildDigest(deps, orgId, options);
@@ -71,16 +99,7 @@ export async function sendDigest(deps: SendDeps, orgId: string, options: BuildOp
   const brand = await brandOf(deps, orgId);
   const pdf = await renderDigestPdf(digest, brand);
   const recipients = options.to ?? (await verifiedEmailsOf(deps, orgId)).map((r) => r.email);
-  const result: DigestSendResult = { digest, sent: [], failed: [] };
-  for (const to of recipients) {
-    try {
-      await deps.mailer.send(digestMail({ to, digest, pdf, brand }));
-      result.sent.push(to);
-    } catch (error) {
-      result.failed.push({ to, error: message(error) });
-    }
-  }
-  return result;
+  return { digest, ...(await sendEach(deps, recipients, (to) => digestMail({ to, digest, pdf, brand }))) };
 }
 
 /**
@@ -90,14 +109,13 @@ export async function sendDigest(deps: SendDeps, orgId: string, options: BuildOp
  * contacts cannot sign in): replies go to the MSP's support address, else to its first owner or
  * admin. Failures are recorded on the client's report settings and logged, never thrown.
  */
-export async function sendClientReport(deps: SendDeps, client: OrganizationInfo, now: Date): Promise<Omit<DigestSendResult, "digest"> | null> {
+export async function sendClientReport(deps: SendDeps, client: OrganizationInfo, now: Date): Promise<SendOutcome | null> {
   if (!client.parentId) return null;
   const contacts = await clientReportAudience(deps, client.id);
   if (!contacts.length) return null;
   const held = await leasesHeld(deps.store, contacts.map((to) => clientReportLeaseKey(client.id, now, to)), now);
   const due = contacts.filter((to) => !held.has(clientReportLeaseKey(client.id, now, to)));
-  const result = { sent: [] as string[], failed: [] as { to: string; error: string }[] };
-  if (!due.length) return result;
+  if (!due.length) return { sent: [], failed: [] };
 
   const digest = { ...(await buildDigest(deps, client.id, { week: digestWeek(now) })), link: "" };
   const { renderDigestPdf } = await import("../../lib/alerts/digest-pdf");
@@ -106,18 +124,11 @@ export async function sendClientReport(deps: SendDeps, client: OrganizationInfo,
   const parent = await organizationInfo(deps, client.parentId);
   const sender = brand?.productName ?? parent?.name ?? "Your service provider";
   const replyTo = brand?.supportEmail ?? (await verifiedEmailsOf(deps, client.parentId))[0]?.email ?? null;
-  for (const to of due) {
-    const key = clientReportLeaseKey(client.id, now, to);
-    if (!(await claimLease(deps.store, key, DIGEST_LEASE_SECONDS, now))) continue;
-    try {
-      await deps.mailer.send(digestMail({ to, digest, pdf, brand, contact: { sender, replyTo } }));
-      result.sent.push(to);
-    } catch (error) {
-      // not sent: any node may try this address again at a later tick of the day
-      await releaseLease(deps.store, key);
-      result.failed.push({ to, error: message(error) });
-    }
-  }
+  const result = await sendEach(deps, due, (to) => digestMail({ to, digest, pdf, brand, contact: { sender, replyTo } }), {
+    claim: (to) => claimLease(deps.store, clientReportLeaseKey(client.id, now, to), DIGEST_LEASE_SECONDS, now),
+    // not sent: any node may try this address again at a later tick of the day
+    refused: (to) => releaseLease(deps.store, clientReportLeaseKey(client.id, now, to)),
+  });
   await recordClientReportResult(deps, client.id, now, result);
   deps.log.info("client_report_sent", { org: client.id, week: isoWeek(now), sent: result.sent.length, failed: result.failed.length });
   for (const f of result.failed) deps.log.warn("client_report_mail_failed", { org: client.id, error: f.error });
@@ -133,21 +144,12 @@ export async function buildPortfolioDigest(deps: ServiceContext, orgId: string, 
 }
 
 /** Mails the portfolio digest now to the organisation's verified owners and admins (or to `to`). Null when it has no clients. */
-export async function sendPortfolioDigest(deps: SendDeps, orgId: string, now: Date, options: { to?: string[] } = {}): Promise<(Omit<DigestSendResult, "digest"> & { digest: PortfolioDigestModel }) | null> {
+export async function sendPortfolioDigest(deps: SendDeps, orgId: string, now: Date, options: { to?: string[] } = {}): Promise<(SendOutcome & { digest: PortfolioDigestModel }) | null> {
   const digest = await buildPortfolioDigest(deps, orgId, now);
   if (!digest || !digest.clients.length) return null;
   const brand = await brandOf(deps, orgId);
   const recipients = options.to ?? (await verifiedEmailsOf(deps, orgId)).map((r) => r.email);
-  const result = { digest, sent: [] as string[], failed: [] as { to: string; error: string }[] };
-  for (const to of recipients) {
-    try {
-      await deps.mailer.send(portfolioDigestMail({ to, digest, brand }));
-      result.sent.push(to);
-    } catch (error) {
-      result.failed.push({ to, error: message(error) });
-    }
-  }
-  return result;
+  return { digest, ...(await sendEach(deps, recipients, (to) => portfolioDigestMail({ to, digest, brand }))) };
 }
 
 /** Sends every digest due at `now` that no node has sent this week. Returns the organisations this call sent for. */
