@@ -13,6 +13,7 @@
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
 import { claimLease } from "../../db/leases";
+import { periodic } from "../../lib/periodic";
 import { savedRetention } from "../settings/service";
 import { recordAudit, SYSTEM_ACTOR } from "../audit/service";
 import { retentionDeleted } from "../metrics/registry";
@@ -113,30 +114,18 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
  * holds the lease runs it. Returns the job, to stop on shutdown.
  */
 export function startRetentionPurge(deps: PurgeContext, intervalSeconds = PURGE_INTERVAL_SECONDS, onDone?: (result: PurgeResult, ms: number) => void): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const work = async () => {
-    if (!(await claimLease(deps.store, LEASE_KEY, intervalSeconds, deps.now()))) return;
-    const t0 = performance.now();
-    const result = await purgeExpired(deps);
-    const ms = Math.round(performance.now() - t0);
-    if (result.organizations) deps.log.info("retention_purged", { ...result, ms });
-    onDone?.(result, ms);
-  };
-  const tick = () => {
-    if (running || stopped) return;
-    running = work()
-      .catch((error: unknown) => deps.log.error("retention_purge_failed", { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => (running = null));
-  };
   // checked every minute: a node that did not hold the lease takes over within a minute of it lapsing
-  const timer = setInterval(tick, Math.min(intervalSeconds, 60) * 1000);
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+  return periodic({
+    everyMs: Math.min(intervalSeconds, 60) * 1000,
+    firstAfterMs: "now",
+    async run() {
+      if (!(await claimLease(deps.store, LEASE_KEY, intervalSeconds, deps.now()))) return;
+      const t0 = performance.now();
+      const result = await purgeExpired(deps);
+      const ms = Math.round(performance.now() - t0);
+      if (result.organizations) deps.log.info("retention_purged", { ...result, ms });
+      onDone?.(result, ms);
     },
-  };
+    onError: (error) => deps.log.error("retention_purge_failed", { error: error instanceof Error ? error.message : String(error) }),
+  });
 }
