@@ -8,14 +8,15 @@ import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { makeTestApp, TEST_POSTGRES_URL, type TestApp } from "../../../tests/support/app";
 import { startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
 import { signedInMember } from "../../../tests/support/fixtures";
 import { gzip, sampleAggregate, xmlBytes } from "../../../tests/support/report-fixtures";
 import { parseReportFile } from "../../lib/reports/parse";
-import { GroupIngest } from "./group-ingest";
-import type { IngestResult } from "./ingest";
+import { domainNamesOf } from "../domains/service";
+import { GroupIngest, writeGroup } from "./group-ingest";
+import { prepareFile, type IngestResult, type PreparedFile } from "./ingest";
 import { reverseDnsSettled } from "./reverse-dns";
 
 let t: TestApp;
@@ -121,6 +122,34 @@ test("groups are bounded: many files in small groups are all stored, answers in 
   expect(answers[7]!.status).toBe("rejected");
   expect((await storedReports()).every((r) => r.records === 3 && r.recordCount === 3)).toBe(true);
   expect(await storedReports()).toHaveLength(23);
+}, 60_000);
+
+test("a file whose domain was removed before its group was written is refused and leaves no row; the group's other files are stored", async () => {
+  const { store } = t.deps;
+  await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "gone.example" }));
+  const owned = await domainNamesOf(t.deps, orgId);
+  const gone = owned.find((d) => d.name === "gone.example")!;
+  const files = [
+    { name: "kept.xml", bytes: xmlBytes(report("kept", 3)) },
+    { name: "gone.xml", bytes: xmlBytes(sampleAggregate("gone.example", { reportId: "gone" })) },
+  ];
+  const prepared: PreparedFile[] = [];
+  for (const f of files) prepared.push((await prepareFile(t.deps, { orgId, fileName: f.name, bytes: f.bytes, source: "cli" }, owned)) as PreparedFile);
+  // the domain goes (a user removes it) after the files were routed to it, before their group is written
+  await store.write((tx) => tx.delete(store.t.domains).where(eq(store.t.domains.id, gone.id)));
+  const written = await writeGroup(t.deps, prepared);
+  expect(Array.isArray(written.get(prepared[0]!))).toBe(true);
+  expect(written.get(prepared[1]!)).toMatchObject({ fileName: "gone.xml", status: "rejected", code: "unavailable" });
+  expect(await storedReports()).toEqual([{ reportId: "kept", recordCount: 3, records: 3 }]);
+  const [orphans] = await store.rows<{ n: number | string }>(
+    sql`SELECT (SELECT count(*) FROM aggregate_reports WHERE domain_id = ${gone.id}) + (SELECT count(*) FROM daily_domain_stats WHERE domain_id = ${gone.id}) + (SELECT count(*) FROM daily_source_stats WHERE domain_id = ${gone.id}) AS n`,
+  );
+  expect(Number(orphans!.n)).toBe(0);
+  // the database keeps enforcing its keys for every other write
+  if (store.dialect === "sqlite") {
+    expect(await store.rows(sql`PRAGMA foreign_keys`)).toEqual([{ foreign_keys: 1 }]);
+    await expect(store.write((tx) => tx.insert(store.t.dailyDomainStats).values({ orgId, domainId: gone.id, day: 1 }))).rejects.toThrow(/FOREIGN KEY/);
+  }
 }, 60_000);
 
 // ---------------------------------------------------------------------------------------------

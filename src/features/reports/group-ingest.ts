@@ -116,19 +116,32 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
   const writer = reportWriter(deps.store);
   let outcomes: (Stored[] | { error: unknown })[];
   try {
-    outcomes = await deps.store.write(async () => {
-      const out: (Stored[] | { error: unknown })[] = [];
-      for (const file of files) {
-        try {
-          out.push(await deps.store.savepoint(() => writePrepared(deps, writer, file, now)));
-        } catch (error) {
-          // another writer's conflict fails the whole transaction (which is run again), never one file
-          if (isTransientWriteError(error)) throw error;
-          out.push({ error });
+    outcomes = await deps.store.write(
+      async () => {
+        // the parents of every row written: the files' domains (and so their organizations) are read
+        // again inside the transaction, which keeps them until the commit (foreign keys are not
+        // checked row by row here)
+        const live = new Set<string>();
+        for (const orgId of new Set(files.map((f) => f.input.orgId))) for (const d of await domainNamesOf(deps, orgId)) live.add(`${orgId}\n${d.id}`);
+        const out: (Stored[] | { error: unknown })[] = [];
+        for (const file of files) {
+          const gone = file.plan.find((p) => !live.has(`${file.input.orgId}\n${p.domain.id}`));
+          if (gone) {
+            out.push({ error: new Error(`the domain ${gone.domain.name} was removed before the report was written`) });
+            continue;
+          }
+          try {
+            out.push(await deps.store.savepoint(() => writePrepared(deps, writer, file, now)));
+          } catch (error) {
+            // another writer's conflict fails the whole transaction (which is run again), never one file
+            if (isTransientWriteError(error)) throw error;
+            out.push({ error });
+          }
         }
-      }
-      return out;
-    });
+        return out;
+      },
+      { foreignKeys: false },
+    );
   } catch (error) {
     deps.log.warn("reports.group_write_failed", { files: files.length, error, fallback: "one transaction per file" });
     return writeOneByOne(deps, files, now);
