@@ -26,7 +26,7 @@ import { isTransientWriteError } from "../../db/store";
 import type { OwnedDomain } from "../../lib/reports/routing";
 import { domainNamesOf } from "../domains/service";
 import { afterWrite, ingestFile, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
-import { reportWriter } from "./store";
+import { reportWriter, type DeferredRollup } from "./store";
 
 /** files written in one transaction at most */
 export const GROUP_FILES = 64;
@@ -113,11 +113,15 @@ export class GroupIngest {
  */
 export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): Promise<Map<PreparedFile, Stored[] | IngestResult>> {
   const now = deps.now();
-  const writer = reportWriter(deps.store);
   let outcomes: (Stored[] | { error: unknown })[];
   try {
     outcomes = await deps.store.write(
       async () => {
+        // each file's roll-ups are held until its savepoint is released (a refused file's go with
+        // it), then written once for the whole group, merged, before the commit
+        const groupRollups: DeferredRollup[] = [];
+        let fileRollups: DeferredRollup[] = [];
+        const writer = reportWriter(deps.store, { deferRollups: (r) => fileRollups.push(r) });
         // the parents of every row written: the files' domains (and so their organizations) are read
         // again inside the transaction, which keeps them until the commit (foreign keys are not
         // checked row by row here)
@@ -130,14 +134,17 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
             out.push({ error: new Error(`the domain ${gone.domain.name} was removed before the report was written`) });
             continue;
           }
+          fileRollups = [];
           try {
             out.push(await deps.store.savepoint(() => writePrepared(deps, writer, file, now)));
+            groupRollups.push(...fileRollups);
           } catch (error) {
             // another writer's conflict fails the whole transaction (which is run again), never one file
             if (isTransientWriteError(error)) throw error;
             out.push({ error });
           }
         }
+        await writer.writeRollups(groupRollups);
         return out;
       },
       { foreignKeys: false },

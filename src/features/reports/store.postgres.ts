@@ -12,7 +12,10 @@ import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from 
 import { locateIp } from "./geo";
 import { insertJsonRows } from "./pg-json-rows";
 import { writeAuthDaysPostgres, writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
-import { addToRollup, initialCounts, jsonList, newAggregateWrite, takeRollup, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
+import {
+  addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
+  type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
+} from "./store";
 
 /** Records per INSERT (each statement's rows travel as one JSON parameter). */
 export const INSERT_BATCH = 1000;
@@ -42,12 +45,22 @@ const plusExcluded = (column: AnyColumn & { name: string }) => sql`${column} + e
 
 type AuthRow = { recordIndex: number; method: "dkim" | "spf"; domain: string; selector: string | null; scope: string | null; result: string; humanResult: string | null };
 
-export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writeAggregate"> {
+export function postgresReportWriter(store: StoreCore, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const { t } = store;
   const writeRollup = async (write: AggregateWrite) => {
     const rollup = takeRollup(write);
     if (!rollup) return;
-    const { ctx, head } = write;
+    const deferred: DeferredRollup = { ctx: write.ctx, policyDomain: write.head.policy.domain, rollup };
+    if (options.deferRollups) options.deferRollups(deferred);
+    else await writeRollups([deferred]);
+  };
+  /** Roll-ups merged per organization, domain, day and policy domain (mergeRollups), then each report's DKIM selectors. */
+  const writeRollups = async (list: DeferredRollup[]) => {
+    const { merged, selectors } = mergeRollups(list);
+    for (const entry of merged) await writeMerged(entry);
+    for (const { ctx, rollup } of selectors) await writeSelectorsPostgres(store, ctx, rollup);
+  };
+  const writeMerged = async ({ ctx, policyDomain, rollup }: DeferredRollup) => {
     const tx = store.db;
     if (rollup.domain) {
       const dd = t.dailyDomainStats;
@@ -70,9 +83,8 @@ export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writ
         quarantined = daily_source_stats.quarantined + excluded.quarantined, rejected = daily_source_stats.rejected + excluded.rejected,
         spf_aligned = daily_source_stats.spf_aligned + excluded.spf_aligned, dkim_aligned = daily_source_stats.dkim_aligned + excluded.dkim_aligned`,
     );
-    await writeSenderDaysPostgres(store, ctx, rollup, head.policy.domain);
+    await writeSenderDaysPostgres(store, ctx, rollup, policyDomain);
     await writeAuthDaysPostgres(store, ctx, rollup);
-    await writeSelectorsPostgres(store, ctx, rollup);
     await writeCountryDaysPostgres(store, ctx, rollup);
   };
   return {
@@ -173,5 +185,7 @@ export function postgresReportWriter(store: StoreCore): Omit<ReportWriter, "writ
         .where(and(eq(t.tlsReports.orgId, ctx.orgId), eq(t.tlsReports.reporterOrg, report.reporterOrg), eq(t.tlsReports.reportId, report.reportId), eq(t.tlsReports.policyDomain, policyDomain)));
       return { id: existing!.id, duplicate: true, recordCount: policies.length, messageCount: Number(existing!.successful) + Number(existing!.failed) };
     },
+
+    writeRollups,
   };
 }

@@ -6,8 +6,11 @@ import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_UPSERT, senderDayValues } from "./rollups";
-import { addToRollup, initialCounts, jsonList, newAggregateWrite, takeRollup, tallyBatch, tlsTotals, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
+import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
+import {
+  addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
+  type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
+} from "./store";
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -109,23 +112,57 @@ function insertRows(many: Statement, one: Statement, rows: number, columns: numb
   return ids;
 }
 
-export function sqliteReportWriter(sqlite: Database): Omit<ReportWriter, "writeAggregate"> {
+/** Orders text keys as SQLite's BINARY collation does (for the ASCII of addresses, ids and domains). */
+const compare = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
+/** Orders rows of values by the columns at `at`, in that order. */
+const byColumns = (at: number[]) => (a: readonly Value[], b: readonly Value[]) => {
+  for (const i of at) {
+    const c = compare(a[i]!, b[i]!);
+    if (c) return c;
+  }
+  return 0;
+};
+/** authDayValues rows in daily_auth_stats' key order (org, domain, source IP, day, method, result domain, selector, result) */
+const AUTH_ORDER = byColumns([0, 1, 2, 3, 4, 5, 6, 7]);
+
+export function sqliteReportWriter(sqlite: Database, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const s = prepare(sqlite);
+  /**
+   * Roll-ups merged per organization, domain, day and policy domain; the per-source rows go in
+   * sorted by the keys of the indexes ordered by address (scattered over the whole history), so
+   * consecutive upserts meet the same or neighbouring pages instead of one page each anywhere.
+   */
+  const writeRollups = (list: DeferredRollup[]) => {
+    const { merged, selectors } = mergeRollups(list);
+    const sources: { ctx: WriteContext; day: number; policyDomain: string; x: SourceRollup }[] = [];
+    const auth: (readonly Value[])[] = [];
+    for (const { ctx, policyDomain, rollup } of merged) {
+      if (rollup.domain) {
+        const d = rollup.domain;
+        s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
+      }
+      for (const values of countryValues(ctx, rollup)) s.upsertCountryDay.run(...values);
+      for (const x of rollup.sources) {
+        sources.push({ ctx, day: rollup.day, policyDomain, x });
+        for (const values of authDayValues(ctx, rollup.day, x)) auth.push(values);
+      }
+    }
+    // in the order of the (org, source IP, day) indexes of daily_source_stats and daily_sender_stats
+    sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
+    for (const { ctx, day, policyDomain, x } of sources) {
+      s.upsertSourceDay.run(ctx.orgId, ctx.domainId, day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
+      s.upsertSenderDay.run(...senderDayValues(ctx, day, policyDomain, x));
+    }
+    auth.sort(AUTH_ORDER);
+    for (const values of auth) s.upsertAuthDay.run(...values);
+    for (const { ctx, rollup } of selectors) for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);
+  };
   const writeRollup = (write: AggregateWrite) => {
     const rollup = takeRollup(write);
     if (!rollup) return;
-    const { ctx } = write;
-    if (rollup.domain) {
-      const d = rollup.domain;
-      s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
-    }
-    for (const x of rollup.sources) {
-      s.upsertSourceDay.run(ctx.orgId, ctx.domainId, rollup.day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
-      s.upsertSenderDay.run(...senderDayValues(ctx, rollup.day, write.head.policy.domain, x));
-      for (const values of authDayValues(ctx, rollup.day, x)) s.upsertAuthDay.run(...values);
-    }
-    for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);
-    for (const values of countryValues(ctx, rollup)) s.upsertCountryDay.run(...values);
+    const deferred: DeferredRollup = { ctx: write.ctx, policyDomain: write.head.policy.domain, rollup };
+    if (options.deferRollups) options.deferRollups(deferred);
+    else writeRollups([deferred]);
   };
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
@@ -193,6 +230,10 @@ export function sqliteReportWriter(sqlite: Database): Omit<ReportWriter, "writeA
       const { successful, failed } = tlsTotals(policies);
       s.insertTls.run(id, ctx.orgId, ctx.domainId, policyDomain, report.reporterOrg, report.reportId, report.contactInfo, epoch(report.dateBegin), epoch(report.dateEnd), successful, failed, JSON.stringify(policies), ctx.source, ctx.fileName, epoch(ctx.now));
       return { id, duplicate: false, recordCount: policies.length, messageCount: successful + failed };
+    },
+
+    async writeRollups(rollups: DeferredRollup[]): Promise<void> {
+      writeRollups(rollups);
     },
   };
 }

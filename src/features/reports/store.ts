@@ -64,12 +64,29 @@ export interface ReportWriter {
   writeAggregate(ctx: WriteContext, report: AggregateReport): Promise<StoredReport>;
   writeFailure(ctx: WriteContext, report: FailureReport): Promise<StoredReport>;
   writeTls(ctx: WriteContext, report: TlsReport, policyDomain: string, policies: TlsPolicyResult[]): Promise<StoredReport>;
+  /** Writes roll-ups that a writer made with `deferRollups` handed over (see DeferredRollup). */
+  writeRollups(rollups: DeferredRollup[]): Promise<void>;
+}
+
+/**
+ * A report's roll-up not written with it but handed to `deferRollups` (bulk ingest): the group
+ * writes its files' roll-ups once, merged, at the end of its transaction (group-ingest.ts).
+ */
+export interface DeferredRollup {
+  ctx: WriteContext;
+  policyDomain: string;
+  rollup: ReportRollup;
+}
+
+export interface ReportWriterOptions {
+  /** takes each roll-up instead of writing it; the caller writes them with `writeRollups` in the same transaction */
+  deferRollups?: (rollup: DeferredRollup) => void;
 }
 
 /** The active database's writer; call its methods inside `store.write`. */
-export function reportWriter(store: StoreCore): ReportWriter {
+export function reportWriter(store: StoreCore, options: ReportWriterOptions = {}): ReportWriter {
   const sqlite = (store as Store).sqlite;
-  const writer = store.dialect === "sqlite" && sqlite ? sqliteReportWriter(sqlite) : postgresReportWriter(store);
+  const writer = store.dialect === "sqlite" && sqlite ? sqliteReportWriter(sqlite, options) : postgresReportWriter(store, options);
   return {
     ...writer,
     async writeAggregate(ctx, report) {
@@ -127,11 +144,17 @@ export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): 
     for (const x of batch.sources) byIp.set(x.sourceIp, x);
     return batch.sources.length >= ROLLUP_SOURCES_HELD;
   }
+  for (const [key, results] of batch.selectors) held.selectors.set(key, (held.selectors.get(key) ?? 0) + results);
+  mergeSources(held, byIp, batch);
+  return held.sources.length >= ROLLUP_SOURCES_HELD;
+}
+
+/** Adds `batch`'s domain totals and sources to `held` (`byIp`: held's sources by address), merged as the upserts would merge them; takes over batch's objects. */
+function mergeSources(held: ReportRollup, byIp: Map<string, SourceRollup>, batch: ReportRollup): void {
   if (batch.domain) {
     if (held.domain) addCounts(held.domain, batch.domain);
     else held.domain = batch.domain;
   }
-  for (const [key, results] of batch.selectors) held.selectors.set(key, (held.selectors.get(key) ?? 0) + results);
   for (const x of batch.sources) {
     const into = byIp.get(x.sourceIp);
     if (!into) {
@@ -148,7 +171,29 @@ export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): 
     into.lastBegin = Math.max(into.lastBegin, x.lastBegin);
     for (const [key, messages] of x.auth) into.auth.set(key, (into.auth.get(key) ?? 0) + messages);
   }
-  return held.sources.length >= ROLLUP_SOURCES_HELD;
+}
+
+/**
+ * Deferred roll-ups merged per organization, domain, day and policy domain (one upsert per key
+ * instead of one per report), and, apart, each report's DKIM selectors with its own period start
+ * (a selector's latest start is per report, so those rows are not merged). The merged roll-ups
+ * carry no selectors. Takes over the inputs' objects (they are not to be written again).
+ */
+export function mergeRollups(rollups: DeferredRollup[]): { merged: DeferredRollup[]; selectors: DeferredRollup[] } {
+  const merged = new Map<string, { entry: DeferredRollup; byIp: Map<string, SourceRollup> }>();
+  const selectors: DeferredRollup[] = [];
+  for (const d of rollups) {
+    const { ctx, policyDomain, rollup } = d;
+    if (rollup.selectors.size) selectors.push(d);
+    const key = `${ctx.orgId}\n${ctx.domainId}\n${rollup.day}\n${policyDomain}`;
+    let into = merged.get(key);
+    if (!into) {
+      const copy: ReportRollup = { day: rollup.day, domain: null, sources: [], selectors: new Map(), begin: rollup.begin };
+      merged.set(key, (into = { entry: { ctx, policyDomain, rollup: copy }, byIp: new Map() }));
+    }
+    mergeSources(into.entry.rollup, into.byIp, rollup);
+  }
+  return { merged: [...merged.values()].map((m) => m.entry), selectors };
 }
 
 /** The roll-up gathered so far, to write; the write starts a new one. */
