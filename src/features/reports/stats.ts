@@ -28,43 +28,67 @@ const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
  * DMARC-failing mail per domain and sender, from the daily sender roll-ups of the UTC days
  * after `from`'s day up to `to`'s (the roll-up day is the day a report's period begins): per
  * sending service, and for unrecognised mail per base domain, else per IP (the Senders view's
- * grouping, so each row can carry the user's mark on that sender). The roll-ups are summed per
- * domain and IP first, then named from source_names. IPs without a name and not in
- * `markedIps` (the IPs the user marked one by one) come back as one unrecognised entry per
- * domain (their IPs counted in `sources`): the tasks only add those up.
+ * grouping, so each row can carry the user's mark on that sender). IPs without a name in
+ * source_names and not in `markedIps` (the IPs the user marked one by one) come back as one
+ * unrecognised entry per domain (their IPs counted in `sources`): the tasks only add those up.
+ *
+ * The window's failing roll-up rows are read once, in index order, and summed here per domain
+ * and IP: cheaper than SQL's GROUP BY over two text keys (a temporary B-tree of every
+ * address-day), and the names are one read of the organisation's named IPs instead of one
+ * lookup per row.
  */
 export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date, markedIps: readonly string[] = []): Promise<FailingSender[]> {
-  const individual = markedIps.length ? sql`OR g.source_ip IN (${sql.join(markedIps.map((ip) => sql`${ip}`), sql`, `)})` : sql``;
-  const rows = await ctx.store.rows<Record<"domainId" | "ip" | "service" | "baseDomain" | "sources" | "messages" | "delivered" | "firstSeen", string | number | null>>(sql`
-    SELECT x.domain_id AS "domainId", x.ip AS "ip", MAX(x.service) AS "service", MAX(x.base_domain) AS "baseDomain", COUNT(*) AS "sources",
-           SUM(x.messages) AS "messages", SUM(x.delivered) AS "delivered", MIN(x.first_seen) AS "firstSeen"
-    FROM (SELECT g.domain_id, CASE WHEN n.source_ip IS NOT NULL ${individual} THEN g.source_ip ELSE '' END AS ip, n.service, n.base_domain, g.messages, g.delivered, g.first_seen
-          FROM (SELECT s.domain_id, s.source_ip, SUM(s.messages - s.passed) AS messages, SUM(s.failed_delivered) AS delivered, MIN(s.first_failed_at) AS first_seen
-                FROM daily_sender_stats s
-                WHERE s.org_id = ${orgId} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL
-                GROUP BY s.domain_id, s.source_ip) g
-          LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip) x
-    GROUP BY x.domain_id, x.ip`);
-  const senders = new Map<string, FailingSender>();
+  const [rows, names] = await Promise.all([
+    ctx.store.rows<Record<"domainId" | "ip", string> & Record<"failing" | "delivered" | "firstSeen", number | string>>(sql`
+      SELECT s.domain_id AS "domainId", s.source_ip AS "ip", s.messages - s.passed AS "failing", s.failed_delivered AS "delivered", s.first_failed_at AS "firstSeen"
+      FROM daily_sender_stats s
+      WHERE s.org_id = ${orgId} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL`),
+    ctx.store.rows<{ ip: string; service: string | null; baseDomain: string | null }>(sql`
+      SELECT source_ip AS "ip", service AS "service", base_domain AS "baseDomain" FROM source_names WHERE org_id = ${orgId}`),
+  ]);
+  const named = new Map(names.map((n) => [n.ip, n]));
+  const marked = new Set(markedIps);
+  /** per domain and IP (the domain's unnamed, unmarked IPs under "" with their count) */
+  interface Group { domainId: string; ip: string; sources: number; messages: number; delivered: number; firstSeen: number; ips: Set<string> | null }
+  const groups = new Map<string, Group>();
   for (const r of rows) {
-    const firstSeenAt = date(r.firstSeen!);
-    if (r.ip === "") {
+    const own = named.has(r.ip) || marked.has(r.ip);
+    const ip = own ? r.ip : "";
+    const key = `${r.domainId}\n${ip}`;
+    const firstSeen = Number(r.firstSeen);
+    let g = groups.get(key);
+    if (!g) {
+      g = { domainId: r.domainId, ip, sources: 0, messages: 0, delivered: 0, firstSeen, ips: own ? null : new Set() };
+      groups.set(key, g);
+    }
+    g.messages += Number(r.failing);
+    g.delivered += Number(r.delivered);
+    if (firstSeen < g.firstSeen) g.firstSeen = firstSeen;
+    if (g.ips) g.ips.add(r.ip);
+    else g.sources = 1;
+  }
+  const ordered = [...groups.values()].sort((a, b) => (a.domainId < b.domainId ? -1 : a.domainId > b.domainId ? 1 : a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0));
+  const senders = new Map<string, FailingSender>();
+  for (const g of ordered) {
+    const firstSeenAt = date(g.firstSeen);
+    if (g.ip === "") {
       // the domain's unnamed, unmarked IPs: unrecognised, each its own sender
-      senders.set(`${r.domainId}\n`, { domainId: String(r.domainId), service: null, sender: null, senderKey: null, sources: Number(r.sources), messages: Number(r.messages), delivered: Number(r.delivered), firstSeenAt });
+      senders.set(`${g.domainId}\n`, { domainId: g.domainId, service: null, sender: null, senderKey: null, sources: g.ips!.size, messages: g.messages, delivered: g.delivered, firstSeenAt });
       continue;
     }
-    const service = r.service === null ? null : String(r.service);
-    const sender = senderOf({ service, baseDomain: r.baseDomain === null ? null : String(r.baseDomain).toLowerCase(), sourceIp: String(r.ip) });
+    const name = named.get(g.ip);
+    const service = name?.service ?? null;
+    const sender = senderOf({ service, baseDomain: name?.baseDomain == null ? null : name.baseDomain.toLowerCase(), sourceIp: g.ip });
     const senderKey = senderKeyOf(sender);
-    const key = `${r.domainId}\n${senderKey}`;
+    const key = `${g.domainId}\n${senderKey}`;
     const cur = senders.get(key);
     if (!cur) {
-      senders.set(key, { domainId: String(r.domainId), service, sender: sender.sender, senderKey, sources: 1, messages: Number(r.messages), delivered: Number(r.delivered), firstSeenAt });
+      senders.set(key, { domainId: g.domainId, service, sender: sender.sender, senderKey, sources: 1, messages: g.messages, delivered: g.delivered, firstSeenAt });
       continue;
     }
     cur.sources += 1;
-    cur.messages += Number(r.messages);
-    cur.delivered += Number(r.delivered);
+    cur.messages += g.messages;
+    cur.delivered += g.delivered;
     if (firstSeenAt < cur.firstSeenAt) cur.firstSeenAt = firstSeenAt;
   }
   return [...senders.values()];
