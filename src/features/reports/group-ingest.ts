@@ -11,6 +11,13 @@
  * - Whole files or nothing: a crash mid-group leaves the group unwritten, and running `ingest`
  *   again stores what is missing and answers the rest as duplicates. A report twice in one
  *   group is a duplicate the second time (the writer sees the group's own uncommitted rows).
+ * - Roll-ups are written once per group: each file's are held until its savepoint is released
+ *   (a refused file's go with it), then merged per organization, domain, day and policy domain
+ *   and upserted at the end of the transaction (on SQLite in the order of the indexes ordered by
+ *   source address), so a day's source seen in many reports is one upsert, not one per report.
+ * - SQLite checks no foreign key row by row in a group's transaction: it reads the files'
+ *   domains (the parents of every row written) again inside it, which the write lock keeps until
+ *   the commit, and refuses a file whose domain was removed since it was routed.
  * - The group's body is database work only (PostgreSQL runs it again after a serialization
  *   failure); a failure of the transaction itself (not one file's) writes the group's files
  *   again one transaction each.
@@ -28,8 +35,8 @@ import { domainNamesOf } from "../domains/service";
 import { afterWrite, ingestFile, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
 import { reportWriter, type DeferredRollup } from "./store";
 
-/** files written in one transaction at most */
-export const GROUP_FILES = 64;
+/** files written in one transaction at most (256 rather than 64 halves the commit time of small files: fewer, fuller WAL writes) */
+export const GROUP_FILES = 256;
 /** aggregate records written in one transaction at most (a file is never split) */
 export const GROUP_RECORDS = 50_000;
 /** a group is written at the latest this long after its first file came in */
