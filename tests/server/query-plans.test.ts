@@ -121,6 +121,20 @@ describe("query plans of the hot read paths", () => {
     expect(problems).toEqual([]);
   });
 
+  test("the tasks read the window's failing mail from the roll-up's failing-rows index alone, without a lookup of each row", async () => {
+    const { queries, stop } = capture();
+    try {
+      expect((await t.request("GET", "/api/tasks", { cookie: owner.cookie })).status).toBe(200);
+    } finally {
+      stop();
+    }
+    const failing = queries.filter((q) => /FROM daily_sender_stats s\s+WHERE[\s\S]*first_failed_at IS NOT NULL/i.test(q.sql));
+    expect(failing.length).toBe(1);
+    const plan = (await planOf(failing[0]!)).join("\n");
+    if (t.deps.store.dialect === "sqlite") expect(plan).toContain("USING COVERING INDEX daily_sender_stats_org_day_failing_idx");
+    else expect(plan).toMatch(/Index (Only )?Scan using daily_sender_stats_org_day_failing_idx/);
+  });
+
   test("the check sees a full scan: a records query without the organization's index fails it", async () => {
     const plan = await planOf({ sql: "select count(*) from aggregate_records where message_count > 1", params: [] });
     expect(problemOf(plan, false, "select count(*) from aggregate_records where message_count > 1")).toMatch(/^full scan of aggregate_records/);

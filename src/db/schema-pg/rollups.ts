@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, foreignKey, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { organizations, users } from "./accounts";
 import { timestamp } from "./columns";
@@ -82,6 +83,9 @@ export const dailySenderStats = pgTable(
     primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] }),
     foreignKey({ name: "daily_sender_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
     index("daily_sender_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day),
+    index("daily_sender_stats_org_day_failing_idx")
+      .on(t.orgId, t.day, t.domainId, t.sourceIp, t.messages, t.passed, t.failedDelivered, t.firstFailedAt)
+      .where(sql`first_failed_at IS NOT NULL`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "daily_sender_stats_org_day_failing_idx" ON "daily_sender_stats" USING btree ("org_id","day","domain_id","source_ip","messages","passed","failed_delivered","first_failed_at") WHERE first_failed_at IS NOT NULL;
