@@ -1,7 +1,7 @@
 /** GET /api/senders: who sends mail as the organisation's domains, and whether it is authenticated. */
 import { sql, type SQL } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
-import { MAX_SENDERS, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
+import { MAX_SENDERS, senderKeyOfRow, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
 import { senderMarks } from "./sender-marks";
 
 const DAY = 86_400;
@@ -57,6 +57,7 @@ async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: nu
   if (ips && !ips.length) return [];
   const forDomain = range.domain ? sql`AND lower(s.policy_domain) = ${range.domain}` : sql``;
   const forIps = ips ? sql`AND s.source_ip IN (${sql.join(ips.map((ip) => sql`${ip}`), sql`, `)})` : sql``;
+  if (!range.filter) return summedInReadOrder(ctx, orgId, range, forIps, forDomain, ips);
   return ctx.store.rows<SenderSums & { ptr: string | null }>(sql`
     SELECT g.source_ip AS "sourceIp", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain", n.ptr AS "ptr",
            g.policy_domain AS "policyDomain", g.country AS "country", g.messages AS "messages", g.passing AS "passing",
@@ -70,6 +71,59 @@ async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: nu
     ${range.filter ? sql`WHERE ${range.filter}` : sql``}`);
 }
 
+type DayRow = Record<"ip" | "policyDomain", string> & { country: string | null } & Record<"messages" | "passed" | "spfAligned" | "dkimAligned" | "lastBegin", number | string>;
+type NameRow = { ip: string; ptr: string; service: string | null; serviceType: string | null; baseDomain: string | null };
+
+/**
+ * The same rows without a filter on the names: the window's roll-up rows read once as they
+ * come and summed here per IP, policy domain and country (cheaper than SQL's GROUP BY over
+ * three text keys, a temporary B-tree of every address-day), named from one read of the
+ * organisation's names (or of the given IPs' names).
+ */
+async function summedInReadOrder(ctx: OrgContext, orgId: string, range: { fromDay: number; toDay: number }, forIps: SQL, forDomain: SQL, ips: string[] | null): Promise<(SenderSums & { ptr: string | null })[]> {
+  const [rows, names] = await Promise.all([
+    ctx.store.rows<DayRow>(sql`
+      SELECT s.source_ip AS "ip", s.policy_domain AS "policyDomain", s.country AS "country", s.messages AS "messages", s.passed AS "passed",
+             s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.last_begin AS "lastBegin"
+      FROM daily_sender_stats s
+      WHERE s.org_id = ${orgId} ${forIps} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}`),
+    ctx.store.rows<NameRow>(sql`
+      SELECT n.source_ip AS "ip", n.ptr AS "ptr", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain"
+      FROM source_names n WHERE n.org_id = ${orgId} ${ips ? sql`AND n.source_ip IN (${sql.join(ips.map((ip) => sql`${ip}`), sql`, `)})` : sql``}`),
+  ]);
+  const named = new Map(names.map((n) => [n.ip, n]));
+  const sums = new Map<string, SenderSums & { ptr: string | null }>();
+  for (const r of rows) {
+    // NULL countries are one group, apart from any text
+    const key = `${r.ip}\n${r.policyDomain}\n${r.country === null ? "\u0000" : `=${r.country}`}`;
+    const cur = sums.get(key);
+    if (cur) {
+      cur.messages = (cur.messages as number) + Number(r.messages);
+      cur.passing = (cur.passing as number) + Number(r.passed);
+      cur.spfAligned = (cur.spfAligned as number) + Number(r.spfAligned);
+      cur.dkimAligned = (cur.dkimAligned as number) + Number(r.dkimAligned);
+      if (Number(r.lastBegin) > (cur.lastSeen as number)) cur.lastSeen = Number(r.lastBegin);
+      continue;
+    }
+    const n = named.get(r.ip);
+    sums.set(key, {
+      sourceIp: r.ip,
+      service: n?.service ?? null,
+      serviceType: n?.serviceType ?? null,
+      baseDomain: n?.baseDomain ?? null,
+      ptr: n?.ptr ?? null,
+      policyDomain: r.policyDomain,
+      country: r.country,
+      messages: Number(r.messages),
+      passing: Number(r.passed),
+      spfAligned: Number(r.spfAligned),
+      dkimAligned: Number(r.dkimAligned),
+      lastSeen: Number(r.lastBegin),
+    });
+  }
+  return [...sums.values()];
+}
+
 /**
  * Senders of the last `days` UTC days (today included, ending at `now`; the roll-up day is the
  * day a report's period begins), in the caller's organisation, optionally for one policy domain,
@@ -78,5 +132,22 @@ async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: nu
 export async function listSenders(ctx: OrgContext, opts: { days: number; domain?: string }): Promise<SenderSummary[]> {
   const toDay = Math.floor(ctx.now().getTime() / 1000 / DAY);
   const rows = await senderRowsBetween(ctx, { fromDay: toDay - opts.days + 1, toDay, domain: opts.domain });
-  return summariseSenders(rows.map(senderRowOf), MAX_SENDERS, await senderMarks(ctx));
+  return summariseSenders(ofTopSenders(rows.map(senderRowOf), MAX_SENDERS), MAX_SENDERS, await senderMarks(ctx));
+}
+
+/**
+ * The rows of the senders that can be among the `limit` with the most mail (every sender whose
+ * messages reach the limit-th sender's, ties included), so the summary details only those:
+ * an unrecognised IP is a sender of its own, and a window holds thousands of them.
+ */
+export function ofTopSenders(rows: SenderRow[], limit: number): SenderRow[] {
+  const totals = new Map<string, number>();
+  const keys = rows.map((row) => {
+    const key = senderKeyOfRow(row);
+    totals.set(key, (totals.get(key) ?? 0) + row.messages);
+    return key;
+  });
+  if (totals.size <= limit) return rows;
+  const least = [...totals.values()].sort((a, b) => b - a)[limit - 1]!;
+  return rows.filter((_, i) => totals.get(keys[i]!)! >= least);
 }
