@@ -4,7 +4,7 @@
  * read through Number() because PostgreSQL hands 64-bit results back as strings.
  */
 import { sql } from "drizzle-orm";
-import { distinctList, smaller } from "../../db/sql";
+import { smaller } from "../../db/sql";
 import type { ServiceContext } from "../../http/access";
 import { senderKeyOf, senderOf } from "../../lib/senders";
 import type { FailingSender } from "../../lib/tasks";
@@ -137,32 +137,53 @@ export interface FailingSource {
 }
 
 /**
- * Source IPs whose mail failed DMARC, most attempts first, at most `limit`, from the daily
- * sender roll-ups of the UTC days `fromDay`…`toDay`: summed per IP first, then the few shown
- * are named from source_names.
+ * Source IPs whose mail failed DMARC, most attempts first (ties by address), at most `limit`,
+ * from the daily sender roll-ups of the UTC days `fromDay`…`toDay`: the days' failing rows read
+ * once and summed per IP here (cheaper than SQL's GROUP BY, DISTINCT list and ORDER BY over
+ * every address-day), then the few shown are named from source_names.
  */
 export async function failingSources(ctx: Ctx, orgId: string, opts: { fromDay: number; toDay: number; limit: number }): Promise<FailingSource[]> {
-  const rows = await ctx.store.rows<Record<"ip" | "attempts" | "delivered" | "country" | "city" | "ptr" | "service" | "baseDomain" | "lastSeen" | "domains", string | number | null>>(sql`
-    SELECT g.source_ip AS "ip", g.attempts AS "attempts", g.delivered AS "delivered", g.country AS "country", g.city AS "city",
-           n.ptr AS "ptr", n.service AS "service", n.base_domain AS "baseDomain", g.last_seen AS "lastSeen", g.domains AS "domains"
-    FROM (SELECT s.source_ip, SUM(s.messages - s.passed) AS attempts, SUM(s.failed_delivered) AS delivered, MAX(s.country) AS country, MAX(s.city) AS city,
-                 MAX(s.last_failed_at) AS last_seen, ${distinctList(ctx.store.dialect, sql`s.policy_domain`)} AS domains
-          FROM daily_sender_stats s
-          WHERE s.org_id = ${orgId} AND s.day >= ${opts.fromDay} AND s.day <= ${opts.toDay} AND s.last_failed_at IS NOT NULL
-          GROUP BY s.source_ip ORDER BY attempts DESC, s.source_ip LIMIT ${opts.limit}) g
-    LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip
-    ORDER BY g.attempts DESC, g.source_ip`);
-  const text = (v: string | number | null) => (v === null ? null : String(v));
-  return rows.map((r) => ({
-    ip: String(r.ip),
-    attempts: Number(r.attempts),
-    delivered: Number(r.delivered),
-    country: text(r.country),
-    city: text(r.city),
-    ptr: text(r.ptr),
-    service: text(r.service),
-    baseDomain: text(r.baseDomain),
-    lastSeenAt: date(r.lastSeen!),
-    domains: r.domains ? String(r.domains).split(",").sort() : [],
-  }));
+  const rows = await ctx.store.rows<{ ip: string; country: string | null; city: string | null; domain: string } & Record<"failing" | "delivered" | "lastSeen", number | string>>(sql`
+    SELECT s.source_ip AS "ip", s.messages - s.passed AS "failing", s.failed_delivered AS "delivered", s.country AS "country", s.city AS "city",
+           s.last_failed_at AS "lastSeen", s.policy_domain AS "domain"
+    FROM daily_sender_stats s
+    WHERE s.org_id = ${orgId} AND s.day >= ${opts.fromDay} AND s.day <= ${opts.toDay} AND s.last_failed_at IS NOT NULL`);
+  interface Sum { ip: string; attempts: number; delivered: number; country: string | null; city: string | null; lastSeen: number; domains: Set<string> }
+  /** the greater of two texts as MAX() picks it (nulls ignored) */
+  const greater = (a: string | null, b: string | null) => (a === null ? b : b === null || a > b ? a : b);
+  const sums = new Map<string, Sum>();
+  for (const r of rows) {
+    const cur = sums.get(r.ip);
+    if (!cur) {
+      sums.set(r.ip, { ip: r.ip, attempts: Number(r.failing), delivered: Number(r.delivered), country: r.country, city: r.city, lastSeen: Number(r.lastSeen), domains: new Set([r.domain]) });
+      continue;
+    }
+    cur.attempts += Number(r.failing);
+    cur.delivered += Number(r.delivered);
+    cur.country = greater(cur.country, r.country);
+    cur.city = greater(cur.city, r.city);
+    if (Number(r.lastSeen) > cur.lastSeen) cur.lastSeen = Number(r.lastSeen);
+    cur.domains.add(r.domain);
+  }
+  const top = [...sums.values()].sort((a, b) => b.attempts - a.attempts || (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0)).slice(0, opts.limit);
+  if (!top.length) return [];
+  const names = await ctx.store.rows<{ ip: string; ptr: string; service: string | null; baseDomain: string | null }>(sql`
+    SELECT source_ip AS "ip", ptr AS "ptr", service AS "service", base_domain AS "baseDomain"
+    FROM source_names WHERE org_id = ${orgId} AND source_ip IN (${sql.join(top.map((t) => sql`${t.ip}`), sql`, `)})`);
+  const named = new Map(names.map((n) => [n.ip, n]));
+  return top.map((t) => {
+    const n = named.get(t.ip);
+    return {
+      ip: t.ip,
+      attempts: t.attempts,
+      delivered: t.delivered,
+      country: t.country,
+      city: t.city,
+      ptr: n?.ptr ?? null,
+      service: n?.service ?? null,
+      baseDomain: n?.baseDomain ?? null,
+      lastSeenAt: date(t.lastSeen),
+      domains: [...t.domains].sort(),
+    };
+  });
 }
