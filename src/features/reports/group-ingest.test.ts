@@ -166,13 +166,16 @@ test("a group's roll-ups, written once merged, are those of its files written on
     sampleAggregate("example.com", { orgName: "yahoo.com", reportId: "m2", begin: new Date("2024-01-01T06:00:00Z"), records: [rec("192.0.2.1", 7, "fail", "S1", "EXAMPLE.com"), rec("192.0.2.3", 2, "pass", "s2")] }),
     sampleAggregate("example.com", { reportId: "m3", begin: new Date("2024-01-02T00:00:00Z"), end: new Date("2024-01-02T23:59:59Z"), records: [rec("192.0.2.1", 4, "pass", "s1")] }),
     sampleAggregate("mail.example.com", { reportId: "m4", begin: day1, records: [rec("192.0.2.1", 1, "pass", "s3", "mail.example.com")] }),
+    // more sources than one multi-row upsert takes, twice on one day
+    sampleAggregate("example.com", { reportId: "m5", begin: day1, records: Array.from({ length: 70 }, (_, i) => rec(`203.0.113.${i}`, 1 + (i % 4), i % 3 ? "pass" : "fail", "s1")) }),
+    sampleAggregate("example.com", { orgName: "yahoo.com", reportId: "m6", begin: day1, records: Array.from({ length: 90 }, (_, i) => rec(`203.0.113.${i}`, 2, i % 2 ? "pass" : "fail", "s2")) }),
   ];
   const files = reports.map((r) => ({ name: `${r.reportId}.xml`, bytes: xmlBytes(r) }));
   // a refused file of the same day and addresses between them (its first report written and rolled up before its second fails), and a duplicate
   const bad = (id: string) => xmlBytes(sampleAggregate("example.com", { reportId: id, begin: day1, records: [rec("192.0.2.1", 50, "fail", "s1"), rec("192.0.2.2", 50, "fail", "s9")] }));
   const poisoned = { name: "bad.zip", bytes: zip({ "bad-1.xml": bad("bad-1"), "bad-2.xml": bad("bad-2") }), poison: true };
-  const answers = await ingestGroup([files[0]!, poisoned, files[1]!, files[2]!, files[0]!, files[3]!]);
-  expect(answers.map((a) => a.status)).toEqual(["ingested", "rejected", "ingested", "ingested", "duplicate", "ingested"]);
+  const answers = await ingestGroup([files[0]!, poisoned, files[1]!, files[2]!, files[0]!, files[3]!, files[4]!, files[5]!]);
+  expect(answers.map((a) => a.status)).toEqual(["ingested", "rejected", "ingested", "ingested", "duplicate", "ingested", "ingested", "ingested"]);
   for (const f of files) expect((await ingestFile(t.deps, { orgId: other.orgId, fileName: f.name, bytes: f.bytes, source: "cli" })).status).toBe("ingested");
 
   const rollups = async (org: string) => {
@@ -189,6 +192,13 @@ test("a group's roll-ups, written once merged, are those of its files written on
   expect(grouped.daily_domain_stats).toHaveLength(2);
   expect(grouped.daily_auth_stats!.length).toBeGreaterThan(5);
   expect(grouped).toEqual(await rollups(other.orgId));
+  // and they count every stored message once: per source, per sender and per DKIM result as per day
+  const messages = reports.reduce((n, r) => n + r.records.reduce((m, x) => m + x.count, 0), 0);
+  const [sums] = await store.rows<Record<string, number | string>>(sql`SELECT
+    (SELECT sum(messages) FROM daily_domain_stats WHERE org_id = ${orgId}) AS domains, (SELECT sum(messages) FROM daily_source_stats WHERE org_id = ${orgId}) AS sources,
+    (SELECT sum(messages) FROM daily_sender_stats WHERE org_id = ${orgId}) AS senders, (SELECT sum(messages) FROM daily_auth_stats WHERE org_id = ${orgId} AND method = 'dkim') AS dkim,
+    (SELECT count(*) FROM daily_source_stats WHERE org_id = ${orgId}) AS sourceRows`);
+  expect(Object.values(sums!).map(Number)).toEqual([messages, messages, messages, messages, 3 + 90 + 1]);
 }, 60_000);
 
 // ---------------------------------------------------------------------------------------------

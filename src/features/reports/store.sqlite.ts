@@ -43,14 +43,36 @@ interface Statements {
   insertTls: Statement;
   upsertDomainDay: Statement;
   upsertSourceDay: Statement;
+  upsertSourceDays: Statement;
   upsertSenderDay: Statement;
+  upsertSenderDays: Statement;
   upsertAuthDay: Statement;
+  upsertAuthDays: Statement;
   upsertSelector: Statement;
   upsertCountryDay: Statement;
   setAggregateCounts: Statement;
 }
 
 const ADD_COUNTS = "messages = messages + excluded.messages, passed = passed + excluded.passed, quarantined = quarantined + excluded.quarantined, rejected = rejected + excluded.rejected, spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned";
+
+const SOURCE_DAY_UPSERT = `INSERT INTO daily_source_stats (org_id, domain_id, day, source_ip, country, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(country, excluded.country), ${ADD_COUNTS}`;
+
+/**
+ * The per-source roll-ups go in by multi-row upserts of UPSERT_ROWS rows (one call into SQLite
+ * for many rows; rows of one key in one statement merge as in separate ones).
+ */
+const UPSERT_ROWS = 32;
+/** A one-row upsert made into one of `rows` rows: its VALUES group repeated. */
+const upsertOfRows = (upsert: string, rows: number) => upsert.replace(/VALUES (\((?:\?, )*\?\))/, (_, group: string) => `VALUES ${Array.from({ length: rows }, () => group).join(", ")}`);
+
+/** Runs rows of `columns` values from `values`: `rows` at a time by `many`, the rest one by one. */
+function runRows(many: Statement, one: Statement, rows: number, columns: number, values: Value[]): void {
+  const count = values.length / columns;
+  let row = 0;
+  for (; row + rows <= count; row += rows) many.run(...values.slice(row * columns, (row + rows) * columns));
+  for (; row < count; row++) one.run(...values.slice(row * columns, (row + 1) * columns));
+}
 
 const statements = new WeakMap<Database, Statements>();
 
@@ -85,12 +107,12 @@ function prepare(sqlite: Database): Statements {
       `INSERT INTO daily_domain_stats (org_id, domain_id, day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (org_id, domain_id, day) DO UPDATE SET ${ADD_COUNTS}`,
     ),
-    upsertSourceDay: sqlite.prepare(
-      `INSERT INTO daily_source_stats (org_id, domain_id, day, source_ip, country, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(country, excluded.country), ${ADD_COUNTS}`,
-    ),
+    upsertSourceDay: sqlite.prepare(SOURCE_DAY_UPSERT),
+    upsertSourceDays: sqlite.prepare(upsertOfRows(SOURCE_DAY_UPSERT, UPSERT_ROWS)),
     upsertSenderDay: sqlite.prepare(SENDER_DAY_UPSERT),
+    upsertSenderDays: sqlite.prepare(upsertOfRows(SENDER_DAY_UPSERT, UPSERT_ROWS)),
     upsertAuthDay: sqlite.prepare(AUTH_DAY_UPSERT),
+    upsertAuthDays: sqlite.prepare(upsertOfRows(AUTH_DAY_UPSERT, UPSERT_ROWS)),
     upsertSelector: sqlite.prepare(SELECTOR_UPSERT),
     upsertCountryDay: sqlite.prepare(COUNTRY_DAY_UPSERT),
     setAggregateCounts: sqlite.prepare("UPDATE aggregate_reports SET record_count = ?, message_count = ?, pass_count = ? WHERE id = ?"),
@@ -149,12 +171,16 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     }
     // in the order of the (org, source IP, day) indexes of daily_source_stats and daily_sender_stats
     sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
+    const sourceValues: Value[] = [];
+    const senderValues: Value[] = [];
     for (const { ctx, day, policyDomain, x } of sources) {
-      s.upsertSourceDay.run(ctx.orgId, ctx.domainId, day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
-      s.upsertSenderDay.run(...senderDayValues(ctx, day, policyDomain, x));
+      sourceValues.push(ctx.orgId, ctx.domainId, day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
+      senderValues.push(...senderDayValues(ctx, day, policyDomain, x));
     }
+    runRows(s.upsertSourceDays, s.upsertSourceDay, UPSERT_ROWS, 11, sourceValues);
+    runRows(s.upsertSenderDays, s.upsertSenderDay, UPSERT_ROWS, 15, senderValues);
     auth.sort(AUTH_ORDER);
-    for (const values of auth) s.upsertAuthDay.run(...values);
+    runRows(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, 9, auth.flat());
     for (const { ctx, rollup } of selectors) for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);
   };
   const writeRollup = (write: AggregateWrite) => {
