@@ -7,9 +7,9 @@
  * source_names (the sender's IPs); the trend from the daily source roll-ups of its IPs on (org_id,
  * source_ip, day); the samples are the newest few records of those IPs.
  */
-import { and, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
-import { parseSenderKey, percentOf, summariseSenders, type SenderKind } from "../../lib/senders";
+import { parseSenderKey, percentOf, senderKeyOfRow, summariseSenders, type SenderKind } from "../../lib/senders";
 import { addDays, fillTrendDays, utcDate, type TrendDay } from "../../lib/trends";
 import { MAX_SENDER_IPS, SENDER_SAMPLES, type SenderDetail, type SenderIpView } from "./contract";
 import { canonicalSenderKey, senderMarkOf } from "./sender-marks";
@@ -18,17 +18,10 @@ import { recordViewsOf } from "./service";
 
 const DAY = 86_400;
 
-/** The rows of one sender (the Senders view's grouping: service, else base domain, else IP), over senderRowsBetween's columns. */
-function senderFilter(kind: SenderKind, sender: string): SQL {
-  if (kind === "service") return sql`n.service = ${sender}`;
-  if (kind === "domain") return sql`n.service IS NULL AND lower(n.base_domain) = ${sender}`;
-  return sql`g.source_ip = ${sender} AND n.service IS NULL AND n.base_domain IS NULL`;
-}
-
 /**
  * The addresses that may belong to one sender: a service's and a base domain's from
  * source_names (on its (org_id, service) index, or the organisation's names), an IP itself.
- * senderFilter still decides on each row.
+ * The Senders view's grouping (senderKeyOfRow) still decides on each row.
  */
 async function senderIps(ctx: OrgContext, kind: SenderKind, sender: string): Promise<string[]> {
   if (kind === "ip") return [sender];
@@ -49,8 +42,8 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
   const toDay = fromDay + days - 1;
   const fromSecs = fromDay * DAY;
 
-  const rows = await senderRowsBetween(ctx, { fromDay, toDay, filter: senderFilter(kind, sender), ips: await senderIps(ctx, kind, sender) });
-  const senderRows = rows.map((r) => ({ ...senderRowOf(r), ptr: r.ptr === null ? null : String(r.ptr) }));
+  const rows = await senderRowsBetween(ctx, { fromDay, toDay, ips: await senderIps(ctx, kind, sender) });
+  const senderRows = rows.map((r) => ({ ...senderRowOf(r), ptr: r.ptr === null ? null : String(r.ptr) })).filter((r) => senderKeyOfRow(r) === key);
 
   const mark = await senderMarkOf(ctx, key);
   const summary = summariseSenders(senderRows, 1, new Map(mark ? [[key, mark.verdict]] : [])).find((s) => s.key === key) ?? null;

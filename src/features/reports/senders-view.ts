@@ -1,5 +1,5 @@
 /** GET /api/senders: who sends mail as the organisation's domains, and whether it is authenticated. */
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
 import { MAX_SENDERS, senderKeyOfRow, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
 import { senderMarks } from "./sender-marks";
@@ -38,12 +38,14 @@ const IP_CHUNK = 500;
 
 /**
  * The sender rows of the organisation over the UTC days `fromDay`…`toDay` of the daily sender
- * roll-ups (optionally of one policy domain, and of some IPs only: `filter` on the named rows,
- * `ips` to read only those addresses' days on the (org_id, source_ip, day) index): summed per
- * IP, policy domain and country first, then named from source_names (its PTR's service and
- * base domain).
+ * roll-ups (optionally of one policy domain, and of some IPs only: `ips` to read only those
+ * addresses' days on the (org_id, source_ip, day) index): summed per IP, policy domain and
+ * country, then named from source_names (its PTR's service and base domain). The window's
+ * roll-up rows are read once as they come and summed here (cheaper than SQL's GROUP BY over
+ * three text keys, a temporary B-tree of every address-day), named from one read of the
+ * organisation's names (or of the given IPs' names).
  */
-export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; filter?: SQL; ips?: string[] }): Promise<(SenderSums & { ptr: string | null })[]> {
+export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; ips?: string[] }): Promise<(SenderSums & { ptr: string | null })[]> {
   if (range.ips) {
     const rows: (SenderSums & { ptr: string | null })[] = [];
     for (let i = 0; i < range.ips.length; i += IP_CHUNK) rows.push(...(await senderRowsOf(ctx, range, range.ips.slice(i, i + IP_CHUNK))));
@@ -52,44 +54,23 @@ export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: numbe
   return senderRowsOf(ctx, range, null);
 }
 
-async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; filter?: SQL }, ips: string[] | null): Promise<(SenderSums & { ptr: string | null })[]> {
-  const orgId = ctx.actor.orgId;
-  if (ips && !ips.length) return [];
-  const forDomain = range.domain ? sql`AND lower(s.policy_domain) = ${range.domain}` : sql``;
-  const forIps = ips ? sql`AND s.source_ip IN (${sql.join(ips.map((ip) => sql`${ip}`), sql`, `)})` : sql``;
-  if (!range.filter) return summedInReadOrder(ctx, orgId, range, forIps, forDomain, ips);
-  return ctx.store.rows<SenderSums & { ptr: string | null }>(sql`
-    SELECT g.source_ip AS "sourceIp", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain", n.ptr AS "ptr",
-           g.policy_domain AS "policyDomain", g.country AS "country", g.messages AS "messages", g.passing AS "passing",
-           g.spf_aligned AS "spfAligned", g.dkim_aligned AS "dkimAligned", g.last_begin AS "lastSeen"
-    FROM (SELECT s.source_ip, s.policy_domain, s.country, SUM(s.messages) AS messages, SUM(s.passed) AS passing, SUM(s.spf_aligned) AS spf_aligned,
-                 SUM(s.dkim_aligned) AS dkim_aligned, MAX(s.last_begin) AS last_begin
-          FROM daily_sender_stats s
-          WHERE s.org_id = ${orgId} ${forIps} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}
-          GROUP BY s.source_ip, s.policy_domain, s.country) g
-    LEFT JOIN source_names n ON n.org_id = ${orgId} AND n.source_ip = g.source_ip
-    ${range.filter ? sql`WHERE ${range.filter}` : sql``}`);
-}
-
 type DayRow = Record<"ip" | "policyDomain", string> & { country: string | null } & Record<"messages" | "passed" | "spfAligned" | "dkimAligned" | "lastBegin", number | string>;
 type NameRow = { ip: string; ptr: string; service: string | null; serviceType: string | null; baseDomain: string | null };
 
-/**
- * The same rows without a filter on the names: the window's roll-up rows read once as they
- * come and summed here per IP, policy domain and country (cheaper than SQL's GROUP BY over
- * three text keys, a temporary B-tree of every address-day), named from one read of the
- * organisation's names (or of the given IPs' names).
- */
-async function summedInReadOrder(ctx: OrgContext, orgId: string, range: { fromDay: number; toDay: number }, forIps: SQL, forDomain: SQL, ips: string[] | null): Promise<(SenderSums & { ptr: string | null })[]> {
+async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string }, ips: string[] | null): Promise<(SenderSums & { ptr: string | null })[]> {
+  const orgId = ctx.actor.orgId;
+  if (ips && !ips.length) return [];
+  const forDomain = range.domain ? sql`AND lower(s.policy_domain) = ${range.domain}` : sql``;
+  const inIps = ips ? sql.join(ips.map((ip) => sql`${ip}`), sql`, `) : null;
   const [rows, names] = await Promise.all([
     ctx.store.rows<DayRow>(sql`
       SELECT s.source_ip AS "ip", s.policy_domain AS "policyDomain", s.country AS "country", s.messages AS "messages", s.passed AS "passed",
              s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.last_begin AS "lastBegin"
       FROM daily_sender_stats s
-      WHERE s.org_id = ${orgId} ${forIps} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}`),
+      WHERE s.org_id = ${orgId} ${inIps ? sql`AND s.source_ip IN (${inIps})` : sql``} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}`),
     ctx.store.rows<NameRow>(sql`
       SELECT n.source_ip AS "ip", n.ptr AS "ptr", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain"
-      FROM source_names n WHERE n.org_id = ${orgId} ${ips ? sql`AND n.source_ip IN (${sql.join(ips.map((ip) => sql`${ip}`), sql`, `)})` : sql``}`),
+      FROM source_names n WHERE n.org_id = ${orgId} ${inIps ? sql`AND n.source_ip IN (${inIps})` : sql``}`),
   ]);
   const named = new Map(names.map((n) => [n.ip, n]));
   const sums = new Map<string, SenderSums & { ptr: string | null }>();
