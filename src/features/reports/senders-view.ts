@@ -123,8 +123,11 @@ export async function listSenders(ctx: OrgContext, opts: { days: number; domain?
  */
 export function ofTopSenders(rows: SenderRow[], limit: number): SenderRow[] {
   const totals = new Map<string, number>();
+  // an address's rows share its names, so its sender once
+  const keyOfIp = new Map<string, string>();
   const keys = rows.map((row) => {
-    const key = senderKeyOfRow(row);
+    let key = keyOfIp.get(row.sourceIp);
+    if (key === undefined) keyOfIp.set(row.sourceIp, (key = senderKeyOfRow(row)));
     totals.set(key, (totals.get(key) ?? 0) + row.messages);
     return key;
   });
