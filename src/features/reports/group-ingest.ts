@@ -35,21 +35,20 @@ import { domainNamesOf } from "../domains/service";
 import { afterWrite, ingestFile, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
 import { reportWriter, type DeferredRollup } from "./store";
 
-/** files written in one transaction at most (256 rather than 64 halves the commit time of small files: fewer, fuller WAL writes) */
-export const GROUP_FILES = 256;
 /**
- * the same on PostgreSQL: its foreign-key checks keep the plans made with the statistics of the
- * moment (planner-stats.ts refreshes them between groups), so a first group into a new database
- * stays small
+ * files written in one transaction at most (256 would halve the commit time of small files on SQLite,
+ * but hold about 30-100 MB more at once; on PostgreSQL a first group into a new database must
+ * stay small anyway: its foreign-key checks keep the plans of the statistics of the moment,
+ * which planner-stats.ts refreshes between groups)
  */
-export const GROUP_FILES_POSTGRES = 64;
+export const GROUP_FILES = 64;
 /** aggregate records written in one transaction at most (a file is never split) */
 export const GROUP_RECORDS = 50_000;
 /** a group is written at the latest this long after its first file came in */
 export const GROUP_MS = 250;
 
 export interface GroupIngestOptions {
-  /** files per group (tests use small groups); GROUP_FILES (GROUP_FILES_POSTGRES on PostgreSQL) by default */
+  /** files per group (tests use small groups); GROUP_FILES by default */
   files?: number;
   /** told each file's answer, in file order, once its group committed */
   onResult?: (result: IngestResult) => void | Promise<void>;
@@ -70,7 +69,7 @@ export class GroupIngest {
     private readonly deps: ServiceContext,
     private readonly options: GroupIngestOptions = {},
   ) {
-    this.maxFiles = Math.max(1, options.files ?? (deps.store.dialect === "postgres" ? GROUP_FILES_POSTGRES : GROUP_FILES));
+    this.maxFiles = Math.max(1, options.files ?? GROUP_FILES);
   }
 
   async add(input: IngestInput): Promise<void> {
