@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Role } from "../../db/schema";
+import { byCodeUnit } from "../../lib/order";
 import { usersByIds } from "../auth/service";
 import type { WithStore } from "../auth/sessions";
 
@@ -51,5 +52,5 @@ export async function verifiedEmailsOf(ctx: Ctx, orgId: string, roles: Role[] = 
   return [...users.values()]
     .filter((user) => user.emailVerifiedAt !== null)
     .map((user) => ({ name: user.name, email: user.email }))
-    .sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+    .sort((a, b) => byCodeUnit(a.email, b.email));
 }

@@ -5,6 +5,7 @@
  * on the day its period begins); sums go through Number(): PostgreSQL returns them as strings.
  */
 import { and, between, eq, gte, inArray, lt, lte, sql, sum } from "drizzle-orm";
+import { byCodeUnit, greaterText } from "../../lib/order";
 import type { WithStore } from "../auth/sessions";
 
 const total = (column: Parameters<typeof sum>[0]) => sum(column).mapWith(Number);
@@ -62,8 +63,7 @@ export async function topSourcesBetween(ctx: WithStore, orgId: string, range: { 
       sums.set(r.sourceIp, { sourceIp: r.sourceIp, country: r.country ?? null, messages: Number(r.messages), passed: Number(r.passed), quarantined: Number(r.quarantined), rejected: Number(r.rejected), spfAligned: Number(r.spfAligned), dkimAligned: Number(r.dkimAligned) });
       continue;
     }
-    // the greatest country named (as MAX() would pick it)
-    if (r.country !== null && (cur.country === null || r.country > cur.country)) cur.country = r.country;
+    cur.country = greaterText(cur.country, r.country);
     cur.messages += Number(r.messages);
     cur.passed += Number(r.passed);
     cur.quarantined += Number(r.quarantined);
@@ -71,7 +71,7 @@ export async function topSourcesBetween(ctx: WithStore, orgId: string, range: { 
     cur.spfAligned += Number(r.spfAligned);
     cur.dkimAligned += Number(r.dkimAligned);
   }
-  return [...sums.values()].sort((a, b) => b.messages - a.messages || (a.sourceIp < b.sourceIp ? -1 : a.sourceIp > b.sourceIp ? 1 : 0)).slice(0, range.limit);
+  return [...sums.values()].sort((a, b) => b.messages - a.messages || byCodeUnit(a.sourceIp, b.sourceIp)).slice(0, range.limit);
 }
 
 export interface DomainRollupFigures {

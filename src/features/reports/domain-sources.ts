@@ -9,6 +9,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
+import { byCodeUnit } from "../../lib/order";
 import { senderKeyOfRow, senderOf } from "../../lib/senders";
 
 /** Sources read per domain at most (the most mail first). */
@@ -29,8 +30,6 @@ export interface DomainSource {
 }
 
 type DayRow = { ip: string; messages: number | string; passed: number | string; spfAligned: number | string; dkimAligned: number | string };
-/** text order by code unit, as the stores' ORDER BY on these ASCII keys */
-const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 type AuthRow = { ip: string; method: string; domain: string; selector: string; result: string; messages: number | string };
 
 /**
@@ -56,7 +55,7 @@ export async function domainSourcesBetween(ctx: OrgContext, domainId: string, ra
       cur.dkimAligned += Number(d.dkimAligned);
     }
   }
-  const chosen = [...perIp.values()].sort((a, b) => b.messages - a.messages || binary(a.ip, b.ip)).slice(0, MAX_DOMAIN_SOURCES);
+  const chosen = [...perIp.values()].sort((a, b) => b.messages - a.messages || byCodeUnit(a.ip, b.ip)).slice(0, MAX_DOMAIN_SOURCES);
   if (!chosen.length) return [];
   const inChosen = sql.join(chosen.map((c) => sql`${c.ip}`), sql`, `);
   const names = await ctx.store.rows<{ ip: string; service: string | null; baseDomain: string | null }>(sql`
@@ -83,7 +82,7 @@ export async function domainSourcesBetween(ctx: OrgContext, domainId: string, ra
     if (cur) cur.messages += Number(r.messages);
     else summed.set(key, { ...r, messages: Number(r.messages) });
   }
-  const auth = [...summed.values()].sort((a, b) => binary(a.ip, b.ip) || binary(a.method, b.method) || binary(a.domain, b.domain) || binary(a.selector, b.selector) || binary(a.result, b.result));
+  const auth = [...summed.values()].sort((a, b) => byCodeUnit(a.ip, b.ip) || byCodeUnit(a.method, b.method) || byCodeUnit(a.domain, b.domain) || byCodeUnit(a.selector, b.selector) || byCodeUnit(a.result, b.result));
   for (const a of auth) {
     const s = wanted.get(a.ip);
     if (!s) continue;

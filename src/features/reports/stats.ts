@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { smaller } from "../../db/sql";
 import type { ServiceContext } from "../../http/access";
+import { byCodeUnit, greaterText } from "../../lib/order";
 import { senderKeyOf, senderOf } from "../../lib/senders";
 import type { FailingSender } from "../../lib/tasks";
 
@@ -67,7 +68,7 @@ export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, 
     if (g.ips) g.ips.add(r.ip);
     else g.sources = 1;
   }
-  const ordered = [...groups.values()].sort((a, b) => (a.domainId < b.domainId ? -1 : a.domainId > b.domainId ? 1 : a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0));
+  const ordered = [...groups.values()].sort((a, b) => byCodeUnit(a.domainId, b.domainId) || byCodeUnit(a.ip, b.ip));
   const senders = new Map<string, FailingSender>();
   for (const g of ordered) {
     const firstSeenAt = date(g.firstSeen);
@@ -149,8 +150,6 @@ export async function failingSources(ctx: Ctx, orgId: string, opts: { fromDay: n
     FROM daily_sender_stats s
     WHERE s.org_id = ${orgId} AND s.day >= ${opts.fromDay} AND s.day <= ${opts.toDay} AND s.last_failed_at IS NOT NULL`);
   interface Sum { ip: string; attempts: number; delivered: number; country: string | null; city: string | null; lastSeen: number; domains: Set<string> }
-  /** the greater of two texts as MAX() picks it (nulls ignored) */
-  const greater = (a: string | null, b: string | null) => (a === null ? b : b === null || a > b ? a : b);
   const sums = new Map<string, Sum>();
   for (const r of rows) {
     const cur = sums.get(r.ip);
@@ -160,12 +159,12 @@ export async function failingSources(ctx: Ctx, orgId: string, opts: { fromDay: n
     }
     cur.attempts += Number(r.failing);
     cur.delivered += Number(r.delivered);
-    cur.country = greater(cur.country, r.country);
-    cur.city = greater(cur.city, r.city);
+    cur.country = greaterText(cur.country, r.country);
+    cur.city = greaterText(cur.city, r.city);
     if (Number(r.lastSeen) > cur.lastSeen) cur.lastSeen = Number(r.lastSeen);
     cur.domains.add(r.domain);
   }
-  const top = [...sums.values()].sort((a, b) => b.attempts - a.attempts || (a.ip < b.ip ? -1 : a.ip > b.ip ? 1 : 0)).slice(0, opts.limit);
+  const top = [...sums.values()].sort((a, b) => b.attempts - a.attempts || byCodeUnit(a.ip, b.ip)).slice(0, opts.limit);
   if (!top.length) return [];
   const names = await ctx.store.rows<{ ip: string; ptr: string; service: string | null; baseDomain: string | null }>(sql`
     SELECT source_ip AS "ip", ptr AS "ptr", service AS "service", base_domain AS "baseDomain"
