@@ -1,7 +1,8 @@
 /**
  * Group commit for bulk ingest: many files in one transaction, a savepoint each. A file whose
  * write fails is refused alone while the rest of its group is stored; a report twice in one
- * group is a duplicate the second time; a CLI run killed mid-run leaves whole reports only, and
+ * group is a duplicate the second time; a group's roll-ups, report events and report arrivals are
+ * those of its files ingested one by one; a CLI run killed mid-run leaves whole reports only, and
  * running it again stores the rest. Runs on SQLite and, in the suite's PostgreSQL run, there.
  */
 import { afterAll, afterEach, beforeEach, expect, test } from "bun:test";
@@ -12,7 +13,7 @@ import { eq, sql } from "drizzle-orm";
 import { makeTestApp, TEST_POSTGRES_URL, type TestApp } from "../../../tests/support/app";
 import { startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
 import { signedInMember } from "../../../tests/support/fixtures";
-import { gzip, sampleAggregate, xmlBytes, zip } from "../../../tests/support/report-fixtures";
+import { fixture, gzip, sampleAggregate, xmlBytes, zip } from "../../../tests/support/report-fixtures";
 import { parseReportFile } from "../../lib/reports/parse";
 import { domainNamesOf } from "../domains/service";
 import { GroupIngest, writeGroup } from "./group-ingest";
@@ -21,10 +22,11 @@ import { reverseDnsSettled } from "./reverse-dns";
 
 let t: TestApp;
 let orgId = "";
+let cookie = "";
 const dir = mkdtempSync(join(tmpdir(), "dw-group-ingest-"));
 beforeEach(async () => {
   t = await makeTestApp(TEST_POSTGRES_URL ? {} : { dbPath: join(dir, `g-${Math.random().toString(36).slice(2)}.db`) });
-  ({ orgId } = await signedInMember(t.deps.store, "member"));
+  ({ orgId, cookie } = await signedInMember(t.deps.store, "member"));
   await t.deps.store.write((tx) => tx.insert(t.deps.store.t.domains).values({ orgId, name: "example.com" }));
 });
 afterEach(async () => {
@@ -199,6 +201,57 @@ test("a group's roll-ups, written once merged, are those of its files written on
     (SELECT sum(messages) FROM daily_sender_stats WHERE org_id = ${orgId}) AS senders, (SELECT sum(messages) FROM daily_auth_stats WHERE org_id = ${orgId} AND method = 'dkim') AS dkim,
     (SELECT count(*) FROM daily_source_stats WHERE org_id = ${orgId}) AS sourceRows`);
   expect(Object.values(sums!).map(Number)).toEqual([messages, messages, messages, messages, 3 + 90 + 1]);
+}, 60_000);
+
+test("a group's report events and report arrivals are those of its files ingested one by one; a refused file's and a duplicate's count nowhere", async () => {
+  const { store } = t.deps;
+  const other = await signedInMember(store, "member");
+  await store.write(async (tx) => {
+    await tx.insert(store.t.domains).values({ orgId, name: "other.example" });
+    await tx.insert(store.t.domains).values([{ orgId: other.orgId, name: "example.com" }, { orgId: other.orgId, name: "other.example" }]);
+  });
+  // reports of the last day, so their sources are new and the pass rate is judged
+  const begin = new Date(Date.now() - 20 * 3_600_000);
+  const end = new Date(begin.getTime() + 10 * 3_600_000);
+  const rec = (sourceIp: string, count: number, pass: boolean) =>
+    ({ sourceIp, count, dkim: pass ? ("pass" as const) : ("fail" as const), spf: pass ? ("pass" as const) : ("fail" as const), disposition: "none" as const });
+  const aggregate = (domain: string, reportId: string, records: ReturnType<typeof rec>[], orgName = "google.com") => ({ name: `${reportId}.xml`, bytes: xmlBytes(sampleAggregate(domain, { orgName, reportId, begin, end, records })) });
+  const files = [
+    // a new source failing in volume (15 > 10) and a pass rate of 87% (< 90%)
+    aggregate("example.com", "e1", [rec("209.85.220.41", 100, true), rec("198.51.100.7", 15, false)]),
+    // another domain: a new failing source; too few messages to judge its pass rate, also with its second report
+    aggregate("other.example", "o1", [rec("198.51.100.20", 12, false), rec("209.85.220.42", 1, true)]),
+    aggregate("other.example", "o2", [rec("209.85.220.42", 3, true)], "yahoo.com"),
+    // a failure report about example.com: an event of its own
+    { name: "arf.eml", bytes: fixture("arf-auth-failure.eml") },
+  ];
+  // refused in the group (its second report fails after its first was written): a source that would alert, the pass rate it would sink, a later arrival
+  const bad = (id: string) => xmlBytes(sampleAggregate("example.com", { reportId: id, begin, end: new Date(end.getTime() + 5 * 3_600_000), records: [rec("203.0.113.66", 50, false), rec("203.0.113.67", 50, false)] }));
+  const poisoned = { name: "bad.zip", bytes: zip({ "bad-1.xml": bad("bad-1"), "bad-2.xml": bad("bad-2") }), poison: true };
+  const answers = await ingestGroup([files[0]!, poisoned, files[1]!, files[0]!, files[2]!, files[3]!]);
+  expect(answers.map((a) => a.status)).toEqual(["ingested", "rejected", "ingested", "duplicate", "ingested", "ingested"]);
+  for (const f of files) expect((await ingestFile(t.deps, { orgId: other.orgId, fileName: f.name, bytes: f.bytes, source: "cli" })).status).toBe("ingested");
+
+  // as the events API and the domains API show them (a failure report's event names its own stored report)
+  const seen = async (who: string) => {
+    const events = (await t.json("GET", "/api/events", { cookie: who })).body.events as { type: string; domain: string; data: Record<string, unknown>; title: string; summary: string; severity: string }[];
+    const domains = (await t.json("GET", "/api/domains", { cookie: who })).body as { name: string; lastReportAt: string | null }[];
+    return {
+      events: events.map(({ type, domain, data: { reportId: _r, ...data }, title, summary, severity }) => JSON.stringify({ type, domain, data, title, summary, severity })).sort(),
+      domains: domains.map((d) => [d.name, d.lastReportAt]),
+    };
+  };
+  const grouped = await seen(cookie);
+  expect(grouped.events.map((e) => JSON.parse(e).type).sort()).toEqual(["reports.failure_report", "reports.new_failing_source", "reports.new_failing_source", "reports.pass_rate_low"]);
+  expect(grouped.events.map((e) => JSON.parse(e).data.sourceIp).filter(Boolean).sort()).toEqual(["192.0.2.1", "198.51.100.20", "198.51.100.7"]);
+  expect(grouped.events.join("\n")).not.toContain("203.0.113.66");
+  expect(JSON.parse(grouped.events.find((e) => e.includes("pass_rate_low"))!).data).toMatchObject({ messages: 115, passed: 100 });
+  expect(grouped.domains.every(([, at]) => at !== null)).toBe(true);
+  expect(grouped).toEqual(await seen(other.cookie));
+  // the conditions held active, which decide what alerts next (a failure report's names its stored report)
+  const conditions = async (org: string) =>
+    (await store.rows<{ key: string }>(sql`SELECT key FROM alert_conditions WHERE org_id = ${org}`)).map((r) => r.key.replace(/^(reports\.failure_report\|[^|]*)\|.*$/, "$1")).sort();
+  expect(await conditions(orgId)).toEqual(await conditions(other.orgId));
 }, 60_000);
 
 // ---------------------------------------------------------------------------------------------

@@ -21,8 +21,12 @@
  * - The group's body is database work only (PostgreSQL runs it again after a serialization
  *   failure); a failure of the transaction itself (not one file's) writes the group's files
  *   again one transaction each.
- * - After the group commits, each file's post-write work (report events, reverse DNS, metrics,
- *   its answer) runs in file order, for the files that committed.
+ * - Each domain's report arrival (`last_report_at`) is noted per file and written once per group,
+ *   the latest of its files that were stored (a refused file's and a duplicate's count nowhere).
+ * - After the group commits, the report events of its stored reports are evaluated once per
+ *   domain on what the group left stored (as they were, per file, after the commit), in their
+ *   own write; then each file's post-write work (reverse DNS, metrics, its answer) runs in file
+ *   order, for the files that committed.
  *
  * Files not parsed ahead (too large to hold parsed) go through `ingestFile` on their own, after
  * the group before them, so answers keep the files' order. The HTTP upload, SMTP and IMAP paths
@@ -31,8 +35,8 @@
 import type { ServiceContext } from "../../http/access";
 import { isTransientWriteError } from "../../db/store";
 import type { OwnedDomain } from "../../lib/reports/routing";
-import { domainNamesOf } from "../domains/service";
-import { afterWrite, ingestFile, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
+import { domainNamesOf, recordReportArrival } from "../domains/service";
+import { afterReportsStored, afterWrite, ingestFile, noteArrival, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
 import { reportWriter, type DeferredRollup } from "./store";
 
 /**
@@ -104,13 +108,23 @@ export class GroupIngest {
     if (group.length === 0) return;
     const toWrite = group.map((g) => g.prepared).filter((p): p is PreparedFile => "plan" in p);
     const written = toWrite.length ? await writeGroup(this.deps, toWrite) : new Map<PreparedFile, Stored[] | IngestResult>();
+    // the report events of the group's stored reports, per organization: each domain's evaluated once
+    const storedByOrg = new Map<string, Stored[]>();
+    for (const file of toWrite) {
+      const outcome = written.get(file)!;
+      if (!Array.isArray(outcome)) continue;
+      const list = storedByOrg.get(file.input.orgId);
+      if (list) list.push(...outcome);
+      else storedByOrg.set(file.input.orgId, [...outcome]);
+    }
+    for (const [orgId, stored] of storedByOrg) await afterReportsStored(this.deps, orgId, stored);
     for (const { prepared } of group) {
       if (!("plan" in prepared)) {
         await this.answer(prepared);
         continue;
       }
       const outcome = written.get(prepared)!;
-      await this.answer(Array.isArray(outcome) ? await afterWrite(this.deps, prepared.input, prepared.kind, outcome) : outcome);
+      await this.answer(Array.isArray(outcome) ? await afterWrite(this.deps, prepared.input, prepared.kind, outcome, true) : outcome);
     }
   }
 
@@ -133,6 +147,8 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
         // it), then written once for the whole group, merged, before the commit
         const groupRollups: DeferredRollup[] = [];
         let fileRollups: DeferredRollup[] = [];
+        // each domain's latest report arrival, likewise kept once its file's savepoint is released
+        const groupArrivals = new Map<string, Date>();
         const writer = reportWriter(deps.store, { deferRollups: (r) => fileRollups.push(r) });
         // the parents of every row written: the files' domains (and so their organizations) are read
         // again inside the transaction, which keeps them until the commit (foreign keys are not
@@ -147,9 +163,11 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
             continue;
           }
           fileRollups = [];
+          const fileArrivals = new Map<string, Date>();
           try {
-            out.push(await deps.store.savepoint(() => writePrepared(deps, writer, file, now)));
+            out.push(await deps.store.savepoint(() => writePrepared(deps, writer, file, now, fileArrivals)));
             groupRollups.push(...fileRollups);
+            for (const [domainId, at] of fileArrivals) noteArrival(groupArrivals, domainId, at);
           } catch (error) {
             // another writer's conflict fails the whole transaction (which is run again), never one file
             if (isTransientWriteError(error)) throw error;
@@ -157,6 +175,7 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
           }
         }
         await writer.writeRollups(groupRollups);
+        for (const [domainId, at] of groupArrivals) await recordReportArrival(deps, domainId, at);
         return out;
       },
       { foreignKeys: false },

@@ -178,22 +178,29 @@ export async function prepareFile(deps: ServiceContext, input: IngestInput, owne
   return { input, kind, plan, records };
 }
 
-/** Writes a prepared file's reports; call inside `store.write` (database work only: PostgreSQL may run it again). */
-export async function writePrepared(deps: ServiceContext, writer: ReportWriter, prepared: PreparedFile, now: Date): Promise<Stored[]> {
+/** Notes that a report about `domainId` arrived at `at` in `arrivals` (the latest per domain). */
+export function noteArrival(arrivals: Map<string, Date>, domainId: string, at: Date): void {
+  const before = arrivals.get(domainId);
+  if (!before || before < at) arrivals.set(domainId, at);
+}
+
+/**
+ * Writes a prepared file's reports; call inside `store.write` (database work only: PostgreSQL
+ * may run it again). Each domain's report arrival is written with them, or, given `arrivals`,
+ * noted there for the caller to write (bulk ingest writes a group's once, see group-ingest.ts).
+ */
+export async function writePrepared(deps: ServiceContext, writer: ReportWriter, prepared: PreparedFile, now: Date, arrivals?: Map<string, Date>): Promise<Stored[]> {
   const { input } = prepared;
   const written: Stored[] = [];
-  const arrivals = new Map<string, Date>();
+  const noted = arrivals ?? new Map<string, Date>();
   for (const planned of prepared.plan) {
     const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now };
     const r = planned.report;
     const row = r.kind === "aggregate" ? await writer.writeAggregate(ctx, r) : r.kind === "failure" ? await writer.writeFailure(ctx, r) : await writer.writeTls(ctx, r, planned.policyDomain, planned.tlsPolicies!);
     written.push({ planned, row });
-    if (row.duplicate) continue;
-    const at = reportedAt(r, now);
-    const before = arrivals.get(planned.domain.id);
-    if (!before || before < at) arrivals.set(planned.domain.id, at);
+    if (!row.duplicate) noteArrival(noted, planned.domain.id, reportedAt(r, now));
   }
-  for (const [domainId, at] of arrivals) await recordReportArrival(deps, domainId, at);
+  if (!arrivals) for (const [domainId, at] of noted) await recordReportArrival(deps, domainId, at);
   return written;
 }
 
@@ -258,25 +265,37 @@ async function ingestStreamed(
   return afterWrite(deps, input, "aggregate", [stored]);
 }
 
-/** After the file's write: report events, reverse DNS, metrics, the answer. */
-export async function afterWrite(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[]): Promise<IngestResult> {
+/**
+ * After stored reports' write (one file's, or a bulk-ingest group's): the planner statistics
+ * (PostgreSQL) and the report events (new failing sources, pass rate, failure reports, "reports
+ * stopped" cleared) of the organisation's domains that got new reports, in their own write.
+ * Each domain's conditions are evaluated once, on what is stored now.
+ */
+export async function afterReportsStored(deps: ServiceContext, orgId: string, stored: Stored[]): Promise<void> {
   const fresh = stored.filter((s) => !s.row.duplicate);
   // PostgreSQL: the report tables' statistics follow the rows written (see planner-stats.ts)
-  await noteRecordsWritten(deps.store, kind === "aggregate" ? fresh.reduce((n, s) => n + s.row.recordCount, 0) : 0);
+  await noteRecordsWritten(deps.store, fresh.reduce((n, s) => n + (s.planned.report.kind === "aggregate" ? s.row.recordCount : 0), 0));
+  if (!fresh.length) return;
+  const events = await recordReportEvents(
+    deps,
+    orgId,
+    fresh.map(({ planned, row }) => ({
+      domain: { id: planned.domain.id, name: planned.domain.name },
+      kind: planned.report.kind,
+      reportId: row.id,
+      failure: planned.report.kind === "failure" ? { sourceIp: planned.report.sourceIp, reporter: planned.report.reporterOrg } : undefined,
+    })),
+  );
+  if (events.length) deps.alertsQueued?.();
+}
+
+/**
+ * After the file's write: report events (unless `eventsDone`: the caller ran afterReportsStored
+ * for its group), reverse DNS, metrics, the answer.
+ */
+export async function afterWrite(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[], eventsDone = false): Promise<IngestResult> {
   // report events (new failing sources, pass rate, failure reports) in their own write, right after
-  if (fresh.length) {
-    const events = await recordReportEvents(
-      deps,
-      input.orgId,
-      fresh.map(({ planned, row }) => ({
-        domain: { id: planned.domain.id, name: planned.domain.name },
-        kind: planned.report.kind,
-        reportId: row.id,
-        failure: planned.report.kind === "failure" ? { sourceIp: planned.report.sourceIp, reporter: planned.report.reporterOrg } : undefined,
-      })),
-    );
-    if (events.length) deps.alertsQueued?.();
-  }
+  if (!eventsDone) await afterReportsStored(deps, input.orgId, stored);
 
   const targets: EnrichmentTarget[] = [];
   for (const { planned, row, ips } of stored) {
