@@ -175,16 +175,26 @@ function mergeSources(held: ReportRollup, byIp: Map<string, SourceRollup>, batch
 
 /**
  * Deferred roll-ups merged per organization, domain, day and policy domain (one upsert per key
- * instead of one per report), and, apart, each report's DKIM selectors with its own period start
- * (a selector's latest start is per report, so those rows are not merged). The merged roll-ups
- * carry no selectors. Takes over the inputs' objects (they are not to be written again).
+ * instead of one per report), and, apart, their DKIM selectors merged per organization, domain,
+ * signing domain and selector as the upserts would merge them (results summed, the latest period
+ * start kept): one row each, in roll-ups of no sources, one per organization, domain and the
+ * period start its selectors keep. The merged roll-ups carry no selectors. Takes over the
+ * inputs' objects (they are not to be written again).
  */
 export function mergeRollups(rollups: DeferredRollup[]): { merged: DeferredRollup[]; selectors: DeferredRollup[] } {
   const merged = new Map<string, { entry: DeferredRollup; byIp: Map<string, SourceRollup> }>();
-  const selectors: DeferredRollup[] = [];
+  const bySelector = new Map<string, { d: DeferredRollup; key: string; begin: number; results: number }>();
   for (const d of rollups) {
     const { ctx, policyDomain, rollup } = d;
-    if (rollup.selectors.size) selectors.push(d);
+    for (const [key, results] of rollup.selectors) {
+      const at = `${ctx.orgId}\n${ctx.domainId}\n${key}`;
+      const into = bySelector.get(at);
+      if (!into) bySelector.set(at, { d, key, begin: rollup.begin, results });
+      else {
+        into.results += results;
+        into.begin = Math.max(into.begin, rollup.begin);
+      }
+    }
     const key = `${ctx.orgId}\n${ctx.domainId}\n${rollup.day}\n${policyDomain}`;
     let into = merged.get(key);
     if (!into) {
@@ -193,7 +203,14 @@ export function mergeRollups(rollups: DeferredRollup[]): { merged: DeferredRollu
     }
     mergeSources(into.entry.rollup, into.byIp, rollup);
   }
-  return { merged: [...merged.values()].map((m) => m.entry), selectors };
+  const selectors = new Map<string, DeferredRollup>();
+  for (const { d, key, begin, results } of bySelector.values()) {
+    const at = `${d.ctx.orgId}\n${d.ctx.domainId}\n${begin}`;
+    let entry = selectors.get(at);
+    if (!entry) selectors.set(at, (entry = { ctx: d.ctx, policyDomain: d.policyDomain, rollup: { day: d.rollup.day, domain: null, sources: [], selectors: new Map(), begin } }));
+    entry.rollup.selectors.set(key, results);
+  }
+  return { merged: [...merged.values()].map((m) => m.entry), selectors: [...selectors.values()] };
 }
 
 /** The roll-up gathered so far, to write; the write starts a new one. */
