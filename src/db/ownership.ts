@@ -41,7 +41,6 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   failureReports: "reports",
   tlsReports: "reports",
   dailyDomainStats: "reports",
-  dailySourceStats: "reports",
   dailySenderStats: "reports",
   dailyAuthStats: "reports",
   dailyCountryStats: "reports",

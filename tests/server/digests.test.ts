@@ -73,7 +73,14 @@ async function dayStats(orgId: string, domainId: string, iso: string, messages: 
   const day = dayNumber(iso);
   await store.write(async (tx) => {
     await tx.insert(store.t.dailyDomainStats).values({ orgId, domainId, day, messages, passed });
-    if (sources.length) await tx.insert(store.t.dailySourceStats).values(sources.map((s) => ({ orgId, domainId, day, sourceIp: s.ip, messages: s.messages, passed: s.passed })));
+    if (sources.length) {
+      await tx.insert(store.t.dailySenderStats).values(
+        sources.map((s) => ({
+          orgId, domainId, day, sourceIp: s.ip, policyDomain: "", messages: s.messages, passed: s.passed,
+          firstFailedAt: s.messages > s.passed ? day * 86_400 : null, lastFailedAt: s.messages > s.passed ? day * 86_400 : null, lastBegin: day * 86_400,
+        })),
+      );
+    }
   });
 }
 

@@ -66,7 +66,7 @@ async function counts() {
 async function rollups() {
   const { store } = t.deps;
   const days = await store.db.select().from(store.t.dailyDomainStats);
-  const sources = await store.db.select().from(store.t.dailySourceStats);
+  const sources = await store.db.select().from(store.t.dailySenderStats);
   const key = (r: { orgId: string; day: number }) => `${r.orgId}:${r.day}`;
   return { days: days.map((r) => JSON.stringify(r)).sort(), sources: sources.map((r) => JSON.stringify(r)).sort(), dayKeys: days.map(key) };
 }

@@ -129,9 +129,17 @@ async function domainRollups(domainId: string) {
     .orderBy(asc(d.day));
 }
 
+/** The domain's per-address roll-up (daily_sender_stats) summed per day and address, over its policy domains. */
 async function sourceRollups(domainId: string) {
-  const s = t.deps.store.t.dailySourceStats;
-  return t.deps.store.db.select().from(s).where(eq(s.domainId, domainId)).orderBy(asc(s.day), asc(s.sourceIp));
+  const rows = await t.deps.store.rows<Record<string, unknown>>(sql`
+    SELECT s.org_id AS "orgId", s.domain_id AS "domainId", s.day AS "day", s.source_ip AS "sourceIp", MAX(s.country) AS "country", SUM(s.messages) AS "messages",
+      SUM(s.passed) AS "passed", SUM(s.quarantined) AS "quarantined", SUM(s.rejected) AS "rejected", SUM(s.spf_aligned) AS "spfAligned", SUM(s.dkim_aligned) AS "dkimAligned"
+    FROM daily_sender_stats s WHERE s.domain_id = ${domainId}
+    GROUP BY s.org_id, s.domain_id, s.day, s.source_ip ORDER BY s.day, s.source_ip`);
+  return rows.map((r) => ({
+    orgId: String(r.orgId), domainId: String(r.domainId), day: Number(r.day), sourceIp: String(r.sourceIp), country: (r.country as string | null) ?? null, messages: Number(r.messages),
+    passed: Number(r.passed), quarantined: Number(r.quarantined), rejected: Number(r.rejected), spfAligned: Number(r.spfAligned), dkimAligned: Number(r.dkimAligned),
+  }));
 }
 
 /** The migration's backfill rule, run over the raw records: what the roll-ups must equal. */

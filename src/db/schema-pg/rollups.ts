@@ -34,31 +34,6 @@ export const dailyDomainStats = pgTable(
   ],
 );
 
-/** The same per sending IP: top sources, sender pages and the threat map read these. */
-export const dailySourceStats = pgTable(
-  "daily_source_stats",
-  {
-    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull(),
-    day: integer("day").notNull(),
-    sourceIp: text("source_ip").notNull(),
-    /** ISO 3166-1 alpha-2 of the IP when it was ingested */
-    country: text("country"),
-    messages: bigint("messages", { mode: "number" }).notNull().default(0),
-    passed: bigint("passed", { mode: "number" }).notNull().default(0),
-    quarantined: bigint("quarantined", { mode: "number" }).notNull().default(0),
-    rejected: bigint("rejected", { mode: "number" }).notNull().default(0),
-    spfAligned: bigint("spf_aligned", { mode: "number" }).notNull().default(0),
-    dkimAligned: bigint("dkim_aligned", { mode: "number" }).notNull().default(0),
-  },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.domainId, t.day, t.sourceIp] }),
-    foreignKey({ name: "daily_source_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
-    index("daily_source_stats_org_day_idx").on(t.orgId, t.day),
-    index("daily_source_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day),
-  ],
-);
-
 /** The same per sending IP and reported policy domain (see the SQLite schema). */
 export const dailySenderStats = pgTable(
   "daily_sender_stats",
@@ -72,6 +47,8 @@ export const dailySenderStats = pgTable(
     city: text("city"),
     messages: bigint("messages", { mode: "number" }).notNull().default(0),
     passed: bigint("passed", { mode: "number" }).notNull().default(0),
+    quarantined: bigint("quarantined", { mode: "number" }).notNull().default(0),
+    rejected: bigint("rejected", { mode: "number" }).notNull().default(0),
     spfAligned: bigint("spf_aligned", { mode: "number" }).notNull().default(0),
     dkimAligned: bigint("dkim_aligned", { mode: "number" }).notNull().default(0),
     failedDelivered: bigint("failed_delivered", { mode: "number" }).notNull().default(0),
@@ -83,6 +60,7 @@ export const dailySenderStats = pgTable(
     primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] }),
     foreignKey({ name: "daily_sender_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
     index("daily_sender_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day),
+    index("daily_sender_stats_org_domain_day_idx").on(t.orgId, t.domainId, t.day),
     index("daily_sender_stats_org_day_failing_idx")
       .on(t.orgId, t.day, t.domainId, t.sourceIp, t.messages, t.passed, t.failedDelivered, t.firstFailedAt)
       .where(sql`first_failed_at IS NOT NULL`),

@@ -27,35 +27,13 @@ export const dailyDomainStats = sqliteTable(
   (t) => [primaryKey({ columns: [t.orgId, t.domainId, t.day] }), index("daily_domain_stats_org_day_idx").on(t.orgId, t.day)],
 );
 
-/** The same per sending IP: top sources, sender pages and the threat map read these. */
-export const dailySourceStats = sqliteTable(
-  "daily_source_stats",
-  {
-    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
-    day: integer("day").notNull(),
-    sourceIp: text("source_ip").notNull(),
-    /** ISO 3166-1 alpha-2 of the IP when it was ingested */
-    country: text("country"),
-    messages: integer("messages").notNull().default(0),
-    passed: integer("passed").notNull().default(0),
-    quarantined: integer("quarantined").notNull().default(0),
-    rejected: integer("rejected").notNull().default(0),
-    spfAligned: integer("spf_aligned").notNull().default(0),
-    dkimAligned: integer("dkim_aligned").notNull().default(0),
-  },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.domainId, t.day, t.sourceIp] }),
-    index("daily_source_stats_org_day_idx").on(t.orgId, t.day),
-    index("daily_source_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day),
-  ],
-);
-
 /**
- * The same per sending IP and reported policy domain, with what the Senders view, the threats
- * list and the tasks read besides the counts: failing mail that was delivered, when failing mail
- * was first and last reported, the newest report period's start and the IP's city. Times are
- * epoch seconds. The day rule is the other roll-ups'.
+ * The same per sending IP and reported policy domain (each row with the domain row it counts
+ * for): the one per-address roll-up. Top sources, the domain page's sources, the sender page,
+ * the digests, the Senders view, the threats list and the tasks read it. Besides the counts:
+ * failing mail that was delivered, when failing mail was first and last reported, the newest
+ * report period's start and the IP's city. Times are epoch seconds. The day rule is the other
+ * roll-ups'.
  */
 export const dailySenderStats = sqliteTable(
   "daily_sender_stats",
@@ -70,6 +48,9 @@ export const dailySenderStats = sqliteTable(
     city: text("city"),
     messages: integer("messages").notNull().default(0),
     passed: integer("passed").notNull().default(0),
+    /** messages with the disposition quarantine / reject applied */
+    quarantined: integer("quarantined").notNull().default(0),
+    rejected: integer("rejected").notNull().default(0),
     spfAligned: integer("spf_aligned").notNull().default(0),
     dkimAligned: integer("dkim_aligned").notNull().default(0),
     /** messages that failed DMARC and were delivered (disposition none) */
@@ -84,6 +65,8 @@ export const dailySenderStats = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] }),
     index("daily_sender_stats_org_ip_idx").on(t.orgId, t.sourceIp, t.day),
+    /** one domain's days (the domain page's sources, trends and alerts of one domain) */
+    index("daily_sender_stats_org_domain_day_idx").on(t.orgId, t.domainId, t.day),
     /**
      * The rows with failing mail, with everything the tasks sum over a window (failing mail per
      * domain and IP): read from the index alone, without a lookup of each row.

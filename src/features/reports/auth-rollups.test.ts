@@ -116,7 +116,8 @@ test("both writers roll up DKIM and SPF results, selectors and countries as the 
   await store.write(async () => {
     await store.rows(sql.raw(backfillOf("daily_auth_stats")));
     await store.rows(sql.raw(backfillOf("dkim_selectors_seen")));
-    await store.rows(sql.raw(backfillOf("daily_country_stats")));
+    // 0019's backfill read daily_source_stats, since folded into daily_sender_stats (the same sums per domain, day and address)
+    await store.rows(sql.raw(backfillOf("daily_country_stats").replace("FROM daily_source_stats", "FROM daily_sender_stats")));
   });
   expect(await rowsOf(AUTH)).toEqual(auth);
   expect(await rowsOf(SELECTORS)).toEqual(selectors);

@@ -1,5 +1,5 @@
 /**
- * Reads of the daily roll-ups (daily_domain_stats, daily_source_stats) that other features
+ * Reads of the daily roll-ups (daily_domain_stats, daily_sender_stats) that other features
  * ask the reports feature for: trends over a range of days, the top sources of a range, and
  * one domain's figures for report alerts. Days are UTC days since 1970-01-01 (a report counts
  * on the day its period begins); sums go through Number(): PostgreSQL returns them as strings.
@@ -54,7 +54,7 @@ export async function topSourcesBetween(ctx: WithStore, orgId: string, range: { 
   const rows = await ctx.store.rows<{ sourceIp: string; country: string | null } & Record<"messages" | "passed" | "quarantined" | "rejected" | "spfAligned" | "dkimAligned", number | string>>(sql`
     SELECT s.source_ip AS "sourceIp", s.country AS "country", s.messages AS "messages", s.passed AS "passed", s.quarantined AS "quarantined",
            s.rejected AS "rejected", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned"
-    FROM daily_source_stats s
+    FROM daily_sender_stats s
     WHERE s.org_id = ${orgId} ${forDomain} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`);
   const sums = new Map<string, SourceTotals>();
   for (const r of rows) {
@@ -107,7 +107,7 @@ const IP_BATCH = 1000;
  * One domain's sources first seen on a day in [fromDay, toDay] (none of its rows before
  * fromDay) that sent more than `minFailed` messages failing DMARC, with their totals: what the
  * new-failing-source alert needs, after every stored report. Reads the window's rows by the
- * primary key (org, domain, day) and, for the few sources failing in volume there, whether any
+ * (org, domain, day) index and, for the few sources failing in volume there, whether any
  * row of theirs is older (the (org, source, day) index): never the domain's whole source history.
  */
 export async function newFailingSources(
@@ -117,7 +117,7 @@ export async function newFailingSources(
   window: { fromDay: number; toDay: number; minFailed: number },
 ): Promise<DomainRollupFigures["sources"]> {
   const { store } = ctx;
-  const s = store.t.dailySourceStats;
+  const s = store.t.dailySenderStats;
   const inWindow = await store.db
     .select({
       sourceIp: s.sourceIp,
@@ -135,7 +135,7 @@ export async function newFailingSources(
     const ips = inWindow.slice(i, i + IP_BATCH).map((r) => r.sourceIp);
     // by (org, source, day): left to itself SQLite may walk the organization's whole history on
     // the primary key instead (it covers every column named), so it is told which index to use
-    const from = store.dialect === "sqlite" ? sql`daily_source_stats INDEXED BY daily_source_stats_org_ip_idx` : sql`daily_source_stats`;
+    const from = store.dialect === "sqlite" ? sql`daily_sender_stats INDEXED BY daily_sender_stats_org_ip_idx` : sql`daily_sender_stats`;
     const rows = await store.rows<{ sourceIp: string }>(
       sql`SELECT DISTINCT ${s.sourceIp} AS "sourceIp" FROM ${from} WHERE ${and(eq(s.orgId, orgId), inArray(s.sourceIp, ips), lt(s.day, window.fromDay), eq(s.domainId, domainId))}`,
     );

@@ -3,7 +3,7 @@
  * domains feature asks for them): per IP the messages, DMARC passes and aligned counts with its
  * service and sender key, and the DKIM and SPF results receivers reported for it (d=, s=,
  * result; SPF domain, result) with their messages. Reads the daily roll-ups, never the records:
- * the domain's days of daily_source_stats summed per IP (the most mail first, at most
+ * the domain's days of daily_sender_stats (on its (org, domain, day) index) summed per IP (the most mail first, at most
  * MAX_DOMAIN_SOURCES, named from source_names), then those IPs' days of daily_auth_stats on its
  * primary key (docs/rollups.md).
  */
@@ -42,7 +42,7 @@ export async function domainSourcesBetween(ctx: OrgContext, domainId: string, ra
   // address-day costs a temporary B-tree several times the read), the most mail first
   const days = await ctx.store.rows<DayRow>(sql`
     SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned"
-    FROM daily_source_stats s
+    FROM daily_sender_stats s
     WHERE s.org_id = ${orgId} AND s.domain_id = ${domainId} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`);
   const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number }>();
   for (const d of days) {

@@ -145,7 +145,7 @@ test("a file whose domain was removed before its group was written is refused an
   expect(written.get(prepared[1]!)).toMatchObject({ fileName: "gone.xml", status: "rejected", code: "unavailable" });
   expect(await storedReports()).toEqual([{ reportId: "kept", recordCount: 3, records: 3 }]);
   const [orphans] = await store.rows<{ n: number | string }>(
-    sql`SELECT (SELECT count(*) FROM aggregate_reports WHERE domain_id = ${gone.id}) + (SELECT count(*) FROM daily_domain_stats WHERE domain_id = ${gone.id}) + (SELECT count(*) FROM daily_source_stats WHERE domain_id = ${gone.id}) AS n`,
+    sql`SELECT (SELECT count(*) FROM aggregate_reports WHERE domain_id = ${gone.id}) + (SELECT count(*) FROM daily_domain_stats WHERE domain_id = ${gone.id}) + (SELECT count(*) FROM daily_sender_stats WHERE domain_id = ${gone.id}) AS n`,
   );
   expect(Number(orphans!.n)).toBe(0);
   // the database keeps enforcing its keys for every other write
@@ -182,7 +182,7 @@ test("a group's roll-ups, written once merged, are those of its files written on
 
   const rollups = async (org: string) => {
     const out: Record<string, unknown[]> = {};
-    for (const table of ["daily_domain_stats", "daily_source_stats", "daily_sender_stats", "daily_country_stats", "daily_auth_stats", "dkim_selectors_seen"]) {
+    for (const table of ["daily_domain_stats", "daily_sender_stats", "daily_country_stats", "daily_auth_stats", "dkim_selectors_seen"]) {
       const rows = await store.rows<Record<string, unknown>>(sql`SELECT * FROM ${sql.identifier(table)} WHERE org_id = ${org}`);
       out[table] = rows
         .map(({ org_id: _o, domain_id: _d, ...rest }) => JSON.stringify(Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, typeof v === "bigint" || typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v]))))
@@ -194,12 +194,12 @@ test("a group's roll-ups, written once merged, are those of its files written on
   expect(grouped.daily_domain_stats).toHaveLength(2);
   expect(grouped.daily_auth_stats!.length).toBeGreaterThan(5);
   expect(grouped).toEqual(await rollups(other.orgId));
-  // and they count every stored message once: per source, per sender and per DKIM result as per day
+  // and they count every stored message once: per country, per sender and per DKIM result as per day
   const messages = reports.reduce((n, r) => n + r.records.reduce((m, x) => m + x.count, 0), 0);
   const [sums] = await store.rows<Record<string, number | string>>(sql`SELECT
-    (SELECT sum(messages) FROM daily_domain_stats WHERE org_id = ${orgId}) AS domains, (SELECT sum(messages) FROM daily_source_stats WHERE org_id = ${orgId}) AS sources,
+    (SELECT sum(messages) FROM daily_domain_stats WHERE org_id = ${orgId}) AS domains, (SELECT sum(messages) FROM daily_country_stats WHERE org_id = ${orgId}) AS countries,
     (SELECT sum(messages) FROM daily_sender_stats WHERE org_id = ${orgId}) AS senders, (SELECT sum(messages) FROM daily_auth_stats WHERE org_id = ${orgId} AND method = 'dkim') AS dkim,
-    (SELECT count(*) FROM daily_source_stats WHERE org_id = ${orgId}) AS sourceRows`);
+    (SELECT count(*) FROM (SELECT DISTINCT domain_id, day, source_ip FROM daily_sender_stats WHERE org_id = ${orgId}) x) AS addressDays`);
   expect(Object.values(sums!).map(Number)).toEqual([messages, messages, messages, messages, 3 + 90 + 1]);
 }, 60_000);
 

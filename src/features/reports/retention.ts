@@ -3,7 +3,7 @@
  * `retentionAggregateDays` and failure reports for its `retentionFailureDays` (Settings; 400 and
  * 90 days until changed). A scheduled purge deletes what is older in small batches — one short
  * write per batch, the event loop free between them — so requests keep being served while it
- * runs. The daily roll-ups (`daily_domain_stats`, `daily_source_stats`) are never touched: the
+ * runs. The daily roll-ups (`daily_domain_stats`, `daily_sender_stats`, …) are never touched: the
  * long-term trends outlive the rows they were counted from.
  *
  * Age: an aggregate record counts from its report's `date_begin` (the roll-up day rule); a

@@ -6,7 +6,7 @@
  * of the report's `date_begin` — a report spanning several days counts on its first day;
  * `passed` counts messages with DMARC pass (aligned SPF or aligned DKIM); `quarantined` and
  * `rejected` count the disposition applied; `spfAligned`/`dkimAligned` the aligned verdict "pass";
- * the source row's country is the one located for its IP at ingest.
+ * a source row's country is the one located for its IP at ingest.
  */
 import { sql } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
@@ -117,17 +117,25 @@ export function rollupReport(
 }
 
 /** The SQLite upsert of one daily_sender_stats row (values in the order of senderDayValues). */
-export const SENDER_DAY_UPSERT = `INSERT INTO daily_sender_stats (org_id, day, source_ip, policy_domain, domain_id, country, city, messages, passed, spf_aligned, dkim_aligned, failed_delivered, first_failed_at, last_failed_at, last_begin)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+export const SENDER_DAY_UPSERT = `INSERT INTO daily_sender_stats (org_id, day, source_ip, policy_domain, domain_id, country, city, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned,
+    failed_delivered, first_failed_at, last_failed_at, last_begin)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(country, excluded.country), city = COALESCE(city, excluded.city),
-    messages = messages + excluded.messages, passed = passed + excluded.passed, spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned,
+    messages = messages + excluded.messages, passed = passed + excluded.passed, quarantined = quarantined + excluded.quarantined, rejected = rejected + excluded.rejected,
+    spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned,
     failed_delivered = failed_delivered + excluded.failed_delivered,
     first_failed_at = MIN(COALESCE(first_failed_at, excluded.first_failed_at), COALESCE(excluded.first_failed_at, first_failed_at)),
     last_failed_at = MAX(COALESCE(last_failed_at, excluded.last_failed_at), COALESCE(excluded.last_failed_at, last_failed_at)),
     last_begin = MAX(last_begin, excluded.last_begin)`;
 
+/** Values per row of SENDER_DAY_UPSERT. */
+export const SENDER_DAY_COLUMNS = 17;
+
 export function senderDayValues(ctx: { orgId: string; domainId: string }, day: number, policyDomain: string, x: SourceRollup) {
-  return [ctx.orgId, day, x.sourceIp, policyDomain, ctx.domainId, x.country, x.city, x.messages, x.passed, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin] as const;
+  return [
+    ctx.orgId, day, x.sourceIp, policyDomain, ctx.domainId, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned,
+    x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin,
+  ] as const;
 }
 
 /** The PostgreSQL upsert of a report's daily_sender_stats rows (inside the caller's store.write). */
@@ -135,12 +143,14 @@ export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: st
   // one JSON parameter for all the rows (pg-json-rows.ts)
   await insertJsonRows(
     store,
-    sql`INSERT INTO daily_sender_stats (org_id, day, policy_domain, domain_id, source_ip, country, city, messages, passed, spf_aligned, dkim_aligned, failed_delivered, first_failed_at, last_failed_at, last_begin)`,
+    sql`INSERT INTO daily_sender_stats (org_id, day, policy_domain, domain_id, source_ip, country, city, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned,
+      failed_delivered, first_failed_at, last_failed_at, last_begin)`,
     [sql`${ctx.orgId}`, sql`${rollup.day}::integer`, sql`${policyDomain}`, sql`${ctx.domainId}`],
-    ["text", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"],
-    rollup.sources.map((x) => [x.sourceIp, x.country, x.city, x.messages, x.passed, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin]),
+    ["text", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"],
+    rollup.sources.map((x) => [x.sourceIp, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin]),
     sql`ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(daily_sender_stats.country, excluded.country), city = COALESCE(daily_sender_stats.city, excluded.city),
-      messages = daily_sender_stats.messages + excluded.messages, passed = daily_sender_stats.passed + excluded.passed, spf_aligned = daily_sender_stats.spf_aligned + excluded.spf_aligned,
+      messages = daily_sender_stats.messages + excluded.messages, passed = daily_sender_stats.passed + excluded.passed,
+      quarantined = daily_sender_stats.quarantined + excluded.quarantined, rejected = daily_sender_stats.rejected + excluded.rejected, spf_aligned = daily_sender_stats.spf_aligned + excluded.spf_aligned,
       dkim_aligned = daily_sender_stats.dkim_aligned + excluded.dkim_aligned, failed_delivered = daily_sender_stats.failed_delivered + excluded.failed_delivered,
       first_failed_at = LEAST(daily_sender_stats.first_failed_at, excluded.first_failed_at), last_failed_at = GREATEST(daily_sender_stats.last_failed_at, excluded.last_failed_at),
       last_begin = GREATEST(daily_sender_stats.last_begin, excluded.last_begin)`,

@@ -4,8 +4,8 @@
  *
  * Reads: the sender's addresses (source_names by service or base domain, or the one IP), their
  * days of the daily sender roll-ups on (org_id, source_ip, day) summed per IP and named from
- * source_names (the sender's IPs); the trend from the daily source roll-ups of its IPs on (org_id,
- * source_ip, day); the samples are the newest few records of those IPs.
+ * source_names (the sender's IPs); the trend from the same roll-ups of its IPs on (org_id,
+ * source_ip, day) summed per day; the samples are the newest few records of those IPs.
  */
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
@@ -73,18 +73,18 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
     lastSeen: new Date(ip.lastSeen).toISOString(),
   }));
 
-  // the daily trend from the source roll-ups of every IP of the sender
+  // the daily trend from the sender roll-ups of every IP of the sender
   const { aggregateRecords: rec, aggregateReports: rep } = ctx.store.t;
   const dayTotals = new Map<number, TrendDay>();
   const addresses = allIps.map((ip) => ip.ip);
   // on (org_id, source_ip, day): SQLite's statistics, averaged over all organizations, would
   // otherwise have it walk a large organization's whole window on (org_id, day)
-  const ipIndex = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_source_stats_org_ip_idx` : sql``;
+  const ipIndex = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
   for (let i = 0; i < addresses.length; i += 500) {
     const chunk = await ctx.store.rows<{ day: number | string } & Record<"messages" | "passed" | "quarantined" | "rejected" | "spfAligned" | "dkimAligned", number | string>>(sql`
       SELECT s.day AS "day", SUM(s.messages) AS "messages", SUM(s.passed) AS "passed", SUM(s.quarantined) AS "quarantined", SUM(s.rejected) AS "rejected",
              SUM(s.spf_aligned) AS "spfAligned", SUM(s.dkim_aligned) AS "dkimAligned"
-      FROM daily_source_stats s ${ipIndex}
+      FROM daily_sender_stats s ${ipIndex}
       WHERE s.org_id = ${orgId} AND s.source_ip IN (${sql.join(addresses.slice(i, i + 500).map((ip) => sql`${ip}`), sql`, `)}) AND s.day >= ${fromDay} AND s.day <= ${toDay}
       GROUP BY s.day`);
     for (const d of chunk) {

@@ -25,6 +25,8 @@ import { ingestFile } from "./ingest";
 
 /** bytes per record, records + auth results + their indexes */
 const MAX_BYTES_PER_RECORD = 460;
+/** bytes per record of the daily roll-ups and their indexes, when nearly every record has a source address of its own */
+const MAX_ROLLUP_BYTES_PER_RECORD = 700;
 const REPORTS = 20;
 const RECORDS = 500;
 
@@ -63,4 +65,13 @@ test(`a stored aggregate record takes at most ${MAX_BYTES_PER_RECORD} bytes with
   console.log(`bytes per stored record: ${perRecord.toFixed(0)} (${parts.map((p) => `${p.name} ${(p.bytes / (REPORTS * RECORDS)).toFixed(0)}`).join(", ")})`);
   expect(parts.map((p) => p.name)).toContain("aggregate_records");
   expect(perRecord).toBeLessThanOrEqual(MAX_BYTES_PER_RECORD);
+
+  // the daily roll-ups the same records were counted into (here nearly one source address per record: their worst case)
+  const rollups = store.sqlite
+    .query("SELECT name, sum(pgsize) AS bytes FROM dbstat WHERE name IN (SELECT name FROM sqlite_schema WHERE tbl_name LIKE 'daily\\_%' ESCAPE '\\') GROUP BY name ORDER BY bytes DESC")
+    .all() as { name: string; bytes: number }[];
+  const rollupPerRecord = rollups.reduce((n, p) => n + p.bytes, 0) / (REPORTS * RECORDS);
+  console.log(`roll-up bytes per stored record: ${rollupPerRecord.toFixed(0)} (${rollups.map((p) => `${p.name} ${(p.bytes / (REPORTS * RECORDS)).toFixed(0)}`).join(", ")})`);
+  expect(rollups.map((p) => p.name)).toContain("daily_sender_stats");
+  expect(rollupPerRecord).toBeLessThanOrEqual(MAX_ROLLUP_BYTES_PER_RECORD);
 });

@@ -38,7 +38,6 @@ async function insertAuthPostgres(store: StoreCore, orgId: string, rows: unknown
   await insertJsonRows(store, sql`INSERT INTO aggregate_auth_results (org_id, record_id, method, domain, selector, scope, result, human_result)`, [sql`${orgId}`], AUTH_TYPES, rows);
 }
 const AUTH_TYPES = ["bigint", "text", "text", "text", "text", "text", "text"] as const;
-const SOURCE_DAY_TYPES = ["text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"] as const;
 
 /** `column = column + excluded.column`: a roll-up adds the new report's counts to the day's. */
 const plusExcluded = (column: AnyColumn & { name: string }) => sql`${column} + excluded.${sql.identifier(column.name)}`;
@@ -72,17 +71,6 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
           set: { messages: plusExcluded(dd.messages), passed: plusExcluded(dd.passed), quarantined: plusExcluded(dd.quarantined), rejected: plusExcluded(dd.rejected), spfAligned: plusExcluded(dd.spfAligned), dkimAligned: plusExcluded(dd.dkimAligned) },
         });
     }
-    await insertJsonRows(
-      store,
-      sql`INSERT INTO daily_source_stats (org_id, domain_id, day, source_ip, country, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned)`,
-      [sql`${ctx.orgId}`, sql`${ctx.domainId}`, sql`${rollup.day}::integer`],
-      SOURCE_DAY_TYPES,
-      rollup.sources.map((x) => [x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned]),
-      sql`ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(daily_source_stats.country, excluded.country),
-        messages = daily_source_stats.messages + excluded.messages, passed = daily_source_stats.passed + excluded.passed,
-        quarantined = daily_source_stats.quarantined + excluded.quarantined, rejected = daily_source_stats.rejected + excluded.rejected,
-        spf_aligned = daily_source_stats.spf_aligned + excluded.spf_aligned, dkim_aligned = daily_source_stats.dkim_aligned + excluded.dkim_aligned`,
-    );
     await writeSenderDaysPostgres(store, ctx, rollup, policyDomain);
     await writeAuthDaysPostgres(store, ctx, rollup);
     await writeCountryDaysPostgres(store, ctx, rollup);

@@ -6,7 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
+import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
   type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
@@ -42,8 +42,6 @@ interface Statements {
   findTls: Statement;
   insertTls: Statement;
   upsertDomainDay: Statement;
-  upsertSourceDay: Statement;
-  upsertSourceDays: Statement;
   upsertSenderDay: Statement;
   upsertSenderDays: Statement;
   upsertAuthDay: Statement;
@@ -54,9 +52,6 @@ interface Statements {
 }
 
 const ADD_COUNTS = "messages = messages + excluded.messages, passed = passed + excluded.passed, quarantined = quarantined + excluded.quarantined, rejected = rejected + excluded.rejected, spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned";
-
-const SOURCE_DAY_UPSERT = `INSERT INTO daily_source_stats (org_id, domain_id, day, source_ip, country, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (org_id, domain_id, day, source_ip) DO UPDATE SET country = COALESCE(country, excluded.country), ${ADD_COUNTS}`;
 
 /**
  * The per-source roll-ups go in by multi-row upserts of UPSERT_ROWS rows (one call into SQLite
@@ -107,8 +102,6 @@ function prepare(sqlite: Database): Statements {
       `INSERT INTO daily_domain_stats (org_id, domain_id, day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (org_id, domain_id, day) DO UPDATE SET ${ADD_COUNTS}`,
     ),
-    upsertSourceDay: sqlite.prepare(SOURCE_DAY_UPSERT),
-    upsertSourceDays: sqlite.prepare(upsertOfRows(SOURCE_DAY_UPSERT, UPSERT_ROWS)),
     upsertSenderDay: sqlite.prepare(SENDER_DAY_UPSERT),
     upsertSenderDays: sqlite.prepare(upsertOfRows(SENDER_DAY_UPSERT, UPSERT_ROWS)),
     upsertAuthDay: sqlite.prepare(AUTH_DAY_UPSERT),
@@ -169,16 +162,11 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
         for (const values of authDayValues(ctx, rollup.day, x)) auth.push(values);
       }
     }
-    // in the order of the (org, source IP, day) indexes of daily_source_stats and daily_sender_stats
+    // in the order of daily_sender_stats' (org, source IP, day) index
     sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
-    const sourceValues: Value[] = [];
     const senderValues: Value[] = [];
-    for (const { ctx, day, policyDomain, x } of sources) {
-      sourceValues.push(ctx.orgId, ctx.domainId, day, x.sourceIp, x.country, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned);
-      senderValues.push(...senderDayValues(ctx, day, policyDomain, x));
-    }
-    runRows(s.upsertSourceDays, s.upsertSourceDay, UPSERT_ROWS, 11, sourceValues);
-    runRows(s.upsertSenderDays, s.upsertSenderDay, UPSERT_ROWS, 15, senderValues);
+    for (const { ctx, day, policyDomain, x } of sources) senderValues.push(...senderDayValues(ctx, day, policyDomain, x));
+    runRows(s.upsertSenderDays, s.upsertSenderDay, UPSERT_ROWS, SENDER_DAY_COLUMNS, senderValues);
     auth.sort(AUTH_ORDER);
     runRows(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, 9, auth.flat());
     for (const { ctx, rollup } of selectors) for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);

@@ -131,8 +131,8 @@ function addCounts(into: RollupCounts, from: RollupCounts): void {
 }
 
 /**
- * Adds a batch of records to the write's roll-up (what daily_domain_stats, daily_source_stats and
- * daily_sender_stats get), merged as the upserts would merge them. True when the roll-up holds
+ * Adds a batch of records to the write's roll-up (what daily_domain_stats, daily_sender_stats and
+ * the other roll-ups get), merged as the upserts would merge them. True when the roll-up holds
  * ROLLUP_SOURCES_HELD sources or more: write it now (`takeRollup`).
  */
 export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): boolean {

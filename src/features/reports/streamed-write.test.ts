@@ -78,8 +78,8 @@ test("a large uploaded report is stored whole, with its counts and roll-ups, and
   // roll-ups written batch by batch add up to the report
   expect(await count(`SELECT sum(messages) AS n FROM daily_domain_stats WHERE org_id = '${orgId}'`)).toBe(messages());
   expect(await count(`SELECT sum(passed) AS n FROM daily_domain_stats WHERE org_id = '${orgId}'`)).toBe(passing());
-  expect(await count(`SELECT sum(messages) AS n FROM daily_source_stats WHERE org_id = '${orgId}'`)).toBe(messages());
-  expect(await count(`SELECT count(*) AS n FROM daily_source_stats WHERE org_id = '${orgId}'`)).toBe(ADDRESSES);
+  expect(await count(`SELECT sum(messages) AS n FROM daily_sender_stats WHERE org_id = '${orgId}'`)).toBe(messages());
+  expect(await count(`SELECT count(*) AS n FROM daily_sender_stats WHERE org_id = '${orgId}'`)).toBe(ADDRESSES);
 
   const again = await upload(cookie, "large-again.xml.gz", bytes);
   expect(again.body.results[0]).toMatchObject({ status: "duplicate", reports: [{ reportId: "large-1", recordCount: RECORDS, messageCount: messages() }] });
@@ -93,7 +93,7 @@ test("a report refused after thousands of its records were written leaves nothin
   const res = await upload(cookie, "broken.xml.gz", gzipSync(strToU8(broken)));
   expect(res.body.results[0]).toMatchObject({ status: "rejected" });
   expect(res.body.results[0].error).toContain("malformed");
-  for (const table of ["aggregate_reports", "aggregate_records", "aggregate_auth_results", "daily_domain_stats", "daily_source_stats"]) {
+  for (const table of ["aggregate_reports", "aggregate_records", "aggregate_auth_results", "daily_domain_stats", "daily_sender_stats"]) {
     expect([table, await count(`SELECT count(*) AS n FROM ${table}`)]).toEqual([table, 0]);
   }
   // over the record bound: refused whole as well
