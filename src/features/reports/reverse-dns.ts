@@ -5,9 +5,10 @@
  * stored at once (a CLI ingest of thousands of files), at most `MAX_IN_FLIGHT` lookups are
  * under way in the whole process. The sending service is derived from the PTR name's base domain.
  */
-import { and, eq } from "drizzle-orm";
+import type { Database } from "bun:sqlite";
+import { and, eq, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
-import { nameSourceIp } from "./rollups";
+import { collectWhenGrown } from "../../lib/memory";
 import { sendingServiceOf } from "./senders";
 
 interface ReverseResolver {
@@ -141,19 +142,29 @@ export async function reverseDnsSettled(): Promise<void> {
 
 async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, targets: EnrichmentTarget[]): Promise<void> {
   const ips = [...new Set(targets.flatMap((t) => t.ips))];
-  const ptrs = new Map<string, string | null>();
-  await Promise.all(
-    ips.map(async (ip) => {
-      ptrs.set(ip, await lookupPtr(resolver, ip));
-    }),
-  );
-  const named = targets.reduce((n, t) => n + t.ips.filter((ip) => ptrs.get(ip)).length, 0);
+  /** the names found (addresses without one are left out) */
+  const ptrs = new Map<string, string>();
+  // at most MAX_IN_FLIGHT lookups of this job ask for a slot at a time, each taking the next
+  // address when its own is answered: a report of 20,000 addresses holds 64 lookups, not 20,000
+  // promises, and never fills the shared waiting line by itself
+  let next = 0;
+  const lookups = async () => {
+    while (next < ips.length) {
+      const ip = ips[next++]!;
+      const ptr = await lookupPtr(resolver, ip);
+      if (ptr) ptrs.set(ip, ptr);
+      // each lookup leaves a socket's and a packet's garbage behind
+      if (next % 256 === 0) collectWhenGrown();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, ips.length) }, lookups));
+  const named = targets.reduce((n, t) => n + t.ips.filter((ip) => ptrs.has(ip)).length, 0);
   if (named > 0) await queueNames(deps, { targets, ptrs }, named);
 }
 
 interface Named {
   targets: EnrichmentTarget[];
-  ptrs: Map<string, string | null>;
+  ptrs: Map<string, string>;
 }
 
 /**
@@ -214,29 +225,91 @@ export async function writeNamesFound(): Promise<void> {
   await Promise.allSettled([...writing]);
 }
 
+/** names written per statement: source_names rows per upsert, records per SELECT of a report's rows */
+const NAMES_PER_STATEMENT = 500;
+
+interface NameRow {
+  ip: string;
+  ptr: string;
+  baseDomain: string | null;
+  service: string | null;
+  serviceType: string | null;
+}
+
 async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
-  const { aggregateRecords, failureReports } = deps.store.t;
+  const { failureReports } = deps.store.t;
   try {
     await deps.store.write(async (tx) => {
       for (const { targets, ptrs } of items) {
         for (const target of targets) {
-          for (const ip of target.ips) {
-            const ptr = ptrs.get(ip) ?? null;
-            if (!ptr) continue;
-            if (target.table === "aggregate") {
-              const { baseDomain, service } = sendingServiceOf(ptr);
-              await tx
-                .update(aggregateRecords)
-                .set({ ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null })
-                .where(and(eq(aggregateRecords.reportId, target.reportRowId), eq(aggregateRecords.sourceIp, ip)));
-              await nameSourceIp(deps.store, target.reportRowId, ip, { ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
-            } else await tx.update(failureReports).set({ ptr }).where(and(eq(failureReports.id, target.reportRowId), eq(failureReports.sourceIp, ip)));
+          if (target.table === "failure") {
+            for (const ip of target.ips) {
+              const ptr = ptrs.get(ip);
+              if (ptr) await tx.update(failureReports).set({ ptr }).where(and(eq(failureReports.id, target.reportRowId), eq(failureReports.sourceIp, ip)));
+            }
+            continue;
           }
+          const names: NameRow[] = [];
+          for (const ip of target.ips) {
+            const ptr = ptrs.get(ip);
+            if (!ptr) continue;
+            const { baseDomain, service } = sendingServiceOf(ptr);
+            names.push({ ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
+          }
+          if (names.length) await nameReportSources(deps.store, target.reportRowId, names);
+          collectWhenGrown();
         }
       }
     });
   } catch (error) {
     // the store may have been closed (a test ended, the CLI exited): enrichment is best effort
     deps.log.debug("reports.ptr_write_skipped", { error });
+  }
+}
+
+/**
+ * Names the source addresses of the aggregate report `reportRowId`: its records and the
+ * organisation's source_names rows, NAMES_PER_STATEMENT names per statement. The report's records
+ * are read once by the report index and named by id (one statement per address would read all of
+ * a 100,000-record report's rows once per address). Inside the caller's store.write.
+ */
+async function nameReportSources(store: ServiceContext["store"], reportRowId: string, names: NameRow[]): Promise<void> {
+  // SQLite reads each name as an array, PostgreSQL's json_to_recordset as an object of the columns
+  const rowOf = (n: NameRow): unknown => store.dialect === "sqlite" ? [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType] : ({ ip: n.ip, ptr: n.ptr, base_domain: n.baseDomain, service: n.service, service_type: n.serviceType });
+  const sqlite = (store as { sqlite?: Database }).sqlite;
+  for (let at = 0; at < names.length; at += NAMES_PER_STATEMENT) {
+    const json = JSON.stringify(names.slice(at, at + NAMES_PER_STATEMENT).map(rowOf));
+    if (store.dialect === "sqlite") {
+      await store.rows(sql`
+        INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)
+        SELECT r.org_id, json_extract(n.value, '$[0]'), json_extract(n.value, '$[1]'), json_extract(n.value, '$[2]'), json_extract(n.value, '$[3]'), json_extract(n.value, '$[4]')
+        FROM aggregate_reports r CROSS JOIN json_each(${json}) n WHERE r.id = ${reportRowId}
+        ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`);
+    } else {
+      await store.rows(sql`
+        INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)
+        SELECT r.org_id, n.ip, n.ptr, n.base_domain, n.service, n.service_type
+        FROM aggregate_reports r CROSS JOIN json_to_recordset(${json}::text::json) AS n(ip text, ptr text, base_domain text, service text, service_type text) WHERE r.id = ${reportRowId}
+        ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`);
+      await store.rows(sql`
+        UPDATE aggregate_records a SET ptr = n.ptr, base_domain = n.base_domain, service = n.service, service_type = n.service_type
+        FROM json_to_recordset(${json}::text::json) AS n(ip text, ptr text, base_domain text, service text, service_type text)
+        WHERE a.report_id = ${reportRowId} AND a.source_ip = n.ip`);
+    }
+  }
+  if (store.dialect !== "sqlite" || !sqlite) return;
+  const byIp = new Map(names.map((n) => [n.ip, n]));
+  const update = sqlite.prepare("UPDATE aggregate_records SET ptr = ?, base_domain = ?, service = ?, service_type = ? WHERE id = ?");
+  // the report's record ids, read a page at a time by the report index, then named by id
+  const page = sqlite.prepare("SELECT id, source_ip AS ip FROM aggregate_records WHERE report_id = ? AND id > ? ORDER BY id LIMIT ?");
+  for (let after = 0; ; ) {
+    const rows = page.all(reportRowId, after, NAMES_PER_STATEMENT * 8) as { id: number; ip: string }[];
+    if (!rows.length) break;
+    for (const { id, ip } of rows) {
+      const n = byIp.get(ip);
+      if (n) update.run(n.ptr, n.baseDomain, n.service, n.serviceType, id);
+    }
+    after = rows[rows.length - 1]!.id;
+    collectWhenGrown();
   }
 }

@@ -13,6 +13,7 @@ import { AggregateXmlReader, assertAggregateHead, type AggregateHead } from "../
 import { assertFieldBounds } from "../../lib/reports/bounds";
 import { Budget, concat, detectContainer, gzipPayload } from "../../lib/reports/container";
 import { ReportRefusedError, yieldToEventLoop, type AggregateRecord, type ReportLimits } from "../../lib/reports/model";
+import { collectWhenGrown } from "../../lib/memory";
 import { textStream, type TextStream } from "../../lib/reports/text";
 
 /** records per batch handed to the writer */
@@ -128,9 +129,9 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
       parsing(() => assertFieldBounds({ ...head!, kind: "aggregate", records: out }));
       recordCount += out.length;
       await sink.records(out);
-      // the batch is garbage now: ask for a (cheap, incremental) collection after each one, so a
-      // report of any size keeps the heap near a batch's worth instead of growing to the end
-      Bun.gc(false);
+      // the batch is garbage now: a report of any size keeps memory near what is live (the
+      // roll-ups held, one batch) instead of the heap growing with the garbage of every batch
+      collectWhenGrown();
     }
   };
 
