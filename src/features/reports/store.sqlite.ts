@@ -6,6 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
+import { RowRunner } from "./sqlite-rows";
 import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
@@ -60,14 +61,6 @@ const ADD_COUNTS = "messages = messages + excluded.messages, passed = passed + e
 const UPSERT_ROWS = 32;
 /** A one-row upsert made into one of `rows` rows: its VALUES group repeated. */
 const upsertOfRows = (upsert: string, rows: number) => upsert.replace(/VALUES (\((?:\?, )*\?\))/, (_, group: string) => `VALUES ${Array.from({ length: rows }, () => group).join(", ")}`);
-
-/** Runs rows of `columns` values from `values`: `rows` at a time by `many`, the rest one by one. */
-function runRows(many: Statement, one: Statement, rows: number, columns: number, values: Value[]): void {
-  const count = values.length / columns;
-  let row = 0;
-  for (; row + rows <= count; row += rows) many.run(...values.slice(row * columns, (row + rows) * columns));
-  for (; row < count; row++) one.run(...values.slice(row * columns, (row + 1) * columns));
-}
 
 const statements = new WeakMap<Database, Statements>();
 
@@ -150,25 +143,25 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
   const writeRollups = (list: DeferredRollup[]) => {
     const { merged, selectors } = mergeRollups(list);
     const sources: { ctx: WriteContext; day: number; policyDomain: string; x: SourceRollup }[] = [];
-    const auth: (readonly Value[])[] = [];
     for (const { ctx, policyDomain, rollup } of merged) {
       if (rollup.domain) {
         const d = rollup.domain;
         s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
       }
       for (const values of countryValues(ctx, rollup)) s.upsertCountryDay.run(...values);
-      for (const x of rollup.sources) {
-        sources.push({ ctx, day: rollup.day, policyDomain, x });
-        for (const values of authDayValues(ctx, rollup.day, x)) auth.push(values);
-      }
+      for (const x of rollup.sources) sources.push({ ctx, day: rollup.day, policyDomain, x });
     }
+    // rows go in as they are made (sqlite-rows.ts), never all held at once
     // in the order of daily_sender_stats' (org, source IP, day) index
     sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
-    const senderValues: Value[] = [];
-    for (const { ctx, day, policyDomain, x } of sources) senderValues.push(...senderDayValues(ctx, day, policyDomain, x));
-    runRows(s.upsertSenderDays, s.upsertSenderDay, UPSERT_ROWS, SENDER_DAY_COLUMNS, senderValues);
-    auth.sort(AUTH_ORDER);
-    runRows(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, 9, auth.flat());
+    const senders = new RowRunner(s.upsertSenderDays, s.upsertSenderDay, UPSERT_ROWS, SENDER_DAY_COLUMNS);
+    for (const { ctx, day, policyDomain, x } of sources) senders.add(senderDayValues(ctx, day, policyDomain, x));
+    senders.end();
+    // in daily_auth_stats' key order: by source (organization, domain, address, day), then each source's results
+    sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.ctx.domainId, b.ctx.domainId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
+    const auth = new RowRunner(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, 9);
+    for (const { ctx, day, x } of sources) for (const values of authDayValues(ctx, day, x).sort(AUTH_ORDER)) auth.add(values);
+    auth.end();
     for (const { ctx, rollup } of selectors) for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);
   };
   const writeRollup = (write: AggregateWrite) => {
