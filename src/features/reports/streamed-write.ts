@@ -191,5 +191,7 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
   if (head && !sameIdentity(head, finalHead)) throw new ReportRefusedError("The aggregate report names itself twice, differently (<report_metadata> or <policy_published> repeated after its records); it was refused.");
   if (records.length) batch = batch.concat(records);
   await flush(true, false);
+  // the report's roll-ups are written next, from what is live
+  collectWhenGrown();
   return { head: finalHead, recordCount, complete: !stopped };
 }
