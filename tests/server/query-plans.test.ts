@@ -135,6 +135,20 @@ describe("query plans of the hot read paths", () => {
     else expect(plan).toMatch(/Index (Only )?Scan using daily_sender_stats_org_day_failing_idx/);
   });
 
+  test("the domain page reads only its domain's days of the per-address roll-up, on the (organization, domain, day) index", async () => {
+    const { queries, stop } = capture();
+    try {
+      expect((await t.request("GET", `/api/domains/${domainId}/sources`, { cookie: owner.cookie })).status).toBe(200);
+    } finally {
+      stop();
+    }
+    const days = queries.filter((q) => /FROM daily_sender_stats s\s+WHERE s\.org_id = \S+ AND s\.domain_id = /i.test(q.sql));
+    expect(days.length).toBe(1);
+    const plan = (await planOf(days[0]!)).join("\n");
+    if (t.deps.store.dialect === "sqlite") expect(plan).toContain("USING INDEX daily_sender_stats_org_domain_day_idx (org_id=? AND domain_id=? AND day>? AND day<?)");
+    else expect(plan).toMatch(/(Index Scan using|Bitmap Index Scan on) daily_sender_stats_org_domain_day_idx/);
+  });
+
   test("the check sees a full scan: a records query without the organization's index fails it", async () => {
     const plan = await planOf({ sql: "select count(*) from aggregate_records where message_count > 1", params: [] });
     expect(problemOf(plan, false, "select count(*) from aggregate_records where message_count > 1")).toMatch(/^full scan of aggregate_records/);
