@@ -10,13 +10,16 @@
  *
  * Options: --store sqlite|postgres|both (default sqlite), --database-url URL (PostgreSQL; without
  * it a throw-away cluster is started and removed), --reports N, --records N.
+ * --write-files DIR measures nothing: it writes the corpus to DIR (bench-N.xml.gz) and a SQLite
+ * database DIR/bench.db whose organization "bench" holds example.com, for timing the built
+ * CLI on the same files: `dmarcwarden ingest --org bench --db DIR/bench.db DIR`.
  * Peak RSS is this process's (the app's side; PostgreSQL's own memory is not counted).
  * Figures are wall-clock: on a machine busy with other work they are lower than it can do.
  */
 import { Database } from "bun:sqlite";
 import { gzipSync, strToU8 } from "fflate";
 import { gunzipSync } from "node:zlib";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -80,6 +83,21 @@ for (let i = 0; i < REPORTS; i++) {
 }
 const bytes = corpus.reduce((n, c) => n + c.length, 0);
 console.log(`corpus: ${mb(bytes)} compressed\n`);
+
+const filesDir = option("write-files");
+if (filesDir !== null) {
+  if (existsSync(join(filesDir, "bench.db"))) fail(`${filesDir} already holds a bench.db: give an empty or new folder`);
+  mkdirSync(filesDir, { recursive: true });
+  corpus.forEach((file, i) => writeFileSync(join(filesDir, `bench-${i}.xml.gz`), file));
+  const dbPath = join(filesDir, "bench.db");
+  const store = openStore(dbPath);
+  const deps = { store, now: () => new Date() };
+  await ensureDomains(deps, await ensureOrganization(deps, "bench", "Bench"), ["example.com"]);
+  store.close();
+  clearInterval(sampler);
+  console.log(`${REPORTS} files and ${dbPath} written; time the CLI with:\n  dmarcwarden ingest --org bench --db ${dbPath} ${filesDir}`);
+  process.exit(0);
+}
 
 /** CPU seconds this process (every thread) used since `since`. */
 const cpuSince = (since: NodeJS.CpuUsage) => {
