@@ -10,9 +10,9 @@
  *
  * Options: --store sqlite|postgres|both (default sqlite), --database-url URL (PostgreSQL; without
  * it a throw-away cluster is started and removed), --reports N, --records N.
- * --write-files DIR measures nothing: it writes the corpus to DIR (bench-N.xml.gz) and a SQLite
- * database DIR/bench.db whose organization "bench" holds example.com, for timing the built
- * CLI on the same files: `dmarcwarden ingest --org bench --db DIR/bench.db DIR`.
+ * --write-files DIR measures nothing: it writes the corpus to DIR/reports (bench-N.xml.gz) and a
+ * SQLite database DIR/bench.db whose organization "bench" holds example.com, for timing the
+ * built CLI on the same files: `dmarcwarden ingest --org bench --db DIR/bench.db DIR/reports`.
  * Peak RSS is this process's (the app's side; PostgreSQL's own memory is not counted).
  * Figures are wall-clock: on a machine busy with other work they are lower than it can do.
  */
@@ -87,15 +87,16 @@ console.log(`corpus: ${mb(bytes)} compressed\n`);
 const filesDir = option("write-files");
 if (filesDir !== null) {
   if (existsSync(join(filesDir, "bench.db"))) fail(`${filesDir} already holds a bench.db: give an empty or new folder`);
-  mkdirSync(filesDir, { recursive: true });
-  corpus.forEach((file, i) => writeFileSync(join(filesDir, `bench-${i}.xml.gz`), file));
+  const reportsDir = join(filesDir, "reports");
+  mkdirSync(reportsDir, { recursive: true });
+  corpus.forEach((file, i) => writeFileSync(join(reportsDir, `bench-${i}.xml.gz`), file));
   const dbPath = join(filesDir, "bench.db");
   const store = openStore(dbPath);
   const deps = { store, now: () => new Date() };
   await ensureDomains(deps, await ensureOrganization(deps, "bench", "Bench"), ["example.com"]);
   store.close();
   clearInterval(sampler);
-  console.log(`${REPORTS} files and ${dbPath} written; time the CLI with:\n  dmarcwarden ingest --org bench --db ${dbPath} ${filesDir}`);
+  console.log(`${REPORTS} files in ${reportsDir} and ${dbPath} written; time the CLI with:\n  dmarcwarden ingest --org bench --db ${dbPath} ${reportsDir}`);
   process.exit(0);
 }
 
