@@ -85,4 +85,4 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
  * The only files under `src/features` and `src/lib` that may import `bun:sqlite`: the SQLite
  * adapters of a feature's store (prepared statements on the ingest hot path).
  */
-export const SQLITE_ADAPTERS: readonly string[] = ["src/features/reports/store.sqlite.ts"];
+export const SQLITE_ADAPTERS: readonly string[] = ["src/features/reports/store.sqlite.ts", "src/features/reports/sqlite-rows.ts"];
