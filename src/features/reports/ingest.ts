@@ -8,6 +8,7 @@
  */
 import { ingestFailures, recordsIngested, reportsIngested } from "../metrics/registry";
 import type { ServiceContext } from "../../http/access";
+import { collectWhenGrown } from "../../lib/memory";
 import { DEFAULT_LIMITS, ReportRefusedError, type AggregateReport, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
 import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
@@ -262,6 +263,8 @@ async function ingestStreamed(
     deps.log.error("reports.write_failed", { fileName: input.fileName, error });
     return rejected("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", "aggregate");
   }
+  // what the report's write left behind is garbage before its events and reverse DNS make more
+  collectWhenGrown();
   return afterWrite(deps, input, "aggregate", [stored]);
 }
 

@@ -148,13 +148,14 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
   // address when its own is answered: a report of 20,000 addresses holds 64 lookups, not 20,000
   // promises, and never fills the shared waiting line by itself
   let next = 0;
+  collectWhenGrown();
   const lookups = async () => {
     while (next < ips.length) {
       const ip = ips[next++]!;
       const ptr = await lookupPtr(resolver, ip);
       if (ptr) ptrs.set(ip, ptr);
       // each lookup leaves a socket's and a packet's garbage behind
-      if (next % 256 === 0) collectWhenGrown();
+      if (next % 32 === 0) collectWhenGrown();
     }
   };
   await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, ips.length) }, lookups));

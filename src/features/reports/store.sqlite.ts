@@ -5,6 +5,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
+import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
 import { RowRunner } from "./sqlite-rows";
 import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
@@ -160,8 +161,14 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     // in daily_auth_stats' key order: by source (organization, domain, address, day), then each source's results
     sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.ctx.domainId, b.ctx.domainId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
     const auth = new RowRunner(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, 9);
-    for (const { ctx, day, x } of sources) for (const values of authDayValues(ctx, day, x).sort(AUTH_ORDER)) auth.add(values);
+    for (let i = 0; i < sources.length; i++) {
+      const { ctx, day, x } = sources[i]!;
+      for (const values of authDayValues(ctx, day, x).sort(AUTH_ORDER)) auth.add(values);
+      // each source's rows are garbage once written: memory stays near what is live
+      if (i % 1024 === 1023) collectWhenGrown();
+    }
     auth.end();
+    collectWhenGrown();
     for (const { ctx, rollup } of selectors) for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);
   };
   const writeRollup = (write: AggregateWrite) => {

@@ -17,7 +17,7 @@ import { collectWhenGrown } from "../../lib/memory";
 import { textStream, type TextStream } from "../../lib/reports/text";
 
 /** records per batch handed to the writer */
-export const RECORD_BATCH = 5000;
+export const RECORD_BATCH = 2500;
 /** compressed bytes handed to the (native) inflater at a time */
 const INPUT_STEP = 64 * 1024;
 /** raw XML bytes decoded per step */
@@ -139,6 +139,7 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
   let lastYield = 0;
   const step = async () => {
     await flush(false);
+    collectWhenGrown();
     if (produced - lastYield >= YIELD_EVERY) {
       lastYield = produced;
       await yieldToEventLoop();
