@@ -1,6 +1,13 @@
-/** The bound on reverse DNS lookups: so many under way, so many waiting, the rest not made. */
+/** The bound on reverse DNS lookups: so many under way, so many waiting, the rest not made; a report's own lookups never fill the waiting line. */
 import { expect, test } from "bun:test";
-import { MAX_IN_FLIGHT, MAX_WAITING, Slots } from "./reverse-dns";
+import { sql } from "drizzle-orm";
+import { gzipSync, strToU8 } from "fflate";
+import { makeTestApp } from "../../../tests/support/app";
+import { startDnsServer, type Zone } from "../../../tests/support/dns-server";
+import { signedInMember } from "../../../tests/support/fixtures";
+import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
+import { createResolver } from "../dns/resolver";
+import { MAX_IN_FLIGHT, MAX_WAITING, reverseDnsSettled, Slots } from "./reverse-dns";
 
 test("at most `size` tasks run and `maxWaiting` wait; the rest answer `skipped` at once; waiting ones run in order", async () => {
   const slots = new Slots(2, 3);
@@ -30,3 +37,37 @@ test("at most `size` tasks run and `maxWaiting` wait; the rest answer `skipped` 
   expect([slots.inFlight, slots.waiting]).toEqual([0, 0]);
   expect([MAX_IN_FLIGHT, MAX_WAITING]).toEqual([64, 10_000]);
 });
+
+test("a report of more addresses than may wait for a lookup has every one named, on its records and the organization's names", async () => {
+  const addresses = MAX_WAITING + MAX_IN_FLIGHT + 100;
+  const ipOf = (j: number) => `10.9.${(j >> 8) & 255}.${j & 255}`;
+  const zone: Zone = {};
+  for (let j = 0; j < addresses; j++) zone[`${j & 255}.${(j >> 8) & 255}.9.10.in-addr.arpa`] = { PTR: [`mail-${j}.outbound.example.net.`] };
+  const dns = await startDnsServer(zone);
+  const t = await makeTestApp();
+  try {
+    t.deps.resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 2000, retries: 1 });
+    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
+    const { store } = t.deps;
+    await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.com" }));
+    const records: GeneratedRecord[] = Array.from({ length: addresses }, (_, j) => ({ sourceIp: ipOf(j), count: 1, dkim: "pass", spf: "pass" }));
+    const xml = aggregateXml({ orgName: "google.com", reportId: "many-addresses", begin: new Date("2026-03-01T00:00:00Z"), end: new Date("2026-03-01T23:59:59Z"), domain: "example.com", records });
+    const form = new FormData();
+    form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], "many.xml.gz"));
+    const res = await t.json("POST", "/api/reports/upload", { body: form, cookie });
+    expect(res.body.results[0]).toMatchObject({ status: "ingested", reports: [{ recordCount: addresses }] });
+    await reverseDnsSettled();
+    const count = async (query: string) => Number((await store.rows<{ n: unknown }>(sql.raw(query)))[0]!.n);
+    expect(await count("SELECT count(*) AS n FROM source_names")).toBe(addresses);
+    expect(await count("SELECT count(*) AS n FROM aggregate_records WHERE ptr IS NOT NULL")).toBe(addresses);
+    // each record has its own address's name
+    for (const j of [0, 4_321, addresses - 1]) {
+      const rows = await store.rows<{ ptr: string }>(sql`SELECT ptr FROM aggregate_records WHERE source_ip = ${ipOf(j)}`);
+      expect(rows.map((r) => r.ptr)).toEqual([`mail-${j}.outbound.example.net`]);
+    }
+  } finally {
+    await reverseDnsSettled();
+    t.close();
+    await dns.close();
+  }
+}, 120_000);
