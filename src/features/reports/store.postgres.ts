@@ -53,7 +53,7 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
     if (options.deferRollups) options.deferRollups(deferred);
     else await writeRollups([deferred]);
   };
-  /** Roll-ups merged per organization, domain, day and policy domain (mergeRollups), then each report's DKIM selectors. */
+  /** Roll-ups merged per organization, domain, day and policy domain (mergeRollups), then the DKIM selectors merged per domain, signing domain and selector. */
   const writeRollups = async (list: DeferredRollup[]) => {
     const { merged, selectors } = mergeRollups(list);
     for (const entry of merged) await writeMerged(entry);
