@@ -7,7 +7,7 @@
  * of megabytes), which also hands the freed pages back. Steps that keep memory under the
  * headroom never pay for a collection.
  */
-export const GC_HEADROOM_BYTES = 24 * 1024 * 1024;
+export const GC_HEADROOM_BYTES = 16 * 1024 * 1024;
 
 /** resident bytes after the last full collection (or the lowest seen since) */
 let floor = 0;

@@ -140,6 +140,9 @@ export async function reverseDnsSettled(): Promise<void> {
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
 
+/** addresses from which a job's lookups keep memory near what is live (collectWhenGrown) */
+const MANY_ADDRESSES = 1024;
+
 async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, targets: EnrichmentTarget[]): Promise<void> {
   const ips = [...new Set(targets.flatMap((t) => t.ips))];
   /** the names found (addresses without one are left out) */
@@ -148,14 +151,16 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
   // address when its own is answered: a report of 20,000 addresses holds 64 lookups, not 20,000
   // promises, and never fills the shared waiting line by itself
   let next = 0;
-  collectWhenGrown();
+  const many = ips.length >= MANY_ADDRESSES;
+  if (many) collectWhenGrown();
   const lookups = async () => {
     while (next < ips.length) {
       const ip = ips[next++]!;
       const ptr = await lookupPtr(resolver, ip);
       if (ptr) ptrs.set(ip, ptr);
-      // each lookup leaves a socket's and a packet's garbage behind
-      if (next % 32 === 0) collectWhenGrown();
+      // each lookup leaves a socket's and a packet's garbage behind: a large report's many are
+      // kept near what is live (a bulk ingest's files, a few addresses each, are not held up by collections)
+      if (many && next % 32 === 0) collectWhenGrown();
     }
   };
   await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, ips.length) }, lookups));
@@ -258,7 +263,6 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             names.push({ ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
           }
           if (names.length) await nameReportSources(deps.store, target.reportRowId, names);
-          collectWhenGrown();
         }
       }
     });
@@ -278,7 +282,9 @@ async function nameReportSources(store: ServiceContext["store"], reportRowId: st
   // SQLite reads each name as an array, PostgreSQL's json_to_recordset as an object of the columns
   const rowOf = (n: NameRow): unknown => store.dialect === "sqlite" ? [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType] : ({ ip: n.ip, ptr: n.ptr, base_domain: n.baseDomain, service: n.service, service_type: n.serviceType });
   const sqlite = (store as { sqlite?: Database }).sqlite;
+  const many = names.length >= MANY_ADDRESSES;
   for (let at = 0; at < names.length; at += NAMES_PER_STATEMENT) {
+    if (many) collectWhenGrown();
     const json = JSON.stringify(names.slice(at, at + NAMES_PER_STATEMENT).map(rowOf));
     if (store.dialect === "sqlite") {
       await store.rows(sql`
@@ -311,6 +317,6 @@ async function nameReportSources(store: ServiceContext["store"], reportRowId: st
       if (n) update.run(n.ptr, n.baseDomain, n.service, n.serviceType, id);
     }
     after = rows[rows.length - 1]!.id;
-    collectWhenGrown();
+    if (many) collectWhenGrown();
   }
 }

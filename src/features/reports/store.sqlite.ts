@@ -141,7 +141,8 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
    * sorted by the keys of the indexes ordered by address (scattered over the whole history), so
    * consecutive upserts meet the same or neighbouring pages instead of one page each anywhere.
    */
-  const writeRollups = (list: DeferredRollup[]) => {
+  /** `collect`: one report's roll-ups (an upload), kept near what is live; a bulk group's are not (its throughput comes first) */
+  const writeRollups = (list: DeferredRollup[], collect = false) => {
     const { merged, selectors } = mergeRollups(list);
     const sources: { ctx: WriteContext; day: number; policyDomain: string; x: SourceRollup }[] = [];
     for (const { ctx, policyDomain, rollup } of merged) {
@@ -165,10 +166,10 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       const { ctx, day, x } = sources[i]!;
       for (const values of authDayValues(ctx, day, x).sort(AUTH_ORDER)) auth.add(values);
       // each source's rows are garbage once written: memory stays near what is live
-      if (i % 1024 === 1023) collectWhenGrown();
+      if (collect && i % 1024 === 1023) collectWhenGrown();
     }
     auth.end();
-    collectWhenGrown();
+    if (collect) collectWhenGrown();
     for (const { ctx, rollup } of selectors) for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);
   };
   const writeRollup = (write: AggregateWrite) => {
@@ -176,7 +177,7 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     if (!rollup) return;
     const deferred: DeferredRollup = { ctx: write.ctx, policyDomain: write.head.policy.domain, rollup };
     if (options.deferRollups) options.deferRollups(deferred);
-    else writeRollups([deferred]);
+    else writeRollups([deferred], true);
   };
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
