@@ -5,11 +5,12 @@
  * stored at once (a CLI ingest of thousands of files), at most `MAX_IN_FLIGHT` lookups are
  * under way in the whole process. The sending service is derived from the PTR name's base domain.
  */
-import type { Database } from "bun:sqlite";
 import { and, eq, sql } from "drizzle-orm";
+import type { Store } from "../../db";
 import type { ServiceContext } from "../../http/access";
 import { collectWhenGrown } from "../../lib/memory";
 import { sendingServiceOf } from "./senders";
+import { nameReportRecords, type RecordName } from "./sqlite-rows";
 
 interface ReverseResolver {
   reverse(ip: string): Promise<string[]>;
@@ -231,16 +232,8 @@ export async function writeNamesFound(): Promise<void> {
   await Promise.allSettled([...writing]);
 }
 
-/** names written per statement: source_names rows per upsert, records per SELECT of a report's rows */
+/** names written per statement: source_names rows per upsert (a page of the report's record ids is 8 times that) */
 const NAMES_PER_STATEMENT = 500;
-
-interface NameRow {
-  ip: string;
-  ptr: string;
-  baseDomain: string | null;
-  service: string | null;
-  serviceType: string | null;
-}
 
 async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
   const { failureReports } = deps.store.t;
@@ -255,7 +248,7 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             }
             continue;
           }
-          const names: NameRow[] = [];
+          const names: RecordName[] = [];
           for (const ip of target.ips) {
             const ptr = ptrs.get(ip);
             if (!ptr) continue;
@@ -278,10 +271,10 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
  * are read once by the report index and named by id (one statement per address would read all of
  * a 100,000-record report's rows once per address). Inside the caller's store.write.
  */
-async function nameReportSources(store: ServiceContext["store"], reportRowId: string, names: NameRow[]): Promise<void> {
+async function nameReportSources(store: ServiceContext["store"], reportRowId: string, names: RecordName[]): Promise<void> {
   // SQLite reads each name as an array, PostgreSQL's json_to_recordset as an object of the columns
-  const rowOf = (n: NameRow): unknown => store.dialect === "sqlite" ? [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType] : ({ ip: n.ip, ptr: n.ptr, base_domain: n.baseDomain, service: n.service, service_type: n.serviceType });
-  const sqlite = (store as { sqlite?: Database }).sqlite;
+  const rowOf = (n: RecordName): unknown => store.dialect === "sqlite" ? [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType] : ({ ip: n.ip, ptr: n.ptr, base_domain: n.baseDomain, service: n.service, service_type: n.serviceType });
+  const sqlite = (store as Store).sqlite;
   const many = names.length >= MANY_ADDRESSES;
   for (let at = 0; at < names.length; at += NAMES_PER_STATEMENT) {
     if (many) collectWhenGrown();
@@ -305,18 +298,5 @@ async function nameReportSources(store: ServiceContext["store"], reportRowId: st
     }
   }
   if (store.dialect !== "sqlite" || !sqlite) return;
-  const byIp = new Map(names.map((n) => [n.ip, n]));
-  const update = sqlite.prepare("UPDATE aggregate_records SET ptr = ?, base_domain = ?, service = ?, service_type = ? WHERE id = ?");
-  // the report's record ids, read a page at a time by the report index, then named by id
-  const page = sqlite.prepare("SELECT id, source_ip AS ip FROM aggregate_records WHERE report_id = ? AND id > ? ORDER BY id LIMIT ?");
-  for (let after = 0; ; ) {
-    const rows = page.all(reportRowId, after, NAMES_PER_STATEMENT * 8) as { id: number; ip: string }[];
-    if (!rows.length) break;
-    for (const { id, ip } of rows) {
-      const n = byIp.get(ip);
-      if (n) update.run(n.ptr, n.baseDomain, n.service, n.serviceType, id);
-    }
-    after = rows[rows.length - 1]!.id;
-    if (many) collectWhenGrown();
-  }
+  nameReportRecords(sqlite, reportRowId, new Map(names.map((n) => [n.ip, n])), NAMES_PER_STATEMENT * 8, () => many && collectWhenGrown());
 }
