@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkpointWal, openStore, SQLITE_CACHE_KB, WAL_AUTOCHECKPOINT_PAGES, type SqliteStore } from ".";
+import { ANALYSIS_LIMIT, checkpointWal, openStore, SQLITE_CACHE_KB, WAL_AUTOCHECKPOINT_PAGES, type SqliteStore } from ".";
 
 let dir = "";
 let store: SqliteStore | null = null;
@@ -22,6 +22,8 @@ test("SQLite runs with WAL, the sized page cache, in-memory temporaries and chec
   expect(pragma("temp_store")).toBe(2);
   expect(pragma("wal_autocheckpoint")).toBe(WAL_AUTOCHECKPOINT_PAGES);
   expect(pragma("foreign_keys")).toBe(1);
+  // ANALYZE (the open-time and hourly PRAGMA optimize) samples, never reads a table of millions whole
+  expect(pragma("analysis_limit")).toBe(ANALYSIS_LIMIT);
 
   // ~8 MB of commits: past SQLite's default autocheckpoint (1,000 pages), which would have run inside a commit
   const sqlite = store.sqlite;

@@ -157,18 +157,6 @@ export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: st
   );
 }
 
-/**
- * Records an IP's reverse DNS name and sending service for the organisation of the aggregate
- * report `reportRowId` (source_names, read by the Senders view, threats and tasks instead of the
- * records). Runs inside the caller's store.write.
- */
-export async function nameSourceIp(store: StoreCore, reportRowId: string, ip: string, name: { ptr: string; baseDomain: string | null; service: string | null; serviceType: string | null }): Promise<void> {
-  await store.rows(sql`
-    INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)
-    SELECT org_id, ${ip}, ${name.ptr}, ${name.baseDomain}, ${name.service}, ${name.serviceType} FROM aggregate_reports WHERE id = ${reportRowId}
-    ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`);
-}
-
 /** The SQLite upsert of one daily_auth_stats row (values in the order of authDayValues). */
 export const AUTH_DAY_UPSERT = `INSERT INTO daily_auth_stats (org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (org_id, domain_id, source_ip, day, method, auth_domain, selector, result) DO UPDATE SET messages = messages + excluded.messages`;
