@@ -142,11 +142,27 @@ describe("query plans of the hot read paths", () => {
     } finally {
       stop();
     }
-    const days = queries.filter((q) => /FROM daily_sender_stats s\s+WHERE s\.org_id = \S+ AND s\.domain_id = /i.test(q.sql));
+    const days = queries.filter((q) => /FROM daily_sender_stats s\s+(INDEXED BY \S+\s+)?WHERE s\.org_id = \S+ AND s\.domain_id = /i.test(q.sql));
     expect(days.length).toBe(1);
     const plan = (await planOf(days[0]!)).join("\n");
     if (t.deps.store.dialect === "sqlite") expect(plan).toContain("USING INDEX daily_sender_stats_org_domain_day_idx (org_id=? AND domain_id=? AND day>? AND day<?)");
     else expect(plan).toMatch(/(Index Scan using|Bitmap Index Scan on) daily_sender_stats_org_domain_day_idx/);
+  });
+
+  test("trends' top sources read the organization's window of the per-address roll-up by index (on SQLite one run of its primary key)", async () => {
+    const { queries, stop } = capture();
+    try {
+      expect((await t.request("GET", "/api/trends/sources?days=30", { cookie: owner.cookie })).status).toBe(200);
+    } finally {
+      stop();
+    }
+    const window = queries.filter((q) => /FROM daily_sender_stats s\s+WHERE s\.org_id = \S+\s+AND s\.day >= /i.test(q.sql));
+    expect(window.length).toBe(1);
+    const plan = (await planOf(window[0]!)).join("\n");
+    // SQLite: a WITHOUT ROWID table (migration 0025), so the rows are the primary key's pages, with no lookup of each row
+    if (t.deps.store.dialect === "sqlite") expect(plan).toContain("USING PRIMARY KEY (org_id=? AND day>? AND day<?)");
+    // PostgreSQL keeps no table in key order: an index of the organization's rows, never the table whole
+    else expect(plan).toMatch(/(Index (Only )?Scan using|Bitmap Index Scan on) daily_sender_stats_/);
   });
 
   test("the check sees a full scan: a records query without the organization's index fails it", async () => {
