@@ -5,9 +5,11 @@
  * `alert_deliveries` row per enabled channel that takes the event's type — in the same
  * transaction as the cause, so a crash loses no alert. Delivery happens later (delivery.ts).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { updateConditions } from "../../lib/alerts/conditions";
+import { collectWhenGrown } from "../../lib/memory";
+import { insertJsonRows } from "../reports/pg-json-rows";
 import { eventCategory, type AlertEvent, type AlertEventType } from "../../lib/alerts/events";
 import { alertSettingsOf } from "../settings/service";
 
@@ -34,11 +36,47 @@ export interface RecordedEvent extends AlertEvent {
 }
 
 /**
- * Rows per statement: a report can raise thousands of events at once, and PostgreSQL takes at
- * most 65,535 parameters in one statement (org_events has 7 columns, alert_deliveries 7).
+ * Rows (or condition keys) per statement: a report can raise thousands of events at once, and
+ * PostgreSQL takes at most 65,535 parameters in one statement (the keys looked up or cleared).
  */
 const ROWS_PER_STATEMENT = 1_000;
 const batches = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.length / ROWS_PER_STATEMENT) }, (_, i) => items.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
+
+/**
+ * Inserts `rows` (text values, or null) into `table`, one statement per ROWS_PER_STATEMENT rows,
+ * each statement's rows as one JSON parameter (SQLite `json_each`, PostgreSQL
+ * `json_array_elements`, in the order given); `fixed` are the values every row shares, first
+ * in `columns`, `conflict` an ON CONFLICT clause. A report with thousands of new failing
+ * sources once had drizzle build and bind a parameter per value: tens of megabytes of garbage
+ * at the end of a large upload, against one JSON string per statement here. Inside a write.
+ */
+async function insertTextRows(store: StoreCore, table: string, columns: string[], fixed: SQL[], rows: (string | null)[][], conflict: SQL = sql``): Promise<void> {
+  const insert = sql.raw(`INSERT INTO ${table} (${columns.join(", ")})`);
+  for (const batch of batches(rows)) {
+    if (store.dialect === "postgres") {
+      await insertJsonRows(store, insert, fixed, new Array(columns.length - fixed.length).fill("text"), batch, conflict);
+      continue;
+    }
+    const values = sql.raw(Array.from({ length: columns.length - fixed.length }, (_, i) => `value ->> ${i}`).join(", "));
+    // WHERE true: SQLite reads an ON CONFLICT straight after FROM as a join constraint
+    await store.rows(sql`${insert} SELECT ${sql.join(fixed, sql`, `)}, ${values} FROM json_each(${JSON.stringify(batch)}) WHERE true ORDER BY key ${conflict}`);
+  }
+}
+
+/** epoch seconds, as every timestamp column stores them (src/db/schema/columns.ts, schema-pg/columns.ts) */
+const seconds = (at: Date) => sql`${Math.floor(at.getTime() / 1000)}`;
+const bigint = (store: StoreCore, value: SQL) => (store.dialect === "postgres" ? sql`${value}::bigint` : value);
+
+/**
+ * Events that fire at once beyond one statement (a report with thousands of new failing
+ * sources) are written a statement's worth at a time — their conditions, events and
+ * deliveries — with collectWhenGrown between: what one chunk left behind is collected before
+ * the next adds to it. Fewer events never pay for the check (bulk ingest).
+ */
+function chunks<T>(items: T[]): { chunks: T[][]; between: () => void } {
+  const large = items.length > ROWS_PER_STATEMENT;
+  return { chunks: large ? batches(items) : [items], between: large ? () => void collectWhenGrown() : () => {} };
+}
 
 /** The event groups Settings' toggles switch off: compliance alerts = DNS, real-time threat monitoring = reports. */
 export interface CategorySwitches {
@@ -69,7 +107,7 @@ export function channelTakes(eventTypes: string | null, type: AlertEventType): b
  */
 export async function recordEvents(deps: AlertsDeps, orgId: string, events: AlertEvent[], options: RecordOptions = {}): Promise<RecordedEvent[]> {
   const { store } = deps;
-  const { alertConditions, orgEvents } = store.t;
+  const { alertConditions } = store.t;
   return store.write(async (tx) => {
     const at = deps.now();
     let fire: AlertEvent[];
@@ -92,23 +130,38 @@ export async function recordEvents(deps: AlertsDeps, orgId: string, events: Aler
       fire = events.filter((e) => !active.has(e.dedupeKey) && !seen.has(e.dedupeKey) && seen.add(e.dedupeKey));
     }
     if (!fire.length) return [];
-    for (const batch of batches(fire))
-      await tx
-        .insert(alertConditions)
-        .values(batch.map((e) => ({ orgId, key: e.dedupeKey, since: at })))
-        .onConflictDoNothing();
-
     // Settings' toggles: a switched-off group is still tracked (no storm when switched back on)
     // but neither stored nor sent.
     const switches = await categorySwitches(store, orgId);
-    const wanted = fire.filter((e) => {
-      const category = eventCategory(e.type);
-      return category === "dns" ? switches.dns : category === "reports" ? switches.reports : true;
-    });
-    if (!wanted.length) return [];
-    const recorded: RecordedEvent[] = wanted.map((e) => ({ ...e, id: crypto.randomUUID(), occurredAt: at }));
-    for (const batch of batches(recorded)) await tx.insert(orgEvents).values(batch.map((e) => ({ id: e.id, orgId, type: e.type, domain: e.domain, data: JSON.stringify(e.data), dedupeKey: e.dedupeKey, occurredAt: at })));
-    await queueDeliveries(deps, orgId, recorded);
+    const recorded: RecordedEvent[] = [];
+    const { chunks: parts, between } = chunks(fire);
+    for (const part of parts) {
+      await insertTextRows(
+        store,
+        "alert_conditions",
+        ["org_id", "since", "key"],
+        [sql`${orgId}`, bigint(store, seconds(at))],
+        part.map((e) => [e.dedupeKey]),
+        sql`ON CONFLICT DO NOTHING`,
+      );
+      const wanted: RecordedEvent[] = [];
+      for (const e of part) {
+        const category = eventCategory(e.type);
+        if (category === "dns" ? switches.dns : category === "reports" ? switches.reports : true) wanted.push({ ...e, id: crypto.randomUUID(), occurredAt: at });
+      }
+      if (wanted.length) {
+        await insertTextRows(
+          store,
+          "org_events",
+          ["org_id", "occurred_at", "id", "type", "domain", "data", "dedupe_key"],
+          [sql`${orgId}`, bigint(store, seconds(at))],
+          wanted.map((e) => [e.id, e.type, e.domain, JSON.stringify(e.data), e.dedupeKey]),
+        );
+        await queueDeliveries(deps, orgId, wanted);
+        recorded.push(...wanted);
+      }
+      between();
+    }
     return recorded;
   });
 }
@@ -116,16 +169,23 @@ export async function recordEvents(deps: AlertsDeps, orgId: string, events: Aler
 /** One outbox row per enabled channel that takes each event (the (event, channel) pair is unique). */
 export async function queueDeliveries(deps: AlertsDeps, orgId: string, events: { id: string; type: AlertEventType }[], onlyChannelId?: string): Promise<number> {
   const { store } = deps;
-  const { alertChannels, alertDeliveries } = store.t;
+  const { alertChannels } = store.t;
   const at = deps.now();
   return store.write(async (tx) => {
     const channels = await tx
       .select({ id: alertChannels.id, eventTypes: alertChannels.eventTypes })
       .from(alertChannels)
       .where(and(eq(alertChannels.orgId, orgId), eq(alertChannels.enabled, true), onlyChannelId ? eq(alertChannels.id, onlyChannelId) : undefined));
-    const rows = events.flatMap((event) => channels.filter((c) => channelTakes(c.eventTypes, event.type)).map((c) => ({ orgId, eventId: event.id, channelId: c.id, status: "pending", attempts: 0, nextAttemptAt: at, createdAt: at })));
+    const rows = events.flatMap((event) => channels.filter((c) => channelTakes(c.eventTypes, event.type)).map((c) => [crypto.randomUUID(), event.id, c.id]));
     if (!rows.length) return 0;
-    for (const batch of batches(rows)) await tx.insert(alertDeliveries).values(batch).onConflictDoNothing();
+    await insertTextRows(
+      store,
+      "alert_deliveries",
+      ["org_id", "status", "attempts", "next_attempt_at", "created_at", "id", "event_id", "channel_id"],
+      [sql`${orgId}`, sql.raw("'pending'"), sql.raw("0"), bigint(store, seconds(at)), bigint(store, seconds(at))],
+      rows,
+      sql`ON CONFLICT DO NOTHING`,
+    );
     return rows.length;
   });
 }
