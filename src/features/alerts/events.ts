@@ -9,7 +9,7 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { updateConditions } from "../../lib/alerts/conditions";
 import { collectWhenGrown } from "../../lib/memory";
-import { insertJsonRows } from "../reports/pg-json-rows";
+import { insertRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
 import { eventCategory, type AlertEvent, type AlertEventType } from "../../lib/alerts/events";
 import { alertSettingsOf } from "../settings/service";
 
@@ -35,33 +35,13 @@ export interface RecordedEvent extends AlertEvent {
   occurredAt: Date;
 }
 
-/**
- * Rows (or condition keys) per statement: a report can raise thousands of events at once, and
- * PostgreSQL takes at most 65,535 parameters in one statement (the keys looked up or cleared).
+/*
+ * Rows (or condition keys) per statement (ROWS_PER_STATEMENT): a report can raise thousands of
+ * events at once, and PostgreSQL takes at most 65,535 parameters in one statement (the keys
+ * looked up or cleared). Rows go in as one JSON parameter per statement (insertRows): a report
+ * with thousands of new failing sources once had drizzle build and bind a parameter per value.
  */
-const ROWS_PER_STATEMENT = 1_000;
 const batches = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.length / ROWS_PER_STATEMENT) }, (_, i) => items.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT));
-
-/**
- * Inserts `rows` (text values, or null) into `table`, one statement per ROWS_PER_STATEMENT rows,
- * each statement's rows as one JSON parameter (SQLite `json_each`, PostgreSQL
- * `json_array_elements`, in the order given); `fixed` are the values every row shares, first
- * in `columns`, `conflict` an ON CONFLICT clause. A report with thousands of new failing
- * sources once had drizzle build and bind a parameter per value: tens of megabytes of garbage
- * at the end of a large upload, against one JSON string per statement here. Inside a write.
- */
-async function insertTextRows(store: StoreCore, table: string, columns: string[], fixed: SQL[], rows: (string | null)[][], conflict: SQL = sql``): Promise<void> {
-  const insert = sql.raw(`INSERT INTO ${table} (${columns.join(", ")})`);
-  for (const batch of batches(rows)) {
-    if (store.dialect === "postgres") {
-      await insertJsonRows(store, insert, fixed, new Array(columns.length - fixed.length).fill("text"), batch, conflict);
-      continue;
-    }
-    const values = sql.raw(Array.from({ length: columns.length - fixed.length }, (_, i) => `value ->> ${i}`).join(", "));
-    // WHERE true: SQLite reads an ON CONFLICT straight after FROM as a join constraint
-    await store.rows(sql`${insert} SELECT ${sql.join(fixed, sql`, `)}, ${values} FROM json_each(${JSON.stringify(batch)}) WHERE true ORDER BY key ${conflict}`);
-  }
-}
 
 /** epoch seconds, as every timestamp column stores them (src/db/schema/columns.ts, schema-pg/columns.ts) */
 const seconds = (at: Date) => sql`${Math.floor(at.getTime() / 1000)}`;
@@ -136,13 +116,10 @@ export async function recordEvents(deps: AlertsDeps, orgId: string, events: Aler
     const recorded: RecordedEvent[] = [];
     const { chunks: parts, between } = chunks(fire);
     for (const part of parts) {
-      await insertTextRows(
+      await insertRows(
         store,
-        "alert_conditions",
-        ["org_id", "since", "key"],
-        [sql`${orgId}`, bigint(store, seconds(at))],
+        { table: "alert_conditions", columns: ["org_id", "since", "key"], fixed: [sql`${orgId}`, bigint(store, seconds(at))], tail: sql`ON CONFLICT DO NOTHING` },
         part.map((e) => [e.dedupeKey]),
-        sql`ON CONFLICT DO NOTHING`,
       );
       const wanted: RecordedEvent[] = [];
       for (const e of part) {
@@ -150,11 +127,9 @@ export async function recordEvents(deps: AlertsDeps, orgId: string, events: Aler
         if (category === "dns" ? switches.dns : category === "reports" ? switches.reports : true) wanted.push({ ...e, id: crypto.randomUUID(), occurredAt: at });
       }
       if (wanted.length) {
-        await insertTextRows(
+        await insertRows(
           store,
-          "org_events",
-          ["org_id", "occurred_at", "id", "type", "domain", "data", "dedupe_key"],
-          [sql`${orgId}`, bigint(store, seconds(at))],
+          { table: "org_events", columns: ["org_id", "occurred_at", "id", "type", "domain", "data", "dedupe_key"], fixed: [sql`${orgId}`, bigint(store, seconds(at))] },
           wanted.map((e) => [e.id, e.type, e.domain, JSON.stringify(e.data), e.dedupeKey]),
         );
         await queueDeliveries(deps, orgId, wanted);
@@ -178,13 +153,15 @@ export async function queueDeliveries(deps: AlertsDeps, orgId: string, events: {
       .where(and(eq(alertChannels.orgId, orgId), eq(alertChannels.enabled, true), onlyChannelId ? eq(alertChannels.id, onlyChannelId) : undefined));
     const rows = events.flatMap((event) => channels.filter((c) => channelTakes(c.eventTypes, event.type)).map((c) => [crypto.randomUUID(), event.id, c.id]));
     if (!rows.length) return 0;
-    await insertTextRows(
+    await insertRows(
       store,
-      "alert_deliveries",
-      ["org_id", "status", "attempts", "next_attempt_at", "created_at", "id", "event_id", "channel_id"],
-      [sql`${orgId}`, sql.raw("'pending'"), sql.raw("0"), bigint(store, seconds(at)), bigint(store, seconds(at))],
+      {
+        table: "alert_deliveries",
+        columns: ["org_id", "status", "attempts", "next_attempt_at", "created_at", "id", "event_id", "channel_id"],
+        fixed: [sql`${orgId}`, sql.raw("'pending'"), sql.raw("0"), bigint(store, seconds(at)), bigint(store, seconds(at))],
+        tail: sql`ON CONFLICT DO NOTHING`,
+      },
       rows,
-      sql`ON CONFLICT DO NOTHING`,
     );
     return rows.length;
   });

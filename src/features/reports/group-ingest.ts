@@ -36,7 +36,7 @@ import type { ServiceContext } from "../../http/access";
 import { isTransientWriteError } from "../../db/store";
 import type { OwnedDomain } from "../../lib/reports/routing";
 import { domainNamesOf, recordReportArrival } from "../domains/service";
-import { afterReportsStored, afterWrite, ingestFile, noteArrival, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
+import { afterReportsStored, finishStored, ingestFile, noteArrival, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
 import { reportWriter, type DeferredRollup } from "./store";
 
 /**
@@ -124,7 +124,7 @@ export class GroupIngest {
         continue;
       }
       const outcome = written.get(prepared)!;
-      await this.answer(Array.isArray(outcome) ? await afterWrite(this.deps, prepared.input, prepared.kind, outcome, true) : outcome);
+      await this.answer(Array.isArray(outcome) ? finishStored(this.deps, prepared.input, prepared.kind, outcome) : outcome);
     }
   }
 

@@ -293,19 +293,25 @@ export async function afterReportsStored(deps: ServiceContext, orgId: string, st
 }
 
 /**
- * After the file's write: report events (unless `eventsDone`: the caller ran afterReportsStored
- * for its group), reverse DNS, metrics, the answer.
+ * After one file's write: its report events (new failing sources, pass rate, failure reports)
+ * in their own write, right after, then the rest (finishStored).
  */
-export async function afterWrite(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[], eventsDone = false): Promise<IngestResult> {
-  // report events (new failing sources, pass rate, failure reports) in their own write, right after
-  if (!eventsDone) await afterReportsStored(deps, input.orgId, stored);
+async function afterWrite(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[]): Promise<IngestResult> {
+  await afterReportsStored(deps, input.orgId, stored);
+  return finishStored(deps, input, kind, stored);
+}
 
+/**
+ * After a file's write and its report events (afterReportsStored, run per file or once for a
+ * bulk-ingest group): reverse DNS, metrics, the answer.
+ */
+export function finishStored(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[]): IngestResult {
   const targets: EnrichmentTarget[] = [];
   for (const { planned, row, ips } of stored) {
     if (row.duplicate) continue;
     const r = planned.report;
-    if (r.kind === "aggregate") targets.push({ table: "aggregate", reportRowId: row.id, ips: ips ?? [...new Set(r.records.map((x) => x.sourceIp))] });
-    else if (r.kind === "failure" && r.sourceIp) targets.push({ table: "failure", reportRowId: row.id, ips: [r.sourceIp] });
+    if (r.kind === "aggregate") targets.push({ table: "aggregate", orgId: input.orgId, reportRowId: row.id, ips: ips ?? [...new Set(r.records.map((x) => x.sourceIp))] });
+    else if (r.kind === "failure" && r.sourceIp) targets.push({ table: "failure", orgId: input.orgId, reportRowId: row.id, ips: [r.sourceIp] });
   }
   scheduleReverseDns(deps, targets);
 

@@ -7,6 +7,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Store } from "../../db";
+import { insertRows, type RowsInsert } from "../../db/json-rows";
 import type { ServiceContext } from "../../http/access";
 import { collectWhenGrown } from "../../lib/memory";
 import { sendingServiceOf } from "./senders";
@@ -123,6 +124,8 @@ async function resolvePtr(resolver: ReverseResolver, ip: string, cache: Map<stri
 
 export interface EnrichmentTarget {
   table: "aggregate" | "failure";
+  /** the organization the report belongs to */
+  orgId: string;
   reportRowId: string;
   ips: string[];
 }
@@ -255,7 +258,7 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             const { baseDomain, service } = sendingServiceOf(ptr);
             names.push({ ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
           }
-          if (names.length) await nameReportSources(deps.store, target.reportRowId, names);
+          if (names.length) await nameReportSources(deps.store, target.orgId, target.reportRowId, names);
         }
       }
     });
@@ -266,36 +269,33 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
 }
 
 /**
- * Names the source addresses of the aggregate report `reportRowId`: its records and the
- * organisation's source_names rows, NAMES_PER_STATEMENT names per statement. The report's records
- * are read once by the report index and named by id (one statement per address would read all of
- * a 100,000-record report's rows once per address). Inside the caller's store.write.
+ * Names the source addresses of the aggregate report `reportRowId` of `orgId`: its records and
+ * the organisation's source_names rows, NAMES_PER_STATEMENT names per statement (nothing when
+ * the report was deleted meanwhile). The report's records are read once by the report index and
+ * named by id (one statement per address would read all of a 100,000-record report's rows once
+ * per address). Inside the caller's store.write.
  */
-async function nameReportSources(store: ServiceContext["store"], reportRowId: string, names: RecordName[]): Promise<void> {
-  // SQLite reads each name as an array, PostgreSQL's json_to_recordset as an object of the columns
-  const rowOf = (n: RecordName): unknown => store.dialect === "sqlite" ? [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType] : ({ ip: n.ip, ptr: n.ptr, base_domain: n.baseDomain, service: n.service, service_type: n.serviceType });
+async function nameReportSources(store: ServiceContext["store"], orgId: string, reportRowId: string, names: RecordName[]): Promise<void> {
+  const report = await store.rows(sql`SELECT 1 AS found FROM aggregate_reports WHERE org_id = ${orgId} AND id = ${reportRowId}`);
+  if (!report.length) return;
+  const into: RowsInsert = {
+    table: "source_names",
+    columns: ["org_id", "source_ip", "ptr", "base_domain", "service", "service_type"],
+    fixed: [sql`${orgId}`],
+    tail: sql`ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`,
+    perStatement: NAMES_PER_STATEMENT,
+  };
   const sqlite = (store as Store).sqlite;
   const many = names.length >= MANY_ADDRESSES;
   for (let at = 0; at < names.length; at += NAMES_PER_STATEMENT) {
     if (many) collectWhenGrown();
-    const json = JSON.stringify(names.slice(at, at + NAMES_PER_STATEMENT).map(rowOf));
-    if (store.dialect === "sqlite") {
-      await store.rows(sql`
-        INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)
-        SELECT r.org_id, json_extract(n.value, '$[0]'), json_extract(n.value, '$[1]'), json_extract(n.value, '$[2]'), json_extract(n.value, '$[3]'), json_extract(n.value, '$[4]')
-        FROM aggregate_reports r CROSS JOIN json_each(${json}) n WHERE r.id = ${reportRowId}
-        ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`);
-    } else {
-      await store.rows(sql`
-        INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)
-        SELECT r.org_id, n.ip, n.ptr, n.base_domain, n.service, n.service_type
-        FROM aggregate_reports r CROSS JOIN json_to_recordset(${json}::text::json) AS n(ip text, ptr text, base_domain text, service text, service_type text) WHERE r.id = ${reportRowId}
-        ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`);
-      await store.rows(sql`
-        UPDATE aggregate_records a SET ptr = n.ptr, base_domain = n.base_domain, service = n.service, service_type = n.service_type
-        FROM json_to_recordset(${json}::text::json) AS n(ip text, ptr text, base_domain text, service text, service_type text)
-        WHERE a.report_id = ${reportRowId} AND a.source_ip = n.ip`);
-    }
+    const rows = names.slice(at, at + NAMES_PER_STATEMENT).map((n) => [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType]);
+    await insertRows(store, into, rows);
+    if (store.dialect === "sqlite") continue;
+    await store.rows(sql`
+      UPDATE aggregate_records a SET ptr = n.r->>1, base_domain = n.r->>2, service = n.r->>3, service_type = n.r->>4
+      FROM json_array_elements(${JSON.stringify(rows)}::text::json) AS n(r)
+      WHERE a.report_id = ${reportRowId} AND a.source_ip = n.r->>0`);
   }
   if (store.dialect !== "sqlite" || !sqlite) return;
   nameReportRecords(sqlite, reportRowId, new Map(names.map((n) => [n.ip, n])), NAMES_PER_STATEMENT * 8, () => many && collectWhenGrown());

@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateReport } from "../../lib/reports/model";
-import { insertJsonRows } from "./pg-json-rows";
+import { insertJsonRows } from "../../db/json-rows";
 
 export interface RollupCounts {
   messages: number;
@@ -140,7 +140,7 @@ export function senderDayValues(ctx: { orgId: string; domainId: string }, day: n
 
 /** The PostgreSQL upsert of a report's daily_sender_stats rows (inside the caller's store.write). */
 export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup, policyDomain: string): Promise<void> {
-  // one JSON parameter for all the rows (pg-json-rows.ts)
+  // one JSON parameter for all the rows (src/db/json-rows.ts)
   await insertJsonRows(
     store,
     sql`INSERT INTO daily_sender_stats (org_id, day, policy_domain, domain_id, source_ip, country, city, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned,
@@ -171,7 +171,7 @@ export function authDayValues(ctx: { orgId: string; domainId: string }, day: num
 
 /** The PostgreSQL upsert of a report's daily_auth_stats rows (inside the caller's store.write). */
 export async function writeAuthDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
-  // one JSON parameter for all the rows (pg-json-rows.ts)
+  // one JSON parameter for all the rows (src/db/json-rows.ts)
   await insertJsonRows(
     store,
     sql`INSERT INTO daily_auth_stats (org_id, domain_id, day, source_ip, method, auth_domain, selector, result, messages)`,

@@ -10,7 +10,7 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { insertJsonRows } from "./pg-json-rows";
+import { insertJsonRows } from "../../db/json-rows";
 import { writeAuthDaysPostgres, writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
@@ -20,7 +20,7 @@ import {
 /** Records per INSERT (each statement's rows travel as one JSON parameter). */
 export const INSERT_BATCH = 1000;
 
-/** Records and auth results go in as one JSON array per statement (pg-json-rows.ts), RETURNING in the array's order. */
+/** Records and auth results go in as one JSON array per statement (src/db/json-rows.ts), RETURNING in the array's order. */
 async function insertRecordsPostgres(store: StoreCore, reportId: string, orgId: string, begin: number, rows: unknown[][]): Promise<number[]> {
   const inserted = await insertJsonRows<{ id: number | string }>(
     store,
