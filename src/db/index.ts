@@ -2,9 +2,12 @@ import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { createLogger, type Logger } from "../log";
+import { periodic } from "../lib/periodic";
 import { applyMigrations } from "./migrate";
 import * as schema from "./schema";
 import { sqliteStoreCore, type StoreCore } from "./store";
+import { isBusyError } from "./transaction";
 
 export type DB = BunSQLiteDatabase<typeof schema>;
 /** The database, whichever it is: see store.ts for how services read and write through it. */
@@ -52,27 +55,34 @@ export function checkpointWal(sqlite: Database): boolean {
     if (sqlite.inTransaction) return false;
     sqlite.run("PRAGMA wal_checkpoint(PASSIVE)");
     return true;
-  } catch {
-    // busy with another process's write (dmarcwarden ingest), or closed: the next round tries again
-    return false;
+  } catch (error) {
+    // busy with another process's write (dmarcwarden ingest): the next round tries again
+    if (isBusyError(error)) return false;
+    throw error;
   }
 }
 
-function startUpkeep(sqlite: Database, path: string): () => void {
-  if (path === ":memory:") return () => {};
-  const optimize = () => {
-    try {
-      if (!sqlite.inTransaction) sqlite.run("PRAGMA optimize");
-    } catch {}
-  };
-  const checkpoints = setInterval(() => checkpointWal(sqlite), CHECKPOINT_EVERY_MS);
-  const optimizer = setInterval(optimize, OPTIMIZE_EVERY_MS);
-  // neither keeps a CLI command alive
-  checkpoints.unref?.();
-  optimizer.unref?.();
-  return () => {
-    clearInterval(checkpoints);
-    clearInterval(optimizer);
+/** `PRAGMA optimize` between transactions; another process's write lock makes it wait for the next round. */
+function optimize(sqlite: Database): void {
+  try {
+    if (!sqlite.inTransaction) sqlite.run("PRAGMA optimize");
+  } catch (error) {
+    if (!isBusyError(error)) throw error;
+  }
+}
+
+/** where upkeep failures go when openStore is given no logger: stderr, keeping a command's stdout its own */
+const upkeepLog = createLogger("warn", (line) => process.stderr.write(line + "\n"));
+
+/** The background checkpoints and optimize, as periodic jobs (unref'd: neither keeps a CLI command alive); resolves the stop once a running round ended. */
+function startUpkeep(sqlite: Database, path: string, log: Logger): () => Promise<void> {
+  if (path === ":memory:") return async () => {};
+  const jobs = [
+    periodic({ everyMs: CHECKPOINT_EVERY_MS, run: () => void checkpointWal(sqlite), onError: (error) => log.warn("db.checkpoint_failed", { error }) }),
+    periodic({ everyMs: OPTIMIZE_EVERY_MS, run: () => optimize(sqlite), onError: (error) => log.warn("db.optimize_failed", { error }) }),
+  ];
+  return async () => {
+    await Promise.all(jobs.map((job) => job.stop()));
   };
 }
 
@@ -80,7 +90,7 @@ function startUpkeep(sqlite: Database, path: string): () => void {
  * Opens (creating if needed) the SQLite file with WAL, foreign keys, a busy timeout and the
  * tuning above, and applies pending migrations unless told not to.
  */
-export function openStore(path: string, options: { migrate?: boolean } = {}): SqliteStore {
+export function openStore(path: string, options: { migrate?: boolean; log?: Logger } = {}): SqliteStore {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.run("PRAGMA busy_timeout = 5000");
@@ -94,7 +104,7 @@ export function openStore(path: string, options: { migrate?: boolean } = {}): Sq
   if (options.migrate !== false) applyMigrations(sqlite);
   // a long-lived connection: analyse what needs it now (bounded work), then on the schedule
   sqlite.run("PRAGMA optimize = 0x10002");
-  const stopUpkeep = startUpkeep(sqlite, path);
+  const stopUpkeep = startUpkeep(sqlite, path, options.log ?? upkeepLog);
   const db = drizzle(sqlite, { schema });
   let closed = false;
   return Object.assign(sqliteStoreCore(sqlite, db), {
@@ -102,7 +112,7 @@ export function openStore(path: string, options: { migrate?: boolean } = {}): Sq
     async close() {
       if (closed) return;
       closed = true;
-      stopUpkeep();
+      await stopUpkeep();
       checkpointWal(sqlite);
       sqlite.close();
     },
