@@ -8,10 +8,10 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import type { PublicContext, ServiceContext } from "../../http/access";
 import { NotFoundError, ServiceError, ValidationError } from "../../http/errors";
 import { hashToken, newToken } from "../../lib/tokens";
-import { sendInBackground, type Mailer } from "../mail/mailer";
+import { sendInBackground } from "../mail/mailer";
 import { passwordLinkMail } from "../mail/templates";
 import { organizationsOf } from "../orgs/directory";
-import { userMailOrigin } from "../branding/service";
+import { userMailBase } from "../branding/service";
 import { markEmailVerified } from "./email-verification";
 import { userByEmail, userById, type SignedIn } from "./service";
 import { createSession, deleteSessionsOf, type WithStore } from "./sessions";
@@ -33,8 +33,8 @@ export async function issuePasswordToken({ store }: WithStore, userId: string, n
   return { token, expiresAt };
 }
 
-/** `origin`: an MSP's own hostname for someone who belongs only to it and its clients (branding's userMailOrigin) */
-export const setPasswordUrl = (mailer: Mailer, token: string, origin?: string | null) => `${origin ?? mailer.publicUrl}/set-password?token=${encodeURIComponent(token)}`;
+/** `base`: the person's mail base (branding's userMailBase: an MSP's own hostname for someone who belongs only to it and its clients, else --public-url) */
+export const setPasswordUrl = (base: string, token: string) => `${base}/set-password?token=${encodeURIComponent(token)}`;
 
 /**
  * Mails a set-password link to the user (in the background: a mail failure is logged, not
@@ -46,7 +46,7 @@ export async function mailPasswordLink(ctx: Pick<ServiceContext, "store" | "log"
   const user = await userById(ctx, userId);
   if (!user) return false;
   const { token, expiresAt } = await issuePasswordToken(ctx, userId, now);
-  sendInBackground(mailer, ctx.log, reason === "trial" ? "trial_password_link" : "password_link", passwordLinkMail({ to: user.email, name: user.name, link: setPasswordUrl(mailer, token, await userMailOrigin(ctx, userId)), expiresAt, reason }));
+  sendInBackground(mailer, ctx.log, reason === "trial" ? "trial_password_link" : "password_link", passwordLinkMail({ to: user.email, name: user.name, link: setPasswordUrl(await userMailBase(ctx, userId), token), expiresAt, reason }));
   return true;
 }
 

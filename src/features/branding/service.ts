@@ -299,17 +299,30 @@ export async function mailOriginFor(ctx: Ctx, orgId: string): Promise<string | n
   return hostname ? `https://${hostname}` : null;
 }
 
+/** What mailBaseFor and userMailBase read: the store, billing (the plan allows branding?) and the public address. */
+export type MailBaseContext = Pick<ServiceContext, "store" | "stripe"> & { config: Pick<ServiceContext["config"], "stripeSecretKey" | "publicUrl">; mailer?: { publicUrl: string } | null };
+
+/** The server's public address (--public-url, "" when unset), without a trailing slash. */
+const publicBase = (ctx: MailBaseContext) => (ctx.mailer?.publicUrl || ctx.config.publicUrl || "").replace(/\/+$/, "");
+
 /**
- * The base of every link in mail about an organisation (digests, alerts): its verified custom
- * hostname (mailOriginFor), else the server's public address (--public-url, "" when unset).
- * A branding that cannot be read gives the public address, so the mail still goes out.
+ * The base of every link in mail about an organisation (invitations, digests, alerts): its
+ * verified custom hostname (mailOriginFor), else the server's public address (--public-url, ""
+ * when unset). A branding that cannot be read gives the public address, so the mail still goes out.
  */
-export async function mailBaseFor(
-  ctx: Pick<ServiceContext, "store" | "stripe"> & { config: Pick<ServiceContext["config"], "stripeSecretKey" | "publicUrl">; mailer?: { publicUrl: string } | null },
-  orgId: string,
-): Promise<string> {
+export async function mailBaseFor(ctx: MailBaseContext, orgId: string): Promise<string> {
   const origin = await mailOriginFor(ctx, orgId).catch(() => null);
-  return origin ?? (ctx.mailer?.publicUrl || ctx.config.publicUrl || "").replace(/\/+$/, "");
+  return origin ?? publicBase(ctx);
+}
+
+/**
+ * The base of the links in a person's own mail (password links): their MSP's verified hostname
+ * when userMailOrigin gives one, else the public address, as mailBaseFor for an organisation
+ * (a branding that cannot be read gives the public address).
+ */
+export async function userMailBase(ctx: MailBaseContext, userId: string): Promise<string> {
+  const origin = await userMailOrigin(ctx, userId).catch(() => null);
+  return origin ?? publicBase(ctx);
 }
 
 /**

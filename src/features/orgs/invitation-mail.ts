@@ -4,7 +4,7 @@
  * only ever reaches the invited address.
  */
 import type { OrgContext } from "../../http/access";
-import { mailOriginFor } from "../branding/service";
+import { mailBaseFor } from "../branding/service";
 import { invitationMail } from "../mail/templates";
 import type { InvitationView, InviteResponse } from "./contract";
 import { organizationName } from "./service";
@@ -21,13 +21,9 @@ export async function deliverInvitation(
   requestOrigin: string,
 ): Promise<InviteResponse> {
   const { actor, mailer } = ctx;
-  const path = `/invite?token=${encodeURIComponent(token)}`;
-  // an MSP's organisations are invited to its own hostname
-  const msp = await mailOriginFor(ctx, actor.orgId);
-  if (!mailer) {
-    return { invitation, emailed: false, link: `${msp ?? requestOrigin}${path}` };
-  }
-  const link = `${msp ?? mailer.publicUrl}${path}`;
+  // as every mail about an organisation: an MSP's organisations are invited to its own hostname
+  const link = `${(await mailBaseFor(ctx, actor.orgId)) || requestOrigin}/invite?token=${encodeURIComponent(token)}`;
+  if (!mailer) return { invitation, emailed: false, link };
   const organization = (await organizationName(ctx, actor.orgId)) ?? "an organization";
   try {
     await mailer.send(
