@@ -3,17 +3,12 @@
  * that adds the roll-up tables fills them from the stored records (day = the UTC day on which a
  * report's range begins), on SQLite and on PostgreSQL.
  */
-import { Database } from "bun:sqlite";
-import { afterAll, expect, test } from "bun:test";
-import { SQL } from "bun";
-import { MIGRATIONS } from "./migrations.gen";
-import { PG_MIGRATIONS } from "./migrations-pg.gen";
-import { postgresMissing, startPostgres, type PostgresCluster } from "../../tests/support/postgres";
+import { expect, test } from "bun:test";
+import { postgresMigrations, postgresMissing, sqliteBefore } from "../../tests/support/migrations";
 
 const ROLLUP_TAG = "monitoring_and_alerts";
 const DAY = 86_400;
 const day1 = 20_000; // 2024-10-04
-const statements = (sql: string) => sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean);
 
 /** Two reports of one domain on two days; the first has a passing and a failing record. */
 const seed = [
@@ -43,13 +38,9 @@ const expectedDomainDays = [
 const numbers = (rows: Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v])));
 
 test("SQLite: the roll-up migration fills daily stats from the records stored before it", () => {
-  const db = new Database(":memory:");
-  db.run("PRAGMA foreign_keys = ON");
-  const at = MIGRATIONS.findIndex((m) => m.tag.endsWith(ROLLUP_TAG));
-  expect(at).toBeGreaterThan(0);
-  for (const m of MIGRATIONS.slice(0, at)) for (const s of statements(m.sql)) db.run(s);
+  const { db, migrate } = sqliteBefore(ROLLUP_TAG);
   for (const s of seed) db.run(s);
-  for (const s of statements(MIGRATIONS[at]!.sql)) db.run(s);
+  migrate();
   expect(db.query("SELECT day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned FROM daily_domain_stats ORDER BY day").all()).toEqual(expectedDomainDays);
   expect(db.query("SELECT day, source_ip, country, messages, passed FROM daily_source_stats ORDER BY day, source_ip").all()).toEqual([
     { day: day1, source_ip: "192.0.2.1", country: "US", messages: 10, passed: 10 },
@@ -59,24 +50,13 @@ test("SQLite: the roll-up migration fills daily stats from the records stored be
   db.close();
 });
 
-let pg: PostgresCluster | null = null;
-afterAll(async () => {
-  await pg?.stop();
-});
-
+const postgres = postgresMigrations();
 if (postgresMissing) console.log(`PostgreSQL roll-up backfill test skipped: ${postgresMissing}`);
 test.skipIf(!!postgresMissing)("PostgreSQL: the same migration fills the same daily stats", async () => {
-  pg = await startPostgres();
-  const sql = new SQL(await pg.createDatabase());
-  try {
-    const at = PG_MIGRATIONS.findIndex((m) => m.tag.endsWith(ROLLUP_TAG));
-    expect(at).toBeGreaterThan(0);
-    for (const m of PG_MIGRATIONS.slice(0, at)) for (const s of statements(m.sql)) await sql.unsafe(s);
+  await postgres.upTo(ROLLUP_TAG, async ({ sql, migrate }) => {
     for (const s of seed) await sql.unsafe(s);
-    for (const s of statements(PG_MIGRATIONS[at]!.sql)) await sql.unsafe(s);
+    await migrate();
     const rows = await sql.unsafe("SELECT day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned FROM daily_domain_stats ORDER BY day");
     expect(numbers([...rows])).toEqual(expectedDomainDays);
-  } finally {
-    await sql.close();
-  }
+  });
 }, 60_000);

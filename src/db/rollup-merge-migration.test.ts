@@ -6,17 +6,12 @@
  * subdomain's reports counted for the domain) takes each policy domain's from its records, and
  * what retention purged on the first one; a source row without sender rows becomes one.
  */
-import { Database } from "bun:sqlite";
-import { afterAll, expect, test } from "bun:test";
-import { SQL } from "bun";
-import { MIGRATIONS } from "./migrations.gen";
-import { PG_MIGRATIONS } from "./migrations-pg.gen";
-import { postgresMissing, startPostgres, type PostgresCluster } from "../../tests/support/postgres";
+import { expect, test } from "bun:test";
+import { postgresMigrations, postgresMissing, sqliteBefore } from "../../tests/support/migrations";
 
 const TAG = "one_per_address_rollup";
 const DAY = 86_400;
 const day1 = 20_400;
-const statements = (sql: string) => sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean);
 
 const report = (id: string, policyDomain: string, day: number) =>
   `INSERT INTO aggregate_reports (id, org_id, domain_id, policy_domain, reporter_org, report_id, dmarcbis, date_begin, date_end, record_count, message_count, pass_count, source, processed_at)
@@ -64,42 +59,25 @@ const PER_ADDRESS_DAY = (table: string) =>
 const numbers = (rows: Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^\d+$/.test(v) ? Number(v) : typeof v === "bigint" ? Number(v) : v])));
 
 test("SQLite: daily_source_stats folds into daily_sender_stats with every per-address sum kept", () => {
-  const db = new Database(":memory:");
-  db.run("PRAGMA foreign_keys = ON");
-  const at = MIGRATIONS.findIndex((m) => m.tag.endsWith(TAG));
-  expect(at).toBeGreaterThan(0);
-  for (const m of MIGRATIONS.slice(0, at)) for (const s of statements(m.sql)) db.run(s);
+  const { db, migrate } = sqliteBefore(TAG);
   for (const s of seed) db.run(s);
   const before = db.query(PER_ADDRESS_DAY("daily_source_stats")).all();
-  for (const s of statements(MIGRATIONS[at]!.sql)) db.run(s);
+  migrate();
   expect(db.query(SENDER_ROWS).all()).toEqual(after);
   expect(db.query(PER_ADDRESS_DAY("daily_sender_stats")).all()).toEqual(before);
   expect(db.query("SELECT name FROM sqlite_master WHERE name = 'daily_source_stats'").all()).toEqual([]);
   db.close();
 });
 
-let pg: PostgresCluster | null = null;
-afterAll(async () => {
-  await pg?.stop();
-});
-
+const postgres = postgresMigrations();
 if (postgresMissing) console.log(`PostgreSQL roll-up merge migration test skipped: ${postgresMissing}`);
 test.skipIf(!!postgresMissing)("PostgreSQL: the same migration keeps the same sums", async () => {
-  pg = await startPostgres();
-  const sql = new SQL(await pg.createDatabase());
-  try {
-    const at = PG_MIGRATIONS.findIndex((m) => m.tag.endsWith(TAG));
-    expect(at).toBeGreaterThan(0);
-    for (const m of PG_MIGRATIONS.slice(0, at)) for (const s of statements(m.sql)) await sql.unsafe(s);
+  await postgres.upTo(TAG, async ({ sql, migrate }) => {
     for (const s of seed) await sql.unsafe(s);
     const before = numbers([...(await sql.unsafe(PER_ADDRESS_DAY("daily_source_stats")))]);
-    await sql.begin(async (tx) => {
-      for (const s of statements(PG_MIGRATIONS[at]!.sql)) await tx.unsafe(s);
-    });
+    await migrate();
     expect(numbers([...(await sql.unsafe(SENDER_ROWS))])).toEqual(after);
     expect(numbers([...(await sql.unsafe(PER_ADDRESS_DAY("daily_sender_stats")))])).toEqual(before);
     expect([...(await sql.unsafe("SELECT to_regclass('daily_source_stats') AS t"))]).toEqual([{ t: null }]);
-  } finally {
-    await sql.close();
-  }
+  });
 }, 60_000);

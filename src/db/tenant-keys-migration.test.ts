@@ -4,15 +4,10 @@
  * stored row is still there under its new `(org_id, …)` key, the composite foreign keys hold,
  * and a row can no longer point at another organisation's row.
  */
-import { Database } from "bun:sqlite";
-import { afterAll, expect, test } from "bun:test";
-import { SQL } from "bun";
-import { MIGRATIONS } from "./migrations.gen";
-import { PG_MIGRATIONS } from "./migrations-pg.gen";
-import { postgresMissing, startPostgres, type PostgresCluster } from "../../tests/support/postgres";
+import { expect, test } from "bun:test";
+import { postgresMigrations, postgresMissing, sqliteBefore } from "../../tests/support/migrations";
 
 const TAG = "tenant_keys";
-const statements = (sql: string) => sql.split("--> statement-breakpoint").map((s) => s.trim()).filter(Boolean);
 
 /** Two organisations, each with a domain, a report with records and auth results, and alert rows. */
 function seed(dialect: "sqlite" | "postgres"): string[] {
@@ -52,14 +47,10 @@ const AUTH_BY_ORG = "SELECT a.org_id, count(*) AS n FROM aggregate_auth_results 
 const numbers = (rows: Record<string, unknown>[]) => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v])));
 
 test("SQLite: stored auth results get their record's organization, and new ones continue the ids", () => {
-  const db = new Database(":memory:");
-  db.run("PRAGMA foreign_keys = ON");
-  const at = MIGRATIONS.findIndex((m) => m.tag.endsWith(TAG));
-  expect(at).toBeGreaterThan(0);
-  for (const m of MIGRATIONS.slice(0, at)) for (const s of statements(m.sql)) db.run(s);
+  const { db, migrate } = sqliteBefore(TAG);
   for (const s of seed("sqlite")) db.run(s);
   const before = db.query("SELECT id, record_id, method FROM aggregate_auth_results ORDER BY id").all();
-  for (const s of statements(MIGRATIONS[at]!.sql)) db.run(s);
+  migrate();
 
   expect(db.query("SELECT id, record_id, method FROM aggregate_auth_results ORDER BY id").all()).toEqual(before);
   expect(db.query(AUTH_BY_ORG).all()).toEqual([
@@ -75,24 +66,15 @@ test("SQLite: stored auth results get their record's organization, and new ones 
   db.close();
 });
 
-let pg: PostgresCluster | null = null;
-afterAll(async () => {
-  await pg?.stop();
-});
-
+const postgres = postgresMigrations();
 if (postgresMissing) console.log(`PostgreSQL tenant-key migration test skipped: ${postgresMissing}`);
 test.skipIf(!!postgresMissing)("PostgreSQL: every stored row keeps its place under (org_id, …) keys, and rows cannot point across organizations", async () => {
-  pg = await startPostgres();
-  const sql = new SQL(await pg.createDatabase());
-  try {
-    const at = PG_MIGRATIONS.findIndex((m) => m.tag.endsWith(TAG));
-    expect(at).toBeGreaterThan(0);
-    for (const m of PG_MIGRATIONS.slice(0, at)) for (const s of statements(m.sql)) await sql.unsafe(s);
+  await postgres.upTo(TAG, async ({ sql, migrate }) => {
     for (const s of seed("postgres")) await sql.unsafe(s);
     const tables = ["memberships", "invitations", "domains", "aggregate_reports", "aggregate_records", "aggregate_auth_results", "domain_record_history", "daily_domain_stats", "org_events", "alert_channels", "alert_deliveries", "delivery_attempts", "event_reads", "dns_snapshots"];
     const count = async () => Object.fromEntries(await Promise.all(tables.map(async (t) => [t, Number((await sql.unsafe(`SELECT count(*) AS n FROM ${t}`))[0].n)] as const)));
     const before = await count();
-    for (const s of statements(PG_MIGRATIONS[at]!.sql)) await sql.unsafe(s);
+    await migrate();
 
     expect(await count()).toEqual(before);
     expect(numbers([...(await sql.unsafe(AUTH_BY_ORG))])).toEqual([
@@ -132,7 +114,5 @@ test.skipIf(!!postgresMissing)("PostgreSQL: every stored row keeps its place und
     await sql.unsafe(`DELETE FROM domains WHERE org_id = 'o1' AND id = 'd-o1'`);
     expect(numbers([...(await sql.unsafe(AUTH_BY_ORG))])).toEqual([{ org_id: "o2", n: 4 }]);
     expect(Number((await sql.unsafe(`SELECT count(*) AS n FROM dns_snapshots`))[0].n)).toBe(1);
-  } finally {
-    await sql.close();
-  }
+  });
 }, 120_000);
