@@ -176,6 +176,22 @@ for (const kind of STORES) {
       expect(Number((await s.rows<{ n: number }>(sql`SELECT count(*) AS n FROM organizations`))[0]!.n)).toBe(1);
     });
 
+    test("tuples answers a raw query as arrays in the order selected, and sees the open transaction inside a write", async () => {
+      const s = await kind.open();
+      await addOrg(s, "Tuple-A");
+      await s.write(async () => {
+        await addOrg(s, "Tuple-B");
+        const rows = await s.tuples<[string, number | string, string | null]>(
+          sql`SELECT slug AS "slug", count(*) OVER () AS "n", NULL AS "nothing" FROM organizations WHERE slug LIKE ${"tuple-%"} ORDER BY slug`,
+        );
+        expect(rows.map(([slug, n, nothing]) => [slug, Number(n), nothing])).toEqual([
+          ["tuple-a", 2, null],
+          ["tuple-b", 2, null],
+        ]);
+      });
+      expect(await s.tuples(sql`SELECT slug FROM organizations WHERE slug = ${"nobody"}`)).toEqual([]);
+    });
+
     test("a job lease is granted to one holder at a time and again once it lapses", async () => {
       const s = await kind.open();
       const t0 = new Date("2026-01-01T00:00:00Z");

@@ -44,6 +44,12 @@ export interface StoreCore {
   /** rows of a raw query */
   rows<T = Record<string, unknown>>(query: SQL): Promise<T[]>;
   /**
+   * rows of a raw query as arrays, one value per selected column in the order selected (no
+   * object per row: for reads of many rows that the caller sums, such as a roll-up window).
+   * Values come back as from `rows` (PostgreSQL: 64-bit integers and sums as strings).
+   */
+  tuples<T extends unknown[] = unknown[]>(query: SQL): Promise<T[]>;
+  /**
    * Runs `work` inside a SAVEPOINT of the open `write` (called outside one, it throws): when
    * `work` throws, what it wrote is rolled back and the error passes on, while the transaction
    * stays open for the rest of the body. Bulk ingest writes each file of a group this way.
@@ -175,6 +181,9 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
     async rows<T>(query: SQL) {
       return (current.getStore() ?? db).all(query) as T[];
     },
+    async tuples<T extends unknown[]>(query: SQL) {
+      return (current.getStore() ?? db).values(query) as T[];
+    },
     async savepoint(work) {
       if (!current.getStore() || !sqlite.inTransaction) throw new Error("store.savepoint runs inside store.write only");
       return inSavepoint((statement) => sqlite.run(statement), work);
@@ -188,6 +197,8 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
   // The PostgreSQL drizzle instance and tables are typed as their SQLite twins (see the module
   // comment); these are the two members whose shape differs between the dialects.
   const pg = db as unknown as { transaction<T>(work: (tx: unknown) => Promise<T>, config?: { isolationLevel: "serializable" }): Promise<T>; execute(query: SQL): Promise<unknown[]> };
+  // drizzle's bun-sql session (of the pool, or of the open transaction) answers a query as arrays
+  type ArraySession = { dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } }; session: { query(text: string, params: unknown[]): Promise<unknown[][]> } };
   return {
     dialect: "postgres",
     get db() {
@@ -210,6 +221,11 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
     async rows<T>(query: SQL) {
       const open = current.getStore() as unknown as typeof pg | undefined;
       return [...(await (open ?? pg).execute(query))] as T[];
+    },
+    async tuples<T extends unknown[]>(query: SQL) {
+      const on = (current.getStore() ?? db) as unknown as ArraySession;
+      const { sql: text, params } = on.dialect.sqlToQuery(query);
+      return [...(await on.session.query(text, params))] as T[];
     },
     async savepoint(work) {
       const open = current.getStore() as unknown as typeof pg | undefined;

@@ -44,34 +44,77 @@ export interface SourceTotals extends Omit<DayTotals, "day"> {
   country: string | null;
 }
 
+/** Source addresses per statement when a read asks for some of them (far below both stores' parameter limits). */
+const IP_CHUNK = 500;
+
+/**
+ * The `limit` keys of `items` with the greatest `total`, greatest first (ties by key in
+ * code-unit order): the cut is found on the numbers alone, and only the keys that reach it are sorted.
+ */
+export function topByTotal<T>(items: ReadonlyMap<string, T>, total: (item: T) => number, limit: number): string[] {
+  if (limit <= 0 || !items.size) return [];
+  const totals = new Float64Array(items.size);
+  let i = 0;
+  for (const item of items.values()) totals[i++] = total(item);
+  const least = totals.sort()[Math.max(0, totals.length - limit)]!;
+  const reaching: [string, number][] = [];
+  for (const [key, item] of items) {
+    const t = total(item);
+    if (t >= least) reaching.push([key, t]);
+  }
+  return reaching
+    .sort((a, b) => b[1] - a[1] || byCodeUnit(a[0], b[0]))
+    .slice(0, limit)
+    .map(([key]) => key);
+}
+
 /**
  * The sending IPs with the most messages in [fromDay, toDay], most first (ties by address).
- * The range's roll-up rows are read once as they come and summed per IP here: cheaper than
- * SQL's GROUP BY and ORDER BY over every address-day (two temporary B-trees).
+ * The range's roll-up rows are read once as they come, address and messages only
+ * (`store.tuples`), and summed per IP here: cheaper than SQL's GROUP BY and ORDER BY over every
+ * address-day (two temporary B-trees). Only the `limit` addresses shown are then read whole,
+ * their days on the (org_id, source_ip, day) index.
  */
 export async function topSourcesBetween(ctx: WithStore, orgId: string, range: { domainId: string | null; fromDay: number; toDay: number; limit: number }): Promise<SourceTotals[]> {
   const forDomain = range.domainId ? sql`AND s.domain_id = ${range.domainId}` : sql``;
-  const rows = await ctx.store.rows<{ sourceIp: string; country: string | null } & Record<"messages" | "passed" | "quarantined" | "rejected" | "spfAligned" | "dkimAligned", number | string>>(sql`
-    SELECT s.source_ip AS "sourceIp", s.country AS "country", s.messages AS "messages", s.passed AS "passed", s.quarantined AS "quarantined",
-           s.rejected AS "rejected", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned"
-    FROM daily_sender_stats s
-    WHERE s.org_id = ${orgId} ${forDomain} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`);
-  const sums = new Map<string, SourceTotals>();
-  for (const r of rows) {
-    const cur = sums.get(r.sourceIp);
-    if (!cur) {
-      sums.set(r.sourceIp, { sourceIp: r.sourceIp, country: r.country ?? null, messages: Number(r.messages), passed: Number(r.passed), quarantined: Number(r.quarantined), rejected: Number(r.rejected), spfAligned: Number(r.spfAligned), dkimAligned: Number(r.dkimAligned) });
-      continue;
-    }
-    cur.country = greaterText(cur.country, r.country);
-    cur.messages += Number(r.messages);
-    cur.passed += Number(r.passed);
-    cur.quarantined += Number(r.quarantined);
-    cur.rejected += Number(r.rejected);
-    cur.spfAligned += Number(r.spfAligned);
-    cur.dkimAligned += Number(r.dkimAligned);
+  const window = sql`s.org_id = ${orgId} ${forDomain} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`;
+  const rows = await ctx.store.tuples<[string, number | string]>(sql`SELECT s.source_ip AS "sourceIp", s.messages AS "messages" FROM daily_sender_stats s WHERE ${window}`);
+  const messages = new Map<string, number>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const ip = r[0];
+    const had = messages.get(ip);
+    messages.set(ip, had === undefined ? Number(r[1]) : had + Number(r[1]));
   }
-  return [...sums.values()].sort((a, b) => b.messages - a.messages || byCodeUnit(a.sourceIp, b.sourceIp)).slice(0, range.limit);
+  const top = topByTotal(messages, (m) => m, range.limit);
+  if (!top.length) return [];
+  // on (org_id, source_ip, day): SQLite's statistics, averaged over all organizations, could
+  // otherwise have it walk the organization's whole window on the primary key again
+  const byIp = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
+  const sums = new Map<string, SourceTotals>();
+  for (let c = 0; c < top.length; c += IP_CHUNK) {
+    const ips = sql.join(top.slice(c, c + IP_CHUNK).map((ip) => sql`${ip}`), sql`, `);
+    const days = await ctx.store.tuples<[string, string | null, ...(number | string)[]]>(sql`
+      SELECT s.source_ip AS "sourceIp", s.country AS "country", s.messages AS "messages", s.passed AS "passed", s.quarantined AS "quarantined",
+             s.rejected AS "rejected", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned"
+      FROM daily_sender_stats s ${byIp}
+      WHERE ${window} AND s.source_ip IN (${ips})`);
+    for (const r of days) {
+      const cur = sums.get(r[0]);
+      if (!cur) {
+        sums.set(r[0], { sourceIp: r[0], country: r[1] ?? null, messages: Number(r[2]), passed: Number(r[3]), quarantined: Number(r[4]), rejected: Number(r[5]), spfAligned: Number(r[6]), dkimAligned: Number(r[7]) });
+        continue;
+      }
+      cur.country = greaterText(cur.country, r[1]);
+      cur.messages += Number(r[2]);
+      cur.passed += Number(r[3]);
+      cur.quarantined += Number(r[4]);
+      cur.rejected += Number(r[5]);
+      cur.spfAligned += Number(r[6]);
+      cur.dkimAligned += Number(r[7]);
+    }
+  }
+  return top.map((ip) => sums.get(ip)!);
 }
 
 export interface DomainRollupFigures {

@@ -11,6 +11,7 @@ import { sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
 import { byCodeUnit } from "../../lib/order";
 import { senderKeyOfRow, senderOf } from "../../lib/senders";
+import { topByTotal } from "./daily";
 
 /** Sources read per domain at most (the most mail first). */
 export const MAX_DOMAIN_SOURCES = 200;
@@ -29,7 +30,8 @@ export interface DomainSource {
   spf: { domain: string; result: string; messages: number }[];
 }
 
-type DayRow = { ip: string; messages: number | string; passed: number | string; spfAligned: number | string; dkimAligned: number | string };
+/** ip, messages, DMARC passes, SPF aligned, DKIM aligned (PostgreSQL may hand numbers back as strings) */
+type DayTuple = [string, number | string, number | string, number | string, number | string];
 type AuthRow = { ip: string; method: string; domain: string; selector: string; result: string; messages: number | string };
 
 /**
@@ -43,34 +45,34 @@ export async function domainSourcesBetween(ctx: OrgContext, domainId: string, ra
   // on SQLite named: the table is kept in (organization, day, …) order (WITHOUT ROWID), which a
   // database without statistics yet would scan across all the organization's domains instead
   const byDomain = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_domain_day_idx` : sql``;
-  const days = await ctx.store.rows<DayRow>(sql`
+  const days = await ctx.store.tuples<DayTuple>(sql`
     SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned"
     FROM daily_sender_stats s ${byDomain}
     WHERE s.org_id = ${orgId} AND s.domain_id = ${domainId} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`);
   const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number }>();
-  for (const d of days) {
-    const cur = perIp.get(d.ip);
-    if (!cur) perIp.set(d.ip, { ip: d.ip, messages: Number(d.messages), passed: Number(d.passed), spfAligned: Number(d.spfAligned), dkimAligned: Number(d.dkimAligned) });
+  for (let i = 0; i < days.length; i++) {
+    const d = days[i]!;
+    const cur = perIp.get(d[0]);
+    if (!cur) perIp.set(d[0], { ip: d[0], messages: Number(d[1]), passed: Number(d[2]), spfAligned: Number(d[3]), dkimAligned: Number(d[4]) });
     else {
-      cur.messages += Number(d.messages);
-      cur.passed += Number(d.passed);
-      cur.spfAligned += Number(d.spfAligned);
-      cur.dkimAligned += Number(d.dkimAligned);
+      cur.messages += Number(d[1]);
+      cur.passed += Number(d[2]);
+      cur.spfAligned += Number(d[3]);
+      cur.dkimAligned += Number(d[4]);
     }
   }
-  const chosen = [...perIp.values()].sort((a, b) => b.messages - a.messages || byCodeUnit(a.ip, b.ip)).slice(0, MAX_DOMAIN_SOURCES);
+  const chosen = topByTotal(perIp, (s) => s.messages, MAX_DOMAIN_SOURCES).map((ip) => perIp.get(ip)!);
   if (!chosen.length) return [];
   const inChosen = sql.join(chosen.map((c) => sql`${c.ip}`), sql`, `);
   const names = await ctx.store.rows<{ ip: string; service: string | null; baseDomain: string | null }>(sql`
     SELECT n.source_ip AS "ip", n.service AS "service", n.base_domain AS "baseDomain" FROM source_names n WHERE n.org_id = ${orgId} AND n.source_ip IN (${inChosen})`);
   const named = new Map(names.map((n) => [n.ip, n]));
-  const top: DomainSource[] = chosen
-    .map((c) => {
-      const n = named.get(c.ip);
-      const row = { sourceIp: c.ip, service: n?.service ?? null, baseDomain: n?.baseDomain ?? null };
-      return { ip: c.ip, service: row.service, baseDomain: row.baseDomain, sender: senderOf(row).sender, senderKey: senderKeyOfRow(row), messages: c.messages, passed: c.passed, spfAligned: c.spfAligned, dkimAligned: c.dkimAligned, dkim: [], spf: [] };
-    })
-    .sort((a, b) => b.messages - a.messages || a.ip.localeCompare(b.ip));
+  // in the chosen order: the most mail first, ties by address in code-unit order (never locale order)
+  const top: DomainSource[] = chosen.map((c) => {
+    const n = named.get(c.ip);
+    const row = { sourceIp: c.ip, service: n?.service ?? null, baseDomain: n?.baseDomain ?? null };
+    return { ip: c.ip, service: row.service, baseDomain: row.baseDomain, sender: senderOf(row).sender, senderKey: senderKeyOfRow(row), messages: c.messages, passed: c.passed, spfAligned: c.spfAligned, dkimAligned: c.dkimAligned, dkim: [], spf: [] };
+  });
   const wanted = new Map(top.map((s) => [s.ip, s]));
   // the DKIM and SPF results of the IPs shown, summed here in (IP, method, domain, selector, result) order
   const results = await ctx.store.rows<AuthRow>(sql`

@@ -13,7 +13,7 @@ import { parseSenderKey, percentOf, senderKeyOfRow, summariseSenders, type Sende
 import { addDays, fillTrendDays, utcDate, type TrendDay } from "../../lib/trends";
 import { MAX_SENDER_IPS, SENDER_SAMPLES, type SenderDetail, type SenderIpView } from "./contract";
 import { canonicalSenderKey, senderMarkOf } from "./sender-marks";
-import { senderRowOf, senderRowsBetween } from "./senders-view";
+import { senderRowsBetween } from "./senders-view";
 import { recordViewsOf } from "./service";
 
 const DAY = 86_400;
@@ -43,7 +43,7 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
   const fromSecs = fromDay * DAY;
 
   const rows = await senderRowsBetween(ctx, { fromDay, toDay, ips: await senderIps(ctx, kind, sender) });
-  const senderRows = rows.map((r) => ({ ...senderRowOf(r), ptr: r.ptr === null ? null : String(r.ptr) })).filter((r) => senderKeyOfRow(r) === key);
+  const senderRows = rows.filter((r) => senderKeyOfRow(r) === key);
 
   const mark = await senderMarkOf(ctx, key);
   const summary = summariseSenders(senderRows, 1, new Map(mark ? [[key, mark.verdict]] : [])).find((s) => s.key === key) ?? null;

@@ -6,32 +6,8 @@ import { senderMarks } from "./sender-marks";
 
 const DAY = 86_400;
 
-type Sums = "messages" | "passing" | "spfAligned" | "dkimAligned" | "lastSeen";
-/** A sender row as the database answers it: PostgreSQL hands sums back as strings. */
-export type SenderSums = Omit<SenderRow, Sums> & Record<Sums, number | string>;
-
-/**
- * The columns of a sender row (src/lib/senders.ts SenderRow), summed over `aggregate_records rec`
- * joined to `aggregate_reports r` and grouped by SENDER_ROW_GROUP.
- */
-export const SENDER_ROW_COLUMNS = sql`rec.source_ip AS "sourceIp", rec.service AS "service", rec.service_type AS "serviceType", rec.base_domain AS "baseDomain",
-           r.policy_domain AS "policyDomain", rec.country AS "country",
-           SUM(rec.message_count) AS "messages",
-           SUM(CASE WHEN rec.dmarc_pass = ${true} THEN rec.message_count ELSE 0 END) AS "passing",
-           SUM(CASE WHEN rec.spf_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS "spfAligned",
-           SUM(CASE WHEN rec.dkim_aligned = 'pass' THEN rec.message_count ELSE 0 END) AS "dkimAligned",
-           MAX(rec.date_begin) AS "lastSeen"`;
-export const SENDER_ROW_GROUP = sql`rec.source_ip, rec.service, rec.service_type, rec.base_domain, r.policy_domain, rec.country`;
-
-/** A database row of SENDER_ROW_COLUMNS as a sender row (PostgreSQL hands sums back as strings). */
-export const senderRowOf = <R extends SenderSums>(r: R): Omit<R, Sums> & SenderRow => ({
-  ...r,
-  messages: Number(r.messages),
-  passing: Number(r.passing),
-  spfAligned: Number(r.spfAligned),
-  dkimAligned: Number(r.dkimAligned),
-  lastSeen: Number(r.lastSeen) * 1000,
-});
+/** A sender row with its address's PTR name (the sender page shows it). */
+export type NamedSenderRow = SenderRow & { ptr: string | null };
 
 /** Source IPs per statement when a read names them (far below SQLite's and PostgreSQL's parameter limits). */
 const IP_CHUNK = 500;
@@ -41,29 +17,32 @@ const IP_CHUNK = 500;
  * roll-ups (optionally of one policy domain, and of some IPs only: `ips` to read only those
  * addresses' days on the (org_id, source_ip, day) index): summed per IP, policy domain and
  * country, then named from source_names (its PTR's service and base domain). The window's
- * roll-up rows are read once as they come and summed here (cheaper than SQL's GROUP BY over
- * three text keys, a temporary B-tree of every address-day), named from one read of the
- * organisation's names (or of the given IPs' names).
+ * roll-up rows are read once as they come, as arrays (`store.tuples`), and summed here per
+ * address (cheaper than SQL's GROUP BY over three text keys, a temporary B-tree of every
+ * address-day), named from one read of the organisation's names (or of the given IPs' names).
+ * An address's rows come out together, in the order its policy domains and countries were first met.
  */
-export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; ips?: string[] }): Promise<(SenderSums & { ptr: string | null })[]> {
+export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; ips?: string[] }): Promise<NamedSenderRow[]> {
   if (range.ips) {
-    const rows: (SenderSums & { ptr: string | null })[] = [];
-    for (let i = 0; i < range.ips.length; i += IP_CHUNK) rows.push(...(await senderRowsOf(ctx, range, range.ips.slice(i, i + IP_CHUNK))));
+    const rows: NamedSenderRow[] = [];
+    for (let i = 0; i < range.ips.length; i += IP_CHUNK) for (const list of (await senderRowsOf(ctx, range, range.ips.slice(i, i + IP_CHUNK))).values()) rows.push(...list);
     return rows;
   }
-  return senderRowsOf(ctx, range, null);
+  return [...(await senderRowsOf(ctx, range, null)).values()].flat();
 }
 
-type DayRow = Record<"ip" | "policyDomain", string> & { country: string | null } & Record<"messages" | "passed" | "spfAligned" | "dkimAligned" | "lastBegin", number | string>;
+/** ip, policy domain, country, messages, passed, SPF aligned, DKIM aligned, newest period start (PostgreSQL may hand numbers back as strings) */
+type DayTuple = [string, string, string | null, number | string, number | string, number | string, number | string, number | string];
 type NameRow = { ip: string; ptr: string; service: string | null; serviceType: string | null; baseDomain: string | null };
 
-async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string }, ips: string[] | null): Promise<(SenderSums & { ptr: string | null })[]> {
+/** The sender rows of the window (see senderRowsBetween), per address. */
+async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string }, ips: string[] | null): Promise<Map<string, NamedSenderRow[]>> {
   const orgId = ctx.actor.orgId;
-  if (ips && !ips.length) return [];
+  if (ips && !ips.length) return new Map();
   const forDomain = range.domain ? sql`AND lower(s.policy_domain) = ${range.domain}` : sql``;
   const inIps = ips ? sql.join(ips.map((ip) => sql`${ip}`), sql`, `) : null;
   const [rows, names] = await Promise.all([
-    ctx.store.rows<DayRow>(sql`
+    ctx.store.tuples<DayTuple>(sql`
       SELECT s.source_ip AS "ip", s.policy_domain AS "policyDomain", s.country AS "country", s.messages AS "messages", s.passed AS "passed",
              s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.last_begin AS "lastBegin"
       FROM daily_sender_stats s
@@ -72,37 +51,62 @@ async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: nu
       SELECT n.source_ip AS "ip", n.ptr AS "ptr", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain"
       FROM source_names n WHERE n.org_id = ${orgId} ${inIps ? sql`AND n.source_ip IN (${inIps})` : sql``}`),
   ]);
-  const named = new Map(names.map((n) => [n.ip, n]));
-  const sums = new Map<string, SenderSums & { ptr: string | null }>();
-  for (const r of rows) {
-    // NULL countries are one group, apart from any text
-    const key = `${r.ip}\n${r.policyDomain}\n${r.country === null ? "\u0000" : `=${r.country}`}`;
-    const cur = sums.get(key);
-    if (cur) {
-      cur.messages = (cur.messages as number) + Number(r.messages);
-      cur.passing = (cur.passing as number) + Number(r.passed);
-      cur.spfAligned = (cur.spfAligned as number) + Number(r.spfAligned);
-      cur.dkimAligned = (cur.dkimAligned as number) + Number(r.dkimAligned);
-      if (Number(r.lastBegin) > (cur.lastSeen as number)) cur.lastSeen = Number(r.lastBegin);
+  // per address its rows (nearly always one: an address-day row differs only by policy domain
+  // or country), keyed by the address alone: no key text built per roll-up row
+  const perIp = new Map<string, NamedSenderRow[]>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const ip = r[0];
+    const policyDomain = r[1];
+    const country = r[2];
+    let list = perIp.get(ip);
+    if (list === undefined) perIp.set(ip, (list = []));
+    let cur: NamedSenderRow | undefined;
+    for (let j = 0; j < list.length; j++) {
+      const c = list[j]!;
+      if (c.policyDomain === policyDomain && c.country === country) {
+        cur = c;
+        break;
+      }
+    }
+    if (cur === undefined) {
+      list.push({
+        sourceIp: ip,
+        service: null,
+        serviceType: null,
+        baseDomain: null,
+        ptr: null,
+        policyDomain,
+        country,
+        messages: Number(r[3]),
+        passing: Number(r[4]),
+        spfAligned: Number(r[5]),
+        dkimAligned: Number(r[6]),
+        lastSeen: Number(r[7]),
+      });
       continue;
     }
-    const n = named.get(r.ip);
-    sums.set(key, {
-      sourceIp: r.ip,
-      service: n?.service ?? null,
-      serviceType: n?.serviceType ?? null,
-      baseDomain: n?.baseDomain ?? null,
-      ptr: n?.ptr ?? null,
-      policyDomain: r.policyDomain,
-      country: r.country,
-      messages: Number(r.messages),
-      passing: Number(r.passed),
-      spfAligned: Number(r.spfAligned),
-      dkimAligned: Number(r.dkimAligned),
-      lastSeen: Number(r.lastBegin),
-    });
+    cur.messages += Number(r[3]);
+    cur.passing += Number(r[4]);
+    cur.spfAligned += Number(r[5]);
+    cur.dkimAligned += Number(r[6]);
+    const seen = Number(r[7]);
+    if (seen > cur.lastSeen) cur.lastSeen = seen;
   }
-  return [...sums.values()];
+  const named = new Map(names.map((n) => [n.ip, n]));
+  for (const [ip, list] of perIp) {
+    const n = named.get(ip);
+    for (const row of list) {
+      if (n) {
+        row.service = n.service ?? null;
+        row.serviceType = n.serviceType ?? null;
+        row.baseDomain = n.baseDomain ?? null;
+        row.ptr = n.ptr ?? null;
+      }
+      row.lastSeen *= 1000;
+    }
+  }
+  return perIp;
 }
 
 /**
@@ -112,26 +116,34 @@ async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: nu
  */
 export async function listSenders(ctx: OrgContext, opts: { days: number; domain?: string }): Promise<SenderSummary[]> {
   const toDay = Math.floor(ctx.now().getTime() / 1000 / DAY);
-  const rows = await senderRowsBetween(ctx, { fromDay: toDay - opts.days + 1, toDay, domain: opts.domain });
-  return summariseSenders(ofTopSenders(rows.map(senderRowOf), MAX_SENDERS), MAX_SENDERS, await senderMarks(ctx));
+  const perIp = await senderRowsOf(ctx, { fromDay: toDay - opts.days + 1, toDay, domain: opts.domain }, null);
+  return summariseSenders(ofTopSenders(perIp, MAX_SENDERS), MAX_SENDERS, await senderMarks(ctx));
 }
 
 /**
  * The rows of the senders that can be among the `limit` with the most mail (every sender whose
  * messages reach the limit-th sender's, ties included), so the summary details only those:
- * an unrecognised IP is a sender of its own, and a window holds thousands of them.
+ * an unrecognised IP is a sender of its own, and a window holds thousands of them. `perIp`
+ * holds each address's rows (they share its names, so its sender).
  */
-export function ofTopSenders(rows: SenderRow[], limit: number): SenderRow[] {
-  const totals = new Map<string, number>();
-  // an address's rows share its names, so its sender once
-  const keyOfIp = new Map<string, string>();
-  const keys = rows.map((row) => {
-    let key = keyOfIp.get(row.sourceIp);
-    if (key === undefined) keyOfIp.set(row.sourceIp, (key = senderKeyOfRow(row)));
-    totals.set(key, (totals.get(key) ?? 0) + row.messages);
-    return key;
-  });
-  if (totals.size <= limit) return rows;
-  const least = [...totals.values()].sort((a, b) => b - a)[limit - 1]!;
-  return rows.filter((_, i) => totals.get(keys[i]!)! >= least);
+export function ofTopSenders<R extends SenderRow>(perIp: ReadonlyMap<string, readonly R[]>, limit: number): R[] {
+  // an address without a service or base domain is a sender of its own (its IP): only named
+  // addresses are summed per sender key
+  const namedTotals = new Map<string, number>();
+  const own: { rows: readonly R[]; key: string | null; messages: number }[] = [];
+  const totals: number[] = [];
+  for (const rows of perIp.values()) {
+    let messages = 0;
+    for (const row of rows) messages += row.messages;
+    const first = rows[0]!;
+    const key = first.service || first.baseDomain ? senderKeyOfRow(first) : null;
+    if (key === null) totals.push(messages);
+    else namedTotals.set(key, (namedTotals.get(key) ?? 0) + messages);
+    own.push({ rows, key, messages });
+  }
+  for (const total of namedTotals.values()) totals.push(total);
+  const all = own.flatMap((ip) => ip.rows);
+  if (totals.length <= limit) return all;
+  const least = Float64Array.from(totals).sort().reverse()[limit - 1]!;
+  return own.filter((ip) => (ip.key === null ? ip.messages : namedTotals.get(ip.key)!) >= least).flatMap((ip) => ip.rows);
 }
