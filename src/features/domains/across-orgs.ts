@@ -2,15 +2,51 @@
  * Domain figures of several organizations at once, for views across organizations (the MSP
  * portfolio): one statement over the given ids, never one per organization.
  */
-import { inArray } from "drizzle-orm";
+import { asc, inArray, sql } from "drizzle-orm";
 import type { WithStore } from "../auth/sessions";
+import type { StatusHistoryRow } from "../../lib/tasks";
 
-/** Each domain of the given organizations: its policy, overall status and last report. */
+/** Each domain of the given organizations (listDomains' set-based twin, by name): its statuses, policy, overall status, creation and last report. */
 export async function domainsOfOrgs({ store }: WithStore, orgIds: string[]) {
   if (!orgIds.length) return [];
   const d = store.t.domains;
   return store.db
-    .select({ orgId: d.orgId, name: d.name, dmarcPolicy: d.dmarcPolicy, overallStatus: d.overallStatus, lastReportAt: d.lastReportAt })
+    .select({
+      orgId: d.orgId,
+      id: d.id,
+      name: d.name,
+      dmarcPolicy: d.dmarcPolicy,
+      spfStatus: d.spfStatus,
+      dkimStatus: d.dkimStatus,
+      overallStatus: d.overallStatus,
+      createdAt: d.createdAt,
+      lastReportAt: d.lastReportAt,
+    })
     .from(d)
-    .where(inArray(d.orgId, orgIds));
+    .where(inArray(d.orgId, orgIds))
+    .orderBy(asc(d.name));
+}
+
+/**
+ * The DNS check history of the given organizations' domains up to `until`, oldest first per
+ * domain (statusHistoryOf's set-based twin): each domain of the organizations (their org index),
+ * then its rows on the history's (domain, checked_at) index. On PostgreSQL the history is a
+ * LATERAL subquery per domain (its ORDER BY keeps the planner from turning it into a join that
+ * reads the whole index).
+ */
+export async function statusHistoryOfOrgs({ store }: WithStore, orgIds: string[], until: Date): Promise<(StatusHistoryRow & { orgId: string })[]> {
+  if (!orgIds.length) return [];
+  const u = Math.floor(until.getTime() / 1000);
+  const ids = sql.join(orgIds.map((id) => sql`${id}`), sql`, `);
+  const columns = sql`h.domain_id AS "domainId", h.checked_at AS "checkedAt", h.dmarc_policy AS "dmarcPolicy", h.spf_status AS "spfStatus", h.dkim_status AS "dkimStatus", h.dmarc_record AS "dmarcRecord"`;
+  const history =
+    store.dialect === "postgres"
+      ? sql`CROSS JOIN LATERAL (SELECT * FROM domain_record_history x WHERE x.domain_id = d.id AND x.org_id = d.org_id AND x.checked_at <= ${u} ORDER BY x.checked_at) h`
+      : sql`JOIN domain_record_history h ON h.domain_id = d.id AND h.org_id = d.org_id AND h.checked_at <= ${u}`;
+  const rows = await store.rows<Omit<StatusHistoryRow, "checkedAt"> & { orgId: string; checkedAt: number | string }>(sql`
+    SELECT d.org_id AS "orgId", ${columns}
+    FROM domains d ${history}
+    WHERE d.org_id IN (${ids})
+    ORDER BY h.domain_id, h.checked_at`);
+  return rows.map((r) => ({ ...r, checkedAt: new Date(Number(r.checkedAt) * 1000) }));
 }

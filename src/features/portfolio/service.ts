@@ -15,14 +15,14 @@ import { senderKeyOfRow } from "../../lib/senders";
 import { auditActor, recordAudit } from "../audit/service";
 import { assertCanAddDomain, billingOrg } from "../billing/limits";
 import { eventCountsSince } from "../alerts/across-orgs";
-import { listTasks } from "../dashboard/service";
 import { domainsOfOrgs } from "../domains/across-orgs";
 import { addDomain, domainNamesOf } from "../domains/service";
-import { reportAddress } from "../mailin/service";
 import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
 import { failingSourcesOfOrgs, senderMarksOfOrgs, trafficOfOrgs } from "../reports/across-orgs";
 import { utcDay } from "../reports/rollups";
+import { groupBy, overClients } from "./over-clients";
+import { clientsTasks } from "./tasks";
 import { IMPORT_MAX_ROWS, PORTFOLIO_STATUSES, type ImportResponse, type ImportRow, type PortfolioClient, type PortfolioResponse, type PortfolioStatus } from "./contract";
 
 const DAY_MS = 86_400_000;
@@ -59,33 +59,13 @@ function worstOf(statuses: string[]): PortfolioStatus | null {
   return PORTFOLIO_STATUSES[Math.min(...statuses.map(rank))]!;
 }
 
-/** Client ids per statement: well under PostgreSQL's 65,535 bind parameters. */
-const ID_CHUNK = 1000;
-
-/** Rows of `query` run over the client ids a chunk at a time. */
-async function overClients<T>(ids: string[], query: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < ids.length; i += ID_CHUNK) out.push(...(await query(ids.slice(i, i + ID_CHUNK))));
-  return out;
-}
-
-function groupBy<T extends { orgId: string }>(rows: T[]): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const r of rows) {
-    const list = map.get(r.orgId);
-    if (list) list.push(r);
-    else map.set(r.orgId, [r]);
-  }
-  return map;
-}
-
 /**
  * The figures of every client at once, one statement per figure over all client ids (grouped
  * by org_id), each the set-based form of the verb the client's own screen answers with:
  * listDomains (domains), messagesProcessedBetween (aggregate_reports), failingSources (the
  * daily sender roll-ups, the same top MAX_SOURCES per client), senderMarks, and the alert
- * feed's count (org_events without test events). Open tasks are derived per client by the
- * dashboard's own listTasks, the one figure built from many verbs.
+ * feed's count (org_events without test events). Open tasks are the client's tasks derived
+ * from every input read the same way (./tasks.ts), then counted.
  */
 async function clientsFigures(ctx: OrgContext, clients: { id: string; name: string }[], plan: string): Promise<PortfolioClient[]> {
   const ids = clients.map((c) => c.id);
@@ -100,6 +80,7 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
   // the feed counts an event from `weekAgo` on; both stores keep whole seconds (a bound is rounded down when written)
   const alertsFrom = new Date(Math.ceil(weekAgo.getTime() / 1000) * 1000);
   const alerts = await overClients(ids, (chunk) => eventCountsSince(ctx, chunk, alertsFrom));
+  const tasksOf = await clientsTasks(ctx, ids, { domains: domainRows, marks });
 
   const domainsOf = groupBy(domainRows);
   const trafficOf = new Map(traffic.map((r) => [r.orgId, r]));
@@ -108,10 +89,7 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
   const alertsOf = new Map(alerts.map((r) => [r.orgId, Number(r.n)]));
 
   const result: PortfolioClient[] = [];
-  // one client at a time: a portfolio of hundreds should not open hundreds of queries at once
   for (const client of clients) {
-    const c = inClient(ctx, client.id);
-    const tasks = await reportAddress(c).then((a) => listTasks(c, a.address));
     const domains = domainsOf.get(client.id) ?? [];
     const policyMix = { reject: 0, quarantine: 0, none: 0, missing: 0 };
     for (const d of domains) {
@@ -134,7 +112,7 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
       messages7d: week.messages,
       // as the threat list: a source of a sender the client approved is not counted
       failingSources7d: (sourcesOf.get(client.id) ?? []).filter((s) => !approved.has(`${client.id} ${senderKeyOfRow({ service: s.service, baseDomain: s.baseDomain, sourceIp: s.ip })}`)).length,
-      openTasks: tasks.length,
+      openTasks: tasksOf.get(client.id)?.length ?? 0,
       alerts7d: alertsOf.get(client.id) ?? 0,
       lastReportAt: lastReport?.toISOString() ?? null,
       policyMix,

@@ -47,3 +47,39 @@ export async function senderMarksOfOrgs({ store }: WithStore, orgIds: string[]) 
   const m = store.t.senderMarks;
   return store.db.select({ orgId: m.orgId, key: m.senderKey, verdict: m.verdict }).from(m).where(inArray(m.orgId, orgIds));
 }
+
+const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
+
+/**
+ * The failing rows of the daily sender roll-up of the UTC days after `from`'s day up to `to`'s,
+ * with what source_names says of each address (`named` false when it has no row there), per
+ * organization: the rows failingMailByService sums per domain and sender (src/lib/task-inputs.ts
+ * `failingSenders`), read through the roll-up's failing-rows index and source_names' key.
+ */
+export async function failingMailOfOrgs({ store }: WithStore, orgIds: string[], from: Date, to: Date) {
+  if (!orgIds.length) return [];
+  const rows = await store.rows<{ orgId: string; domainId: string; ip: string; failing: number | string; delivered: number | string; firstSeen: number | string; named: number | string | boolean; service: string | null; baseDomain: string | null }>(sql`
+    SELECT s.org_id AS "orgId", s.domain_id AS "domainId", s.source_ip AS "ip", s.messages - s.passed AS "failing", s.failed_delivered AS "delivered", s.first_failed_at AS "firstSeen",
+           CASE WHEN n.source_ip IS NULL THEN 0 ELSE 1 END AS "named", n.service AS "service", n.base_domain AS "baseDomain"
+    FROM daily_sender_stats s
+    LEFT JOIN source_names n ON n.org_id = s.org_id AND n.source_ip = s.source_ip
+    WHERE s.org_id IN (${idList(orgIds)}) AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL`);
+  return rows.map((r) => ({
+    orgId: r.orgId,
+    domainId: r.domainId,
+    ip: r.ip,
+    failing: Number(r.failing),
+    delivered: Number(r.delivered),
+    firstSeen: Number(r.firstSeen),
+    name: Number(r.named) ? { service: r.service, baseDomain: r.baseDomain } : undefined,
+  }));
+}
+
+/** Messages and DMARC-passing messages per organization and domain, from the daily roll-ups of the UTC days after `from`'s day up to `to`'s (trafficByDomain's set-based twin). */
+export async function trafficByDomainOfOrgs({ store }: WithStore, orgIds: string[], from: Date, to: Date) {
+  if (!orgIds.length) return [];
+  const rows = await store.rows<{ orgId: string; domainId: string; messages: number | string; passing: number | string }>(sql`
+    SELECT org_id AS "orgId", domain_id AS "domainId", SUM(messages) AS "messages", SUM(passed) AS "passing"
+    FROM daily_domain_stats WHERE org_id IN (${idList(orgIds)}) AND day > ${dayOf(from)} AND day <= ${dayOf(to)} GROUP BY org_id, domain_id`);
+  return rows.map((r) => ({ orgId: r.orgId, domainId: r.domainId, messages: Number(r.messages), passing: Number(r.passing) }));
+}

@@ -1,0 +1,64 @@
+/**
+ * Every client's open tasks at once: each input of `deriveTasks` (the domains and their DNS
+ * check history, the window's failing mail and traffic, the sender marks, the rua and report
+ * destination) read for all clients with one statement per input over the client ids, then
+ * the pure rules run per client in memory — the same tasks the client's own dashboard derives
+ * one organization at a time (src/features/dashboard/service.ts `listTasks`).
+ */
+import type { ServiceContext } from "../../http/access";
+import type { SenderMark } from "../../lib/senders";
+import { currentDomainState, failingSenders, markedIpsOf, ruaAddressOf, withMarks } from "../../lib/task-inputs";
+import { deriveTasks, REPORT_WINDOW_DAYS, type Task } from "../../lib/tasks";
+import { domainsOfOrgs, statusHistoryOfOrgs } from "../domains/across-orgs";
+import { reportDestinationsOfOrgs } from "../mailin/across-orgs";
+import { failingMailOfOrgs, senderMarksOfOrgs, trafficByDomainOfOrgs } from "../reports/across-orgs";
+import { groupBy, overClients } from "./over-clients";
+
+const DAY_MS = 86_400_000;
+
+type DomainRows = Awaited<ReturnType<typeof domainsOfOrgs>>;
+type MarkRows = Awaited<ReturnType<typeof senderMarksOfOrgs>>;
+
+/**
+ * The open tasks of each client, by client id (a client that no longer exists is left out).
+ * The portfolio passes the domain and mark rows it already read for its other figures.
+ */
+export async function clientsTasks(ctx: Pick<ServiceContext, "store" | "config" | "now">, ids: string[], read: { domains?: DomainRows; marks?: MarkRows } = {}): Promise<Map<string, Task[]>> {
+  const now = ctx.now();
+  const windowStart = new Date(now.getTime() - REPORT_WINDOW_DAYS * DAY_MS);
+  const domainRows = read.domains ?? (await overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)));
+  const markRows = read.marks ?? (await overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)));
+  const history = await overClients(ids, (chunk) => statusHistoryOfOrgs(ctx, chunk, now));
+  const failing = await overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, windowStart, now));
+  const traffic = await overClients(ids, (chunk) => trafficByDomainOfOrgs(ctx, chunk, windowStart, now));
+  const destinations = new Map(await overClients(ids, async (chunk) => [...(await reportDestinationsOfOrgs(ctx, chunk))]));
+
+  const domainsOf = groupBy(domainRows);
+  const historyOf = new Map<string, typeof history>();
+  for (const row of history) {
+    const list = historyOf.get(row.domainId);
+    if (list) list.push(row);
+    else historyOf.set(row.domainId, [row]);
+  }
+  const failingOf = groupBy(failing);
+  const trafficOf = groupBy(traffic);
+  const marksOf = new Map<string, Map<string, SenderMark>>();
+  for (const m of markRows) {
+    let marks = marksOf.get(m.orgId);
+    if (!marks) marksOf.set(m.orgId, (marks = new Map()));
+    marks.set(m.key, m.verdict);
+  }
+
+  const out = new Map<string, Task[]>();
+  for (const id of ids) {
+    const dest = destinations.get(id);
+    if (!dest) continue;
+    const domains = (domainsOf.get(id) ?? []).filter((d) => d.createdAt.getTime() <= now.getTime()).map((d) => currentDomainState(d, historyOf.get(d.id) ?? []));
+    const marks = marksOf.get(id) ?? new Map<string, SenderMark>();
+    const rows = failingOf.get(id) ?? [];
+    const names = new Map(rows.map((r) => [r.ip, r.name]));
+    const senders = failingSenders(rows, (ip) => names.get(ip), markedIpsOf(marks));
+    out.set(id, deriveTasks({ now, domains, failing: withMarks(senders, marks), traffic: trafficOf.get(id) ?? [], ruaAddress: ruaAddressOf(dest.dmarcRua, dest.address), destination: dest.destination }));
+  }
+  return out;
+}
