@@ -185,27 +185,25 @@ export async function writeAuthDaysPostgres(store: StoreCore, ctx: { orgId: stri
   );
 }
 
-/** The SQLite upsert of one dkim_selectors_seen row (values in the order of selectorValues). */
+/** The SQLite upsert of one dkim_selectors_seen row (values in the order of SelectorRow). */
 export const SELECTOR_UPSERT = `INSERT INTO dkim_selectors_seen (org_id, domain_id, auth_domain, selector, last_begin, results) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (org_id, domain_id, auth_domain, selector) DO UPDATE SET last_begin = MAX(last_begin, excluded.last_begin), results = results + excluded.results`;
 
-/** The values of SELECTOR_UPSERT for each DKIM signing domain and selector of a report. */
-export function selectorValues(ctx: { orgId: string; domainId: string }, rollup: ReportRollup) {
-  return [...rollup.selectors].map(([key, results]) => {
-    const [authDomain, selector] = key.split("\n") as [string, string];
-    return [ctx.orgId, ctx.domainId, authDomain, selector, rollup.begin, results] as const;
-  });
-}
+/** One dkim_selectors_seen row to upsert: organization, domain, signing domain, selector, latest period start, results. */
+export type SelectorRow = readonly [orgId: string, domainId: string, authDomain: string, selector: string, lastBegin: number, results: number];
 
-/** The PostgreSQL upsert of a report's dkim_selectors_seen rows (inside the caller's store.write). */
-export async function writeSelectorsPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
-  const k = store.t.dkimSelectorsSeen;
-  const rows = selectorValues(ctx, rollup).map(([orgId, domainId, authDomain, selector, lastBegin, results]) => ({ orgId, domainId, authDomain, selector, lastBegin, results }));
+/** The PostgreSQL upsert of dkim_selectors_seen rows, one key each (inside the caller's store.write). */
+export async function writeSelectorsPostgres(store: StoreCore, rows: readonly SelectorRow[]): Promise<void> {
+  // one JSON parameter for all the rows (src/db/json-rows.ts)
   for (let start = 0; start < rows.length; start += 1000) {
-    await store.db
-      .insert(k)
-      .values(rows.slice(start, start + 1000))
-      .onConflictDoUpdate({ target: [k.orgId, k.domainId, k.authDomain, k.selector], set: { lastBegin: sql`GREATEST(${k.lastBegin}, excluded.last_begin)`, results: sql`${k.results} + excluded.results` } });
+    await insertJsonRows(
+      store,
+      sql`INSERT INTO dkim_selectors_seen (org_id, domain_id, auth_domain, selector, last_begin, results)`,
+      [],
+      ["text", "text", "text", "text", "bigint", "bigint"],
+      rows.slice(start, start + 1000),
+      sql`ON CONFLICT (org_id, domain_id, auth_domain, selector) DO UPDATE SET last_begin = GREATEST(dkim_selectors_seen.last_begin, excluded.last_begin), results = dkim_selectors_seen.results + excluded.results`,
+    );
   }
 }
 

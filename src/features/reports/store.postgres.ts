@@ -53,11 +53,11 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
     if (options.deferRollups) options.deferRollups(deferred);
     else await writeRollups([deferred]);
   };
-  /** Roll-ups merged per organization, domain, day and policy domain (mergeRollups), then the DKIM selectors merged per domain, signing domain and selector. */
+  /** Roll-ups merged per organization, domain, day and policy domain (mergeRollups), then the DKIM selectors merged per domain, signing domain and selector, in one upsert. */
   const writeRollups = async (list: DeferredRollup[]) => {
     const { merged, selectors } = mergeRollups(list);
     for (const entry of merged) await writeMerged(entry);
-    for (const { ctx, rollup } of selectors) await writeSelectorsPostgres(store, ctx, rollup);
+    await writeSelectorsPostgres(store, selectors);
   };
   const writeMerged = async ({ ctx, policyDomain, rollup }: DeferredRollup) => {
     const tx = store.db;

@@ -8,7 +8,7 @@ import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from 
 import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
 import { RowRunner } from "./sqlite-rows";
-import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, selectorValues, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
+import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
   type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
@@ -170,7 +170,7 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     }
     auth.end();
     if (collect) collectWhenGrown();
-    for (const { ctx, rollup } of selectors) for (const values of selectorValues(ctx, rollup)) s.upsertSelector.run(...values);
+    for (const values of selectors) s.upsertSelector.run(...values);
   };
   const writeRollup = (write: AggregateWrite) => {
     const rollup = takeRollup(write);

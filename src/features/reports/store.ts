@@ -12,7 +12,7 @@ import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp, type GeoLocation } from "./geo";
-import { rollupReport, type ReportRollup, type RollupCounts, type SourceRollup } from "./rollups";
+import { rollupReport, type ReportRollup, type RollupCounts, type SelectorRow, type SourceRollup } from "./rollups";
 import { postgresReportWriter } from "./store.postgres";
 import { sqliteReportWriter } from "./store.sqlite";
 
@@ -177,23 +177,24 @@ function mergeSources(held: ReportRollup, byIp: Map<string, SourceRollup>, batch
  * Deferred roll-ups merged per organization, domain, day and policy domain (one upsert per key
  * instead of one per report), and, apart, their DKIM selectors merged per organization, domain,
  * signing domain and selector as the upserts would merge them (results summed, the latest period
- * start kept): one row each, in roll-ups of no sources, one per organization, domain and the
- * period start its selectors keep. The merged roll-ups carry no selectors. Takes over the
- * inputs' objects (they are not to be written again).
+ * start kept): one dkim_selectors_seen row each. The merged roll-ups carry no selectors. Takes
+ * over the inputs' objects (they are not to be written again).
  */
-export function mergeRollups(rollups: DeferredRollup[]): { merged: DeferredRollup[]; selectors: DeferredRollup[] } {
+export function mergeRollups(rollups: DeferredRollup[]): { merged: DeferredRollup[]; selectors: SelectorRow[] } {
   const merged = new Map<string, { entry: DeferredRollup; byIp: Map<string, SourceRollup> }>();
-  const bySelector = new Map<string, { d: DeferredRollup; key: string; begin: number; results: number }>();
+  const bySelector = new Map<string, [string, string, string, string, number, number]>();
   for (const d of rollups) {
     const { ctx, policyDomain, rollup } = d;
     for (const [key, results] of rollup.selectors) {
       const at = `${ctx.orgId}\n${ctx.domainId}\n${key}`;
       const into = bySelector.get(at);
-      if (!into) bySelector.set(at, { d, key, begin: rollup.begin, results });
-      else {
-        into.results += results;
-        into.begin = Math.max(into.begin, rollup.begin);
+      if (into) {
+        into[4] = Math.max(into[4], rollup.begin);
+        into[5] += results;
+        continue;
       }
+      const [authDomain, selector] = key.split("\n") as [string, string];
+      bySelector.set(at, [ctx.orgId, ctx.domainId, authDomain, selector, rollup.begin, results]);
     }
     const key = `${ctx.orgId}\n${ctx.domainId}\n${rollup.day}\n${policyDomain}`;
     let into = merged.get(key);
@@ -203,14 +204,7 @@ export function mergeRollups(rollups: DeferredRollup[]): { merged: DeferredRollu
     }
     mergeSources(into.entry.rollup, into.byIp, rollup);
   }
-  const selectors = new Map<string, DeferredRollup>();
-  for (const { d, key, begin, results } of bySelector.values()) {
-    const at = `${d.ctx.orgId}\n${d.ctx.domainId}\n${begin}`;
-    let entry = selectors.get(at);
-    if (!entry) selectors.set(at, (entry = { ctx: d.ctx, policyDomain: d.policyDomain, rollup: { day: d.rollup.day, domain: null, sources: [], selectors: new Map(), begin } }));
-    entry.rollup.selectors.set(key, results);
-  }
-  return { merged: [...merged.values()].map((m) => m.entry), selectors: [...selectors.values()] };
+  return { merged: [...merged.values()].map((m) => m.entry), selectors: [...bySelector.values()] };
 }
 
 /** The roll-up gathered so far, to write; the write starts a new one. */
