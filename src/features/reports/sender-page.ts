@@ -3,9 +3,9 @@
  * (country, PTR, messages, alignment), its daily trend, a few recent records and its verdict.
  *
  * Reads: the sender's addresses (source_names by service or base domain, or the one IP), their
- * days of the daily sender roll-ups on (org_id, source_ip, day) summed per IP and named from
- * source_names (the sender's IPs); the trend from the same roll-ups of its IPs on (org_id,
- * source_ip, day) summed per day; the samples are the newest few records of those IPs.
+ * days of the daily sender roll-ups on (org_id, source_ip, day), read once: summed per IP and
+ * named from source_names (the sender's IPs), and summed per day (its daily trend); the samples
+ * are the newest few records of those IPs.
  */
 import { and, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
@@ -13,7 +13,7 @@ import { parseSenderKey, percentOf, senderKeyOfRow, summariseSenders, type Sende
 import { addDays, fillTrendDays, utcDate, type TrendDay } from "../../lib/trends";
 import { MAX_SENDER_IPS, SENDER_SAMPLES, type SenderDetail, type SenderIpView } from "./contract";
 import { canonicalSenderKey, senderMarkOf } from "./sender-marks";
-import { senderRowsBetween } from "./senders-view";
+import { senderRowsBetween, type SenderDayTuple } from "./senders-view";
 import { recordViewsOf } from "./service";
 
 const DAY = 86_400;
@@ -42,7 +42,9 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
   const toDay = fromDay + days - 1;
   const fromSecs = fromDay * DAY;
 
-  const rows = await senderRowsBetween(ctx, { fromDay, toDay, ips: await senderIps(ctx, kind, sender) });
+  // the sender's addresses' roll-up rows, read once: summed per IP here, and per day for the trend
+  const dayRows: SenderDayTuple[] = [];
+  const rows = await senderRowsBetween(ctx, { fromDay, toDay, ips: await senderIps(ctx, kind, sender) }, dayRows);
   const senderRows = rows.filter((r) => senderKeyOfRow(r) === key);
 
   const mark = await senderMarkOf(ctx, key);
@@ -73,32 +75,24 @@ export async function getSender(ctx: OrgContext, rawKey: string, days: number): 
     lastSeen: new Date(ip.lastSeen).toISOString(),
   }));
 
-  // the daily trend from the sender roll-ups of every IP of the sender
+  // the daily trend from the same roll-up rows, of every IP of the sender
   const { aggregateRecords: rec, aggregateReports: rep } = ctx.store.t;
   const dayTotals = new Map<number, TrendDay>();
   const addresses = allIps.map((ip) => ip.ip);
-  // on (org_id, source_ip, day): SQLite's statistics, averaged over all organizations, would
-  // otherwise have it walk a large organization's whole window on (org_id, day)
-  const ipIndex = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
-  for (let i = 0; i < addresses.length; i += 500) {
-    const chunk = await ctx.store.rows<{ day: number | string } & Record<"messages" | "passed" | "quarantined" | "rejected" | "spfAligned" | "dkimAligned", number | string>>(sql`
-      SELECT s.day AS "day", SUM(s.messages) AS "messages", SUM(s.passed) AS "passed", SUM(s.quarantined) AS "quarantined", SUM(s.rejected) AS "rejected",
-             SUM(s.spf_aligned) AS "spfAligned", SUM(s.dkim_aligned) AS "dkimAligned"
-      FROM daily_sender_stats s ${ipIndex}
-      WHERE s.org_id = ${orgId} AND s.source_ip IN (${sql.join(addresses.slice(i, i + 500).map((ip) => sql`${ip}`), sql`, `)}) AND s.day >= ${fromDay} AND s.day <= ${toDay}
-      GROUP BY s.day`);
-    for (const d of chunk) {
-      const date = utcDate(Number(d.day) * DAY * 1000);
-      const day = dayTotals.get(Number(d.day)) ?? { date, messages: 0, passed: 0, failed: 0, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: 0 };
-      day.messages += Number(d.messages);
-      day.passed += Number(d.passed);
-      day.failed += Number(d.messages) - Number(d.passed);
-      day.quarantined += Number(d.quarantined);
-      day.rejected += Number(d.rejected);
-      day.spfAligned += Number(d.spfAligned);
-      day.dkimAligned += Number(d.dkimAligned);
-      dayTotals.set(Number(d.day), day);
-    }
+  for (const r of dayRows) {
+    if (!byIp.has(r[0])) continue;
+    const dayNumber = Number(r[8]);
+    let day = dayTotals.get(dayNumber);
+    if (!day) dayTotals.set(dayNumber, (day = { date: utcDate(dayNumber * DAY * 1000), messages: 0, passed: 0, failed: 0, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: 0 }));
+    const messages = Number(r[3]);
+    const passed = Number(r[4]);
+    day.messages += messages;
+    day.passed += passed;
+    day.failed += messages - passed;
+    day.quarantined += Number(r[9]);
+    day.rejected += Number(r[10]);
+    day.spfAligned += Number(r[5]);
+    day.dkimAligned += Number(r[6]);
   }
 
   // the newest few records of its IPs (the most mail first, at most 500), with their auth results and the report they came in

@@ -40,7 +40,8 @@ const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
  */
 export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date, markedIps: readonly string[] = []): Promise<FailingSender[]> {
   const [rows, names] = await Promise.all([
-    ctx.store.rows<Record<"domainId" | "ip", string> & Record<"failing" | "delivered" | "firstSeen", number | string>>(sql`
+    // domain, IP, failing messages, failing messages delivered, first failure (PostgreSQL may hand numbers back as strings)
+    ctx.store.tuples<[string, string, number | string, number | string, number | string]>(sql`
       SELECT s.domain_id AS "domainId", s.source_ip AS "ip", s.messages - s.passed AS "failing", s.failed_delivered AS "delivered", s.first_failed_at AS "firstSeen"
       FROM daily_sender_stats s
       WHERE s.org_id = ${orgId} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL`),
@@ -49,50 +50,74 @@ export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, 
   ]);
   const named = new Map(names.map((n) => [n.ip, n]));
   const marked = new Set(markedIps);
-  /** per domain and IP (the domain's unnamed, unmarked IPs under "" with their count) */
-  interface Group { domainId: string; ip: string; sources: number; messages: number; delivered: number; firstSeen: number; ips: Set<string> | null }
-  const groups = new Map<string, Group>();
-  for (const r of rows) {
-    const own = named.has(r.ip) || marked.has(r.ip);
-    const ip = own ? r.ip : "";
-    const key = `${r.domainId}\n${ip}`;
-    const firstSeen = Number(r.firstSeen);
-    let g = groups.get(key);
-    if (!g) {
-      g = { domainId: r.domainId, ip, sources: 0, messages: 0, delivered: 0, firstSeen, ips: own ? null : new Set() };
-      groups.set(key, g);
+  interface Sums { messages: number; delivered: number; firstSeen: number }
+  /** per domain: its named or marked IPs one by one, and its other IPs together (with their addresses, to count them) */
+  interface Domain { own: Map<string, Sums>; unnamed: (Sums & { ips: Set<string> }) | null }
+  const domains = new Map<string, Domain>();
+  // the window comes in (day, domain, IP) order: a day's rows of one domain follow each other
+  let lastDomainId: string | null = null;
+  let domain: Domain | undefined;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r[0] !== lastDomainId) {
+      lastDomainId = r[0];
+      domain = domains.get(lastDomainId);
+      if (!domain) domains.set(lastDomainId, (domain = { own: new Map(), unnamed: null }));
     }
-    g.messages += Number(r.failing);
-    g.delivered += Number(r.delivered);
-    if (firstSeen < g.firstSeen) g.firstSeen = firstSeen;
-    if (g.ips) g.ips.add(r.ip);
-    else g.sources = 1;
+    const ip = r[1];
+    const failing = Number(r[2]);
+    const delivered = Number(r[3]);
+    const firstSeen = Number(r[4]);
+    if (named.has(ip) || marked.has(ip)) {
+      const g = domain!.own.get(ip);
+      if (!g) domain!.own.set(ip, { messages: failing, delivered, firstSeen });
+      else {
+        g.messages += failing;
+        g.delivered += delivered;
+        if (firstSeen < g.firstSeen) g.firstSeen = firstSeen;
+      }
+      continue;
+    }
+    const g = domain!.unnamed;
+    if (!g) domain!.unnamed = { messages: failing, delivered, firstSeen, ips: new Set([ip]) };
+    else {
+      g.messages += failing;
+      g.delivered += delivered;
+      if (firstSeen < g.firstSeen) g.firstSeen = firstSeen;
+      g.ips.add(ip);
+    }
   }
-  const ordered = [...groups.values()].sort((a, b) => byCodeUnit(a.domainId, b.domainId) || byCodeUnit(a.ip, b.ip));
-  const senders = new Map<string, FailingSender>();
-  for (const g of ordered) {
-    const firstSeenAt = date(g.firstSeen);
-    if (g.ip === "") {
+  // domains and their IPs in code-unit order: a domain's unrecognised entry first, then its
+  // senders in the order of their first IP
+  const senders: FailingSender[] = [];
+  for (const domainId of [...domains.keys()].sort(byCodeUnit)) {
+    const d = domains.get(domainId)!;
+    if (d.unnamed) {
       // the domain's unnamed, unmarked IPs: unrecognised, each its own sender
-      senders.set(`${g.domainId}\n`, { domainId: g.domainId, service: null, sender: null, senderKey: null, sources: g.ips!.size, messages: g.messages, delivered: g.delivered, firstSeenAt });
-      continue;
+      senders.push({ domainId, service: null, sender: null, senderKey: null, sources: d.unnamed.ips.size, messages: d.unnamed.messages, delivered: d.unnamed.delivered, firstSeenAt: date(d.unnamed.firstSeen) });
     }
-    const name = named.get(g.ip);
-    const service = name?.service ?? null;
-    const sender = senderOf({ service, baseDomain: name?.baseDomain == null ? null : name.baseDomain.toLowerCase(), sourceIp: g.ip });
-    const senderKey = senderKeyOf(sender);
-    const key = `${g.domainId}\n${senderKey}`;
-    const cur = senders.get(key);
-    if (!cur) {
-      senders.set(key, { domainId: g.domainId, service, sender: sender.sender, senderKey, sources: 1, messages: g.messages, delivered: g.delivered, firstSeenAt });
-      continue;
+    const bySender = new Map<string, FailingSender>();
+    for (const ip of [...d.own.keys()].sort(byCodeUnit)) {
+      const g = d.own.get(ip)!;
+      const firstSeenAt = date(g.firstSeen);
+      const name = named.get(ip);
+      const service = name?.service ?? null;
+      const sender = senderOf({ service, baseDomain: name?.baseDomain == null ? null : name.baseDomain.toLowerCase(), sourceIp: ip });
+      const senderKey = senderKeyOf(sender);
+      const cur = bySender.get(senderKey);
+      if (!cur) {
+        const entry: FailingSender = { domainId, service, sender: sender.sender, senderKey, sources: 1, messages: g.messages, delivered: g.delivered, firstSeenAt };
+        bySender.set(senderKey, entry);
+        senders.push(entry);
+        continue;
+      }
+      cur.sources += 1;
+      cur.messages += g.messages;
+      cur.delivered += g.delivered;
+      if (firstSeenAt < cur.firstSeenAt) cur.firstSeenAt = firstSeenAt;
     }
-    cur.sources += 1;
-    cur.messages += g.messages;
-    cur.delivered += g.delivered;
-    if (firstSeenAt < cur.firstSeenAt) cur.firstSeenAt = firstSeenAt;
   }
-  return [...senders.values()];
+  return senders;
 }
 
 /** Messages and DMARC-passing messages per domain, from the daily roll-ups of the UTC days after `from`'s day up to `to`'s. */
