@@ -156,13 +156,20 @@ describe("query plans of the hot read paths", () => {
     } finally {
       stop();
     }
-    const window = queries.filter((q) => /FROM daily_sender_stats s\s+WHERE s\.org_id = \S+\s+AND s\.day >= /i.test(q.sql));
+    // the window (addresses and messages), then the addresses shown whole
+    const window = queries.filter((q) => /FROM daily_sender_stats s\s+WHERE s\.org_id = \S+\s+AND s\.day >= /i.test(q.sql) && !/source_ip IN/i.test(q.sql));
     expect(window.length).toBe(1);
     const plan = (await planOf(window[0]!)).join("\n");
     // SQLite: a WITHOUT ROWID table (migration 0025), so the rows are the primary key's pages, with no lookup of each row
     if (t.deps.store.dialect === "sqlite") expect(plan).toContain("USING PRIMARY KEY (org_id=? AND day>? AND day<?)");
     // PostgreSQL keeps no table in key order: an index of the organization's rows, never the table whole
     else expect(plan).toMatch(/(Index (Only )?Scan using|Bitmap Index Scan on) daily_sender_stats_/);
+    const shown = queries.filter((q) => /FROM daily_sender_stats s\b/i.test(q.sql) && /source_ip IN/i.test(q.sql));
+    expect(shown.length).toBe(1);
+    const shownPlan = (await planOf(shown[0]!)).join("\n");
+    // on SQLite by the address index, never the window again
+    if (t.deps.store.dialect === "sqlite") expect(shownPlan).toMatch(/USING (COVERING )?INDEX daily_sender_stats_org_ip_idx \(org_id=\? AND source_ip=\?/);
+    else expect(shownPlan).toMatch(/(Index (Only )?Scan using|Bitmap Index Scan on) daily_sender_stats_/);
   });
 
   test("the check sees a full scan: a records query without the organization's index fails it", async () => {
