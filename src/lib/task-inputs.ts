@@ -62,52 +62,70 @@ export interface SourceName {
  * The window's failing mail per domain and sender: per sending service, and for unrecognised
  * mail per base domain, else per IP (the Senders view's grouping). Addresses without a name
  * (`nameOf` answers undefined) and not in `markedIps` come back as one unrecognised entry per
- * domain, their addresses counted in `sources`.
+ * domain, their addresses counted in `sources`. Domains and their addresses in code-unit order:
+ * a domain's unrecognised entry first, then its senders in the order of their first address.
  */
 export function failingSenders(rows: Iterable<FailingMailRow>, nameOf: (ip: string) => SourceName | undefined, markedIps: Iterable<string>): FailingSender[] {
   const marked = new Set(markedIps);
-  /** per domain and IP (the domain's unnamed, unmarked IPs under "" with their count) */
-  interface Group { domainId: string; ip: string; sources: number; messages: number; delivered: number; firstSeen: number; ips: Set<string> | null }
-  const groups = new Map<string, Group>();
+  interface Sums { messages: number; delivered: number; firstSeen: number }
+  /** per domain: its named or marked IPs one by one, and its other IPs together (with their addresses, to count them) */
+  interface Domain { own: Map<string, Sums>; unnamed: (Sums & { ips: Set<string> }) | null }
+  const domains = new Map<string, Domain>();
+  let lastDomainId: string | null = null;
+  let domain: Domain | undefined;
   for (const r of rows) {
-    const own = nameOf(r.ip) !== undefined || marked.has(r.ip);
-    const ip = own ? r.ip : "";
-    const key = `${r.domainId}\n${ip}`;
-    let g = groups.get(key);
-    if (!g) {
-      g = { domainId: r.domainId, ip, sources: 0, messages: 0, delivered: 0, firstSeen: r.firstSeen, ips: own ? null : new Set() };
-      groups.set(key, g);
+    if (r.domainId !== lastDomainId) {
+      lastDomainId = r.domainId;
+      domain = domains.get(lastDomainId);
+      if (!domain) domains.set(lastDomainId, (domain = { own: new Map(), unnamed: null }));
     }
-    g.messages += r.failing;
-    g.delivered += r.delivered;
-    if (r.firstSeen < g.firstSeen) g.firstSeen = r.firstSeen;
-    if (g.ips) g.ips.add(r.ip);
-    else g.sources = 1;
-  }
-  const ordered = [...groups.values()].sort((a, b) => byCodeUnit(a.domainId, b.domainId) || byCodeUnit(a.ip, b.ip));
-  const senders = new Map<string, FailingSender>();
-  for (const g of ordered) {
-    const firstSeenAt = new Date(g.firstSeen * 1000);
-    if (g.ip === "") {
-      senders.set(`${g.domainId}\n`, { domainId: g.domainId, service: null, sender: null, senderKey: null, sources: g.ips!.size, messages: g.messages, delivered: g.delivered, firstSeenAt });
+    if (nameOf(r.ip) !== undefined || marked.has(r.ip)) {
+      const g = domain!.own.get(r.ip);
+      if (!g) domain!.own.set(r.ip, { messages: r.failing, delivered: r.delivered, firstSeen: r.firstSeen });
+      else {
+        g.messages += r.failing;
+        g.delivered += r.delivered;
+        if (r.firstSeen < g.firstSeen) g.firstSeen = r.firstSeen;
+      }
       continue;
     }
-    const name = nameOf(g.ip);
-    const service = name?.service ?? null;
-    const sender = senderOf({ service, baseDomain: name?.baseDomain == null ? null : name.baseDomain.toLowerCase(), sourceIp: g.ip });
-    const senderKey = senderKeyOf(sender);
-    const key = `${g.domainId}\n${senderKey}`;
-    const cur = senders.get(key);
-    if (!cur) {
-      senders.set(key, { domainId: g.domainId, service, sender: sender.sender, senderKey, sources: 1, messages: g.messages, delivered: g.delivered, firstSeenAt });
-      continue;
+    const g = domain!.unnamed;
+    if (!g) domain!.unnamed = { messages: r.failing, delivered: r.delivered, firstSeen: r.firstSeen, ips: new Set([r.ip]) };
+    else {
+      g.messages += r.failing;
+      g.delivered += r.delivered;
+      if (r.firstSeen < g.firstSeen) g.firstSeen = r.firstSeen;
+      g.ips.add(r.ip);
     }
-    cur.sources += 1;
-    cur.messages += g.messages;
-    cur.delivered += g.delivered;
-    if (firstSeenAt < cur.firstSeenAt) cur.firstSeenAt = firstSeenAt;
   }
-  return [...senders.values()];
+  const date = (s: number) => new Date(s * 1000);
+  const senders: FailingSender[] = [];
+  for (const domainId of [...domains.keys()].sort(byCodeUnit)) {
+    const d = domains.get(domainId)!;
+    // the domain's unnamed, unmarked IPs: unrecognised, each its own sender
+    if (d.unnamed) senders.push({ domainId, service: null, sender: null, senderKey: null, sources: d.unnamed.ips.size, messages: d.unnamed.messages, delivered: d.unnamed.delivered, firstSeenAt: date(d.unnamed.firstSeen) });
+    const bySender = new Map<string, FailingSender>();
+    for (const ip of [...d.own.keys()].sort(byCodeUnit)) {
+      const g = d.own.get(ip)!;
+      const firstSeenAt = date(g.firstSeen);
+      const name = nameOf(ip);
+      const service = name?.service ?? null;
+      const sender = senderOf({ service, baseDomain: name?.baseDomain == null ? null : name.baseDomain.toLowerCase(), sourceIp: ip });
+      const senderKey = senderKeyOf(sender);
+      const cur = bySender.get(senderKey);
+      if (!cur) {
+        const entry: FailingSender = { domainId, service, sender: sender.sender, senderKey, sources: 1, messages: g.messages, delivered: g.delivered, firstSeenAt };
+        bySender.set(senderKey, entry);
+        senders.push(entry);
+        continue;
+      }
+      cur.sources += 1;
+      cur.messages += g.messages;
+      cur.delivered += g.delivered;
+      if (firstSeenAt < cur.firstSeenAt) cur.firstSeenAt = firstSeenAt;
+    }
+  }
+  return senders;
 }
 
 /** The IPs marked one by one (marks on "ip:<address>" keys): each stays its own sender. */

@@ -129,6 +129,8 @@ async function world(): Promise<Map<string, string>> {
   for (const [i, name] of ["none.b.example", "quarantine.b.example", "reject.b.example"].entries()) {
     await report(b, name, mixedMail(10 + i, 30), 2 * DAY);
     await report(b, name, mixedMail(10 + i, 5), 4 * DAY);
+    // failing first seen earlier from an unnamed address, and from a known service's second address
+    await report(b, name, [{ sourceIp: `203.0.113.${200 + i}`, count: 2, dkim: "fail", spf: "fail", disposition: "none" }, { sourceIp: `167.89.${10 + i}.11`, count: 1, dkim: "fail", spf: "fail", disposition: "none" }], 5 * DAY);
     // outside the report window: long ago, and on the day just before it (its period began 7 days ago)
     await report(b, name, [{ sourceIp: "198.51.100.77", count: 500, dkim: "fail", spf: "fail", disposition: "none" }], 12 * DAY);
     await report(b, name, [{ sourceIp: "198.51.100.66", count: 40, dkim: "fail", spf: "fail", disposition: "none" }, { sourceIp: "167.89.99.1", count: 40, dkim: "fail", spf: "fail", disposition: "none" }], 6 * DAY);

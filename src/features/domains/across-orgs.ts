@@ -2,11 +2,11 @@
  * Domain figures of several organizations at once, for views across organizations (the MSP
  * portfolio): one statement over the given ids, never one per organization.
  */
-import { asc, inArray, sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { WithStore } from "../auth/sessions";
 import type { StatusHistoryRow } from "../../lib/tasks";
 
-/** Each domain of the given organizations (listDomains' set-based twin, by name): its statuses, policy, overall status, creation and last report. */
+/** Each domain of the given organizations (listDomains' set-based twin, in no order): its statuses, policy, overall status, creation and last report. */
 export async function domainsOfOrgs({ store }: WithStore, orgIds: string[]) {
   if (!orgIds.length) return [];
   const d = store.t.domains;
@@ -23,8 +23,7 @@ export async function domainsOfOrgs({ store }: WithStore, orgIds: string[]) {
       lastReportAt: d.lastReportAt,
     })
     .from(d)
-    .where(inArray(d.orgId, orgIds))
-    .orderBy(asc(d.name));
+    .where(inArray(d.orgId, orgIds));
 }
 
 /**

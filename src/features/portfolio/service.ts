@@ -10,6 +10,7 @@
 import type { OrgContext } from "../../http/access";
 import { ForbiddenError, PayloadTooLargeError, ServiceError } from "../../http/errors";
 import { clientNameKey, parseClientCsv } from "../../lib/client-csv";
+import { byCodeUnit } from "../../lib/order";
 import { roleAllows } from "../../lib/permissions";
 import { senderKeyOfRow } from "../../lib/senders";
 import { auditActor, recordAudit } from "../audit/service";
@@ -19,10 +20,9 @@ import { domainsOfOrgs } from "../domains/across-orgs";
 import { addDomain, domainNamesOf } from "../domains/service";
 import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
-import { failingSourcesOfOrgs, senderMarksOfOrgs, trafficOfOrgs } from "../reports/across-orgs";
-import { utcDay } from "../reports/rollups";
+import { failingMailOfOrgs, senderMarksOfOrgs, trafficOfOrgs } from "../reports/across-orgs";
 import { groupBy, overClients } from "./over-clients";
-import { clientsTasks } from "./tasks";
+import { clientsTasks, taskWindow } from "./tasks";
 import { IMPORT_MAX_ROWS, PORTFOLIO_STATUSES, type ImportResponse, type ImportRow, type PortfolioClient, type PortfolioResponse, type PortfolioStatus } from "./contract";
 
 const DAY_MS = 86_400_000;
@@ -60,31 +60,50 @@ function worstOf(statuses: string[]): PortfolioStatus | null {
 }
 
 /**
+ * The source addresses of a client's failing mail of the window, the MAX_SOURCES most failing
+ * (ties by address), as its threat list ranks them (failingSources: summed over the window's
+ * days and domains), each with its name.
+ */
+function topFailingSources<T extends { ip: string; failing: number }>(rows: T[]): T[] {
+  const sums = new Map<string, { row: T; failing: number }>();
+  for (const r of rows) {
+    const cur = sums.get(r.ip);
+    if (cur) cur.failing += r.failing;
+    else sums.set(r.ip, { row: r, failing: r.failing });
+  }
+  return [...sums.values()].sort((a, b) => b.failing - a.failing || byCodeUnit(a.row.ip, b.row.ip)).slice(0, MAX_SOURCES).map((s) => s.row);
+}
+
+/**
  * The figures of every client at once, one statement per figure over all client ids (grouped
  * by org_id), each the set-based form of the verb the client's own screen answers with:
  * listDomains (domains), messagesProcessedBetween (aggregate_reports), failingSources (the
- * daily sender roll-ups, the same top MAX_SOURCES per client), senderMarks, and the alert
- * feed's count (org_events without test events). Open tasks are the client's tasks derived
- * from every input read the same way (./tasks.ts), then counted.
+ * failing rows of the daily sender roll-up the tasks read too, ranked the threat list's way:
+ * the same top MAX_SOURCES per client), senderMarks, and the alert feed's count (org_events
+ * without test events). Open tasks are the client's tasks derived from every input read the
+ * same way (./tasks.ts), then counted.
  */
 async function clientsFigures(ctx: OrgContext, clients: { id: string; name: string }[], plan: string): Promise<PortfolioClient[]> {
   const ids = clients.map((c) => c.id);
   const now = ctx.now();
-  const today = utcDay(now);
   const weekAgo = new Date(now.getTime() - 7 * DAY_MS);
   const monthAgo = new Date(now.getTime() - 30 * DAY_MS);
-  const domainRows = await overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk));
-  const traffic = await overClients(ids, (chunk) => trafficOfOrgs(ctx, chunk, { weekAgo, monthAgo, now }));
-  const sources = await overClients(ids, (chunk) => failingSourcesOfOrgs(ctx, chunk, { fromDay: today - 6, toDay: today, limit: MAX_SOURCES }));
-  const marks = await overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk));
   // the feed counts an event from `weekAgo` on; both stores keep whole seconds (a bound is rounded down when written)
   const alertsFrom = new Date(Math.ceil(weekAgo.getTime() / 1000) * 1000);
-  const alerts = await overClients(ids, (chunk) => eventCountsSince(ctx, chunk, alertsFrom));
-  const tasksOf = await clientsTasks(ctx, ids, { domains: domainRows, marks });
+  // the tasks' window of failing mail is the 7 UTC days up to today, the failing sources' too
+  const window = taskWindow(now);
+  const [domainRows, traffic, failing, marks, alerts] = await Promise.all([
+    overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)),
+    overClients(ids, (chunk) => trafficOfOrgs(ctx, chunk, { weekAgo, monthAgo, now })),
+    overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, window.windowStart, window.now)),
+    overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
+    overClients(ids, (chunk) => eventCountsSince(ctx, chunk, alertsFrom)),
+  ]);
+  const tasksOf = await clientsTasks(ctx, ids, { now, domains: domainRows, marks, failing });
 
   const domainsOf = groupBy(domainRows);
   const trafficOf = new Map(traffic.map((r) => [r.orgId, r]));
-  const sourcesOf = groupBy(sources);
+  const failingOf = groupBy(failing);
   const approved = new Set(marks.filter((m) => m.verdict === "approved").map((m) => `${m.orgId} ${m.key}`));
   const alertsOf = new Map(alerts.map((r) => [r.orgId, Number(r.n)]));
 
@@ -111,7 +130,7 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
       passRate30d: passRate(month),
       messages7d: week.messages,
       // as the threat list: a source of a sender the client approved is not counted
-      failingSources7d: (sourcesOf.get(client.id) ?? []).filter((s) => !approved.has(`${client.id} ${senderKeyOfRow({ service: s.service, baseDomain: s.baseDomain, sourceIp: s.ip })}`)).length,
+      failingSources7d: topFailingSources(failingOf.get(client.id) ?? []).filter((s) => !approved.has(`${client.id} ${senderKeyOfRow({ service: s.name?.service ?? null, baseDomain: s.name?.baseDomain ?? null, sourceIp: s.ip })}`)).length,
       openTasks: tasksOf.get(client.id)?.length ?? 0,
       alerts7d: alertsOf.get(client.id) ?? 0,
       lastReportAt: lastReport?.toISOString() ?? null,

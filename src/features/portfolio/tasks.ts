@@ -18,20 +18,32 @@ const DAY_MS = 86_400_000;
 
 type DomainRows = Awaited<ReturnType<typeof domainsOfOrgs>>;
 type MarkRows = Awaited<ReturnType<typeof senderMarksOfOrgs>>;
+type FailingRows = Awaited<ReturnType<typeof failingMailOfOrgs>>;
+
+/** The window the tasks read the failing mail and traffic of: the UTC days after `windowStart`'s day up to `now`'s. */
+export function taskWindow(now: Date): { windowStart: Date; now: Date } {
+  return { windowStart: new Date(now.getTime() - REPORT_WINDOW_DAYS * DAY_MS), now };
+}
 
 /**
  * The open tasks of each client, by client id (a client that no longer exists is left out).
- * The portfolio passes the domain and mark rows it already read for its other figures.
+ * The portfolio passes the rows it already read for its other figures (the domains, the marks,
+ * the window's failing mail read with `taskWindow(now)`); the statements left run together.
  */
-export async function clientsTasks(ctx: Pick<ServiceContext, "store" | "config" | "now">, ids: string[], read: { domains?: DomainRows; marks?: MarkRows } = {}): Promise<Map<string, Task[]>> {
-  const now = ctx.now();
-  const windowStart = new Date(now.getTime() - REPORT_WINDOW_DAYS * DAY_MS);
-  const domainRows = read.domains ?? (await overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)));
-  const markRows = read.marks ?? (await overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)));
-  const history = await overClients(ids, (chunk) => statusHistoryOfOrgs(ctx, chunk, now));
-  const failing = await overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, windowStart, now));
-  const traffic = await overClients(ids, (chunk) => trafficByDomainOfOrgs(ctx, chunk, windowStart, now));
-  const destinations = new Map(await overClients(ids, async (chunk) => [...(await reportDestinationsOfOrgs(ctx, chunk))]));
+export async function clientsTasks(
+  ctx: Pick<ServiceContext, "store" | "config" | "now">,
+  ids: string[],
+  read: { now?: Date; domains?: DomainRows; marks?: MarkRows; failing?: FailingRows } = {},
+): Promise<Map<string, Task[]>> {
+  const { windowStart, now } = taskWindow(read.now ?? ctx.now());
+  const [domainRows, markRows, failing, history, traffic, destinations] = await Promise.all([
+    read.domains ?? overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)),
+    read.marks ?? overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
+    read.failing ?? overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, windowStart, now)),
+    overClients(ids, (chunk) => statusHistoryOfOrgs(ctx, chunk, now)),
+    overClients(ids, (chunk) => trafficByDomainOfOrgs(ctx, chunk, windowStart, now)),
+    overClients(ids, async (chunk) => [...(await reportDestinationsOfOrgs(ctx, chunk))]).then((entries) => new Map(entries)),
+  ]);
 
   const domainsOf = groupBy(domainRows);
   const historyOf = new Map<string, typeof history>();

@@ -28,19 +28,6 @@ export async function trafficOfOrgs({ store }: WithStore, orgIds: string[], wind
   }));
 }
 
-/** The source addresses with failing mail on the UTC days [fromDay, toDay], at most `limit` per organization (most failing first, failingSources' way), with their PTR names. */
-export async function failingSourcesOfOrgs({ store }: WithStore, orgIds: string[], window: { fromDay: number; toDay: number; limit: number }) {
-  if (!orgIds.length) return [];
-  return store.rows<{ orgId: string; ip: string; service: string | null; baseDomain: string | null }>(sql`
-    SELECT g.org_id AS "orgId", g.source_ip AS "ip", n.service AS "service", n.base_domain AS "baseDomain"
-    FROM (SELECT s.org_id, s.source_ip, ROW_NUMBER() OVER (PARTITION BY s.org_id ORDER BY SUM(s.messages - s.passed) DESC, s.source_ip) AS rank
-          FROM daily_sender_stats s
-          WHERE s.org_id IN (${idList(orgIds)}) AND s.day >= ${window.fromDay} AND s.day <= ${window.toDay} AND s.last_failed_at IS NOT NULL
-          GROUP BY s.org_id, s.source_ip) g
-    LEFT JOIN source_names n ON n.org_id = g.org_id AND n.source_ip = g.source_ip
-    WHERE g.rank <= ${window.limit}`);
-}
-
 /** The sender marks (approved, not ours) of the given organizations. */
 export async function senderMarksOfOrgs({ store }: WithStore, orgIds: string[]) {
   if (!orgIds.length) return [];
