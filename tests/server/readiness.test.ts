@@ -160,6 +160,21 @@ describe("GET /api/domains/:id/sources", () => {
     ]);
   });
 
+  test("the most mail first; sources with the same mail by address in code-unit order, whatever the server's locale", async () => {
+    await ingest(
+      [
+        { sourceIp: "2001:db8::1", count: 10, dkim: "fail", spf: "fail" },
+        { sourceIp: "192.0.2.10", count: 500, dkim: "pass", spf: "pass" },
+        { sourceIp: "2001:db8:1::", count: 10, dkim: "fail", spf: "fail" },
+      ],
+      ago(2 * DAY),
+    );
+    const res = await t.json("GET", `/api/domains/${domainId}/sources`, { cookie: owner.cookie });
+    expect(res.status).toBe(200);
+    // a locale's collation puts "2001:db8::1" first (':' before digits); ':' is 0x3A, after '1'
+    expect(res.body.sources.map((s: any) => s.ip)).toEqual(["192.0.2.10", "2001:db8:1::", "2001:db8::1"]);
+  });
+
   test("without DNS the sources are still listed, with the reason", async () => {
     const plain = await makeTestApp({ deps: { now: () => NOW } });
     try {
