@@ -131,6 +131,21 @@ describe("GET /api/senders", () => {
     expect((await t.json("GET", "/api/senders?domain=nothing.example", { cookie })).body).toEqual([]);
   });
 
+  test("beyond 200 senders: a service whose addresses each send little makes the list on their sum, one address a country apart stays one sender", async () => {
+    const { orgId, cookie } = await signedInMember(t.deps.store);
+    // 204 unrecognised servers with 10 messages each, one with 9, and Google's three addresses with 4 each
+    const servers: Rec[] = Array.from({ length: 204 }, (_, i) => ({ ip: `198.51.${100 + Math.floor(i / 200)}.${i % 200}`, count: 10 }));
+    await report(orgId, "example.com", 2, [...servers, { ip: "203.0.113.99", count: 9 }, ...["209.85.220.1", "209.85.220.2"].map((ip) => ({ ip, count: 4, dkim: "pass" as const, country: "US", ...google }))]);
+    // the third Google address seen from another country the next day: one address, two slices
+    await report(orgId, "example.com", 1, [{ ip: "209.85.220.1", count: 4, dkim: "pass", country: "IE", ...google }]);
+    const res = await t.json("GET", "/api/senders", { cookie });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(200);
+    expect(res.body[0]).toMatchObject({ key: "service:Google", messages: 12, ips: 2, countries: ["US", "IE"] });
+    expect(res.body.slice(1).every((s: any) => s.kind === "ip" && s.messages === 10)).toBe(true);
+    expect(res.body.some((s: any) => s.sender === "203.0.113.99")).toBe(false);
+  });
+
   test("another organization's senders never appear", async () => {
     const mine = await signedInMember(t.deps.store);
     const theirs = await signedInMember(t.deps.store);
