@@ -4,6 +4,9 @@
  * Builds, on a temporary SQLite database, one managing organization with `--clients N` clients
  * (default 300) of 3 domains each, and for every domain a few aggregate reports ingested through
  * the project's own ingestion path (roll-ups included), plus a few alert events per client.
+ * Each domain is given the statuses of a DNS check and its history row (DMARC none, quarantine,
+ * reject or missing, DKIM found or not), so every client has open tasks to derive; every
+ * fourth client marks a sender approved and every fifth sets a report address in its settings.
  * Clients and domains are created through the API as the MSP's owner. Then times GET
  * /api/portfolio through app.handle and prints a table line and one JSON line:
  *   {"bench":"portfolio","clients":N,"p50":…,"p95":…}
@@ -17,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8 } from "fflate";
 import { eq } from "drizzle-orm";
-import { organizations, orgEvents } from "../src/db/schema";
+import { domainRecordHistory, domains, organizations, organizationSettings, orgEvents, senderMarks } from "../src/db/schema";
 import { ingestFile } from "../src/features/reports/ingest";
 import { reverseDnsSettled } from "../src/features/reports/reverse-dns";
 import { aggregateXml, type GeneratedRecord } from "../src/lib/reports/generate";
@@ -59,6 +62,13 @@ try {
       const domain = `d${d}.client${c}.bench.example`;
       const added = await t.json("POST", "/api/domains", { cookie, body: { name: domain } });
       if (added.status !== 201 && added.status !== 200) throw new Error(`adding ${domain}: ${added.status} ${JSON.stringify(added.body)}`);
+      // as a DNS check left it, added 40 days ago (the clock of the app is the bench's start)
+      const policy = (["none", "quarantine", "reject", "missing"] as const)[(c + d) % 4]!;
+      const record = policy === "missing" ? null : `v=DMARC1; p=${policy}; rua=mailto:dmarc@${domain}${(c + d) % 3 ? "" : "; pct=50"}`;
+      const dkim = (c + d) % 5 ? "valid" : "missing";
+      const checkedAt = new Date(NOW.getTime() - (d + 1) * DAY);
+      await t.deps.store.db.update(domains).set({ createdAt: new Date(NOW.getTime() - 40 * DAY), dmarcPolicy: policy, spfStatus: "valid", dkimStatus: dkim, overallStatus: policy === "reject" ? "protected" : "partial", lastCheckedAt: checkedAt }).where(eq(domains.id, added.body.id as string));
+      await t.deps.store.db.insert(domainRecordHistory).values({ orgId: clientId, domainId: added.body.id as string, checkedAt, dmarcRecord: record, dmarcPolicy: policy, spfStatus: "valid", dkimStatus: dkim, overallStatus: "partial" });
       for (let r = 0; r < REPORTS_PER_DOMAIN; r++) {
         const end = new Date(NOW.getTime() - (r * 5 + 1) * DAY);
         const records: GeneratedRecord[] = [
@@ -70,6 +80,8 @@ try {
         if (result.status !== "ingested") throw new Error(`report ${seq}: ${result.status}`);
       }
     }
+    if (c % 4 === 1) await t.deps.store.db.insert(senderMarks).values({ orgId: clientId, senderKey: `ip:203.0.${c % 250}.0`, verdict: "approved", markedAt: NOW } as never);
+    if (c % 5 === 2) await t.deps.store.db.insert(organizationSettings).values({ orgId: clientId, dmarcRua: `mailto:reports+${c}@msp.example` } as never);
     await t.deps.store.db.insert(orgEvents).values([
       { orgId: clientId, type: "reports.stopped", domain: `d0.client${c}.bench.example`, data: "{}", dedupeKey: `e-${++seq}`, occurredAt: new Date(NOW.getTime() - 2 * DAY) },
       { orgId: clientId, type: "reports.stopped", domain: `d1.client${c}.bench.example`, data: "{}", dedupeKey: `e-${++seq}`, occurredAt: new Date(NOW.getTime() - 12 * DAY) },
@@ -84,6 +96,7 @@ try {
     const res = await t.json("GET", "/api/portfolio", { cookie: msp.cookie });
     const ms = performance.now() - at;
     if (res.status !== 200 || res.body.clients.length !== CLIENTS) throw new Error(`GET /api/portfolio: ${res.status}, ${res.body.clients?.length} clients`);
+    if (i === 0) console.error(`${res.body.clients.reduce((n: number, c: { openTasks: number }) => n + c.openTasks, 0)} open tasks across the clients`);
     if (i >= 2) times.push(ms);
   }
   times.sort((a, b) => a - b);

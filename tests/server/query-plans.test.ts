@@ -172,6 +172,37 @@ describe("query plans of the hot read paths", () => {
     else expect(shownPlan).toMatch(/(Index (Only )?Scan using|Bitmap Index Scan on) daily_sender_stats_/);
   });
 
+  test("the MSP portfolio reads every client's figures and task inputs through indexes, from the roll-ups alone", async () => {
+    // two clients of the organization, one with the same reports as the organization itself
+    const ids: string[] = [];
+    for (const name of ["Client One", "Client Two"]) {
+      const res = await t.json("POST", "/api/orgs/clients", { cookie: owner.cookie, body: { name } });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id as string);
+    }
+    await t.deps.store.db.insert(domains).values({ orgId: ids[0]!, name: "client.example", dmarcPolicy: "none", spfStatus: "valid", dkimStatus: "valid", overallStatus: "partial", createdAt: ago(30) });
+    const xml = aggregateXml({ orgName: "google.com", reportId: "plan-client", begin: ago(1), end: new Date(ago(1).getTime() + DAY - 1000), domain: "client.example", p: "none", records: [{ sourceIp: "203.0.113.9", count: 10, dkim: "fail", spf: "fail", disposition: "none" }] });
+    expect((await ingestFile(t.deps, { orgId: ids[0]!, fileName: "client.xml", bytes: strToU8(xml), source: "upload" })).status).toBe("ingested");
+    const { queries, stop } = capture();
+    try {
+      const res = await t.json("GET", "/api/portfolio", { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      expect(res.body.clients.map((c: { openTasks: number }) => c.openTasks > 0)).toEqual([true, false]);
+    } finally {
+      stop();
+    }
+    const problems: string[] = [];
+    let overClients = 0;
+    for (const q of queries) {
+      if (!/^\s*(select|with)\b/i.test(q.sql)) continue;
+      if (ids.every((id) => q.params.includes(id))) overClients++;
+      const problem = problemOf(await planOf(q), true, q.sql);
+      if (problem) problems.push(`${problem}\n    ${q.sql.replace(/\s+/g, " ").slice(0, 300)}`);
+    }
+    expect(overClients).toBeGreaterThan(10);
+    expect(problems).toEqual([]);
+  });
+
   test("the check sees a full scan: a records query without the organization's index fails it", async () => {
     const plan = await planOf({ sql: "select count(*) from aggregate_records where message_count > 1", params: [] });
     expect(problemOf(plan, false, "select count(*) from aggregate_records where message_count > 1")).toMatch(/^full scan of aggregate_records/);
