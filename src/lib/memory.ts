@@ -21,3 +21,20 @@ export function collectWhenGrown(): boolean {
   floor = process.memoryUsage.rss();
   return true;
 }
+
+/**
+ * Records from which one report is large. A large report's work — its write, its report
+ * events, the reverse DNS of its addresses — calls collectWhenGrown between steps (what the
+ * last step left is garbage before the next adds to it); a smaller report's, and every file of
+ * a bulk ingest (whose throughput comes first), never pays for the check. Decided once, where
+ * the report's size is known (`isLargeReport`: a parsed file's records, or a streamed report
+ * that does not end within its first batch of this many records), and carried with the write
+ * (`WriteContext.large`, then the stored report, its events and its reverse DNS).
+ */
+export const LARGE_REPORT_RECORDS = 2_500;
+
+/** Whether a report of `records` records is large (see LARGE_REPORT_RECORDS). */
+export const isLargeReport = (records: number): boolean => records > LARGE_REPORT_RECORDS;
+
+/** The step between parts of a report's work: collectWhenGrown for a large report, nothing otherwise. */
+export const collectBetween = (large: boolean): (() => void) => (large ? () => void collectWhenGrown() : () => {});

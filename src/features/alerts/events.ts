@@ -8,7 +8,7 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { updateConditions } from "../../lib/alerts/conditions";
-import { collectWhenGrown } from "../../lib/memory";
+import { collectBetween } from "../../lib/memory";
 import { insertRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
 import { eventCategory, type AlertEvent, type AlertEventType } from "../../lib/alerts/events";
 import { alertSettingsOf } from "../settings/service";
@@ -28,6 +28,12 @@ export interface RecordOptions {
    * once for its dedupeKey, which stays recorded and is never cleared by this call.
    */
   scope?: (key: string) => boolean;
+  /**
+   * The events of one large report (src/lib/memory.ts): written a statement's worth at a time
+   * (conditions, events, deliveries) with collectWhenGrown between, so what one part left
+   * behind is collected before the next adds to it. Other callers never pay for the check.
+   */
+  large?: boolean;
 }
 
 export interface RecordedEvent extends AlertEvent {
@@ -46,17 +52,6 @@ const batches = <T>(items: T[]): T[][] => Array.from({ length: Math.ceil(items.l
 /** epoch seconds, as every timestamp column stores them (src/db/schema/columns.ts, schema-pg/columns.ts) */
 const seconds = (at: Date) => sql`${Math.floor(at.getTime() / 1000)}`;
 const bigint = (store: StoreCore, value: SQL) => (store.dialect === "postgres" ? sql`${value}::bigint` : value);
-
-/**
- * Events that fire at once beyond one statement (a report with thousands of new failing
- * sources) are written a statement's worth at a time — their conditions, events and
- * deliveries — with collectWhenGrown between: what one chunk left behind is collected before
- * the next adds to it. Fewer events never pay for the check (bulk ingest).
- */
-function chunks<T>(items: T[]): { chunks: T[][]; between: () => void } {
-  const large = items.length > ROWS_PER_STATEMENT;
-  return { chunks: large ? batches(items) : [items], between: large ? () => void collectWhenGrown() : () => {} };
-}
 
 /** The event groups Settings' toggles switch off: compliance alerts = DNS, real-time threat monitoring = reports. */
 export interface CategorySwitches {
@@ -114,7 +109,8 @@ export async function recordEvents(deps: AlertsDeps, orgId: string, events: Aler
     // but neither stored nor sent.
     const switches = await categorySwitches(store, orgId);
     const recorded: RecordedEvent[] = [];
-    const { chunks: parts, between } = chunks(fire);
+    const parts = options.large ? batches(fire) : [fire];
+    const between = collectBetween(!!options.large);
     for (const part of parts) {
       await insertRows(
         store,

@@ -24,6 +24,8 @@ export interface StoredReportFacts {
   reportId: string;
   /** a failure report's facts for the alert */
   failure?: { sourceIp: string | null; reporter: string | null };
+  /** one large report (src/lib/memory.ts): its events are recorded keeping memory near what is live */
+  large?: boolean;
 }
 
 const HOUR_MS = 3_600_000;
@@ -72,7 +74,8 @@ export async function recordReportEvents(deps: AlertsDeps & { log?: Logger }, or
       const stillSilent = all.some((e) => e.type === "reports.stopped");
       const current = all.filter((e) => e.type !== "reports.stopped");
       const scope = reportConditionScope(domain.name, stillSilent ? ["reports.new_failing_source", "reports.pass_rate_low"] : ["reports.new_failing_source", "reports.pass_rate_low", "reports.stopped"]);
-      recorded.push(...(await recordEvents(deps, orgId, current, { scope })));
+      const large = stored.some((s) => s.large && s.domain.id === domain.id);
+      recorded.push(...(await recordEvents(deps, orgId, current, { scope, large })));
     }
     const failures: AlertEvent[] = stored
       .filter((s) => s.kind === "failure")

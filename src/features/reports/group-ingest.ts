@@ -88,7 +88,7 @@ export class GroupIngest {
       this.owned = { orgId: input.orgId, domains: await domainNamesOf(this.deps, input.orgId) };
     }
     if (this.pending.length === 0) this.firstAt = performance.now();
-    const prepared = await prepareFile(this.deps, input, this.owned.domains);
+    const prepared = await prepareFile(this.deps, input, this.owned.domains, true);
     this.pending.push({ input, prepared });
     if ("plan" in prepared) this.records += prepared.records;
     if (this.pending.length >= this.maxFiles || this.records >= GROUP_RECORDS || performance.now() - this.firstAt >= GROUP_MS) await this.flush();

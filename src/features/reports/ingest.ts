@@ -8,7 +8,7 @@
  */
 import { ingestFailures, recordsIngested, reportsIngested } from "../metrics/registry";
 import type { ServiceContext } from "../../http/access";
-import { collectWhenGrown } from "../../lib/memory";
+import { collectWhenGrown, isLargeReport } from "../../lib/memory";
 import { DEFAULT_LIMITS, ReportRefusedError, type AggregateReport, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
 import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
@@ -78,6 +78,8 @@ export interface Planned {
 export interface Stored {
   planned: Planned;
   row: StoredReport;
+  /** from one large report's file (WriteContext.large): its report events and reverse DNS keep memory near what is live */
+  large: boolean;
   /** the report's source addresses, when its records were not kept (a streamed report) */
   ips?: string[];
 }
@@ -143,13 +145,16 @@ export interface PreparedFile {
   plan: Planned[];
   /** aggregate records in the file */
   records: number;
+  /** the file is one large report's or more (src/lib/memory.ts), and not part of a bulk ingest */
+  large: boolean;
 }
 
 /**
  * Parses (unless `input.parsed` holds the outcome) and routes a file to the organisation's
- * domains `owned`: the file ready to write, or the answer refusing it. Writes nothing.
+ * domains `owned`: the file ready to write, or the answer refusing it. Writes nothing. `bulk`:
+ * the file is one of a bulk ingest's, never large (its throughput comes first).
  */
-export async function prepareFile(deps: ServiceContext, input: IngestInput, owned: OwnedDomain[]): Promise<PreparedFile | IngestResult> {
+export async function prepareFile(deps: ServiceContext, input: IngestInput, owned: OwnedDomain[], bulk = false): Promise<PreparedFile | IngestResult> {
   const rejected = rejecter(deps, input);
   let reports: ParsedReport[];
   try {
@@ -176,7 +181,7 @@ export async function prepareFile(deps: ServiceContext, input: IngestInput, owne
       plan.push({ report, domain, policyDomain, tlsPolicies: report.kind === "tls" ? report.policies.filter((p) => p.policyDomain === policyDomain) : undefined });
     }
   }
-  return { input, kind, plan, records };
+  return { input, kind, plan, records, large: !bulk && isLargeReport(records) };
 }
 
 /** Notes that a report about `domainId` arrived at `at` in `arrivals` (the latest per domain). */
@@ -195,10 +200,10 @@ export async function writePrepared(deps: ServiceContext, writer: ReportWriter, 
   const written: Stored[] = [];
   const noted = arrivals ?? new Map<string, Date>();
   for (const planned of prepared.plan) {
-    const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now };
+    const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now, large: prepared.large };
     const r = planned.report;
     const row = r.kind === "aggregate" ? await writer.writeAggregate(ctx, r) : r.kind === "failure" ? await writer.writeFailure(ctx, r) : await writer.writeTls(ctx, r, planned.policyDomain, planned.tlsPolicies!);
-    written.push({ planned, row });
+    written.push({ planned, row, large: prepared.large });
     if (!row.duplicate) noteArrival(noted, planned.domain.id, reportedAt(r, now));
   }
   if (!arrivals) for (const [domainId, at] of noted) await recordReportArrival(deps, domainId, at);
@@ -232,12 +237,15 @@ async function ingestStreamed(
       let write: AggregateWrite | null = null;
       let duplicate: StoredReport | null = null;
       let domain: OwnedDomain | null = null;
+      // a report that does not end within the reader's first batch is large (src/lib/memory.ts)
+      let large = false;
       const ips = new Set<string>();
       const result = await streamAggregate(input.bytes, limits, {
         async head(head, whole) {
           domain = matchOwnedDomain(head.policy.domain, owned);
           if (!domain) throw new ForeignDomain(foreignDomainMessage(head.policy.domain, owned));
-          const begun = await writer.beginAggregate({ orgId: input.orgId, domainId: domain.id, source: input.source, fileName: input.fileName, now }, head, whole);
+          large = whole === undefined;
+          const begun = await writer.beginAggregate({ orgId: input.orgId, domainId: domain.id, source: input.source, fileName: input.fileName, now, large }, head, whole);
           if ("geo" in begun) write = begun;
           else duplicate = begun;
           return write !== null;
@@ -250,7 +258,7 @@ async function ingestStreamed(
       const report: AggregateReport = { ...result.head, records: [] };
       const row = write ? await writer.finishAggregate(write) : duplicate!;
       if (!row.duplicate) await recordReportArrival(deps, domain!.id, reportedAt(report, now));
-      return { planned: { report, domain: domain!, policyDomain: report.policy.domain }, row, ips: [...ips] };
+      return { planned: { report, domain: domain!, policyDomain: report.policy.domain }, row, ips: [...ips], large };
     });
   } catch (error) {
     if (error instanceof NotStreamable) return null;
@@ -263,8 +271,8 @@ async function ingestStreamed(
     deps.log.error("reports.write_failed", { fileName: input.fileName, error });
     return rejected("The report could not be stored right now; nothing was saved. Please try again in a few minutes.", "unavailable", "aggregate");
   }
-  // what the report's write left behind is garbage before its events and reverse DNS make more
-  collectWhenGrown();
+  // what a large report's write left behind is garbage before its events and reverse DNS make more
+  if (stored.large) collectWhenGrown();
   return afterWrite(deps, input, "aggregate", [stored]);
 }
 
@@ -282,8 +290,9 @@ export async function afterReportsStored(deps: ServiceContext, orgId: string, st
   const events = await recordReportEvents(
     deps,
     orgId,
-    fresh.map(({ planned, row }) => ({
+    fresh.map(({ planned, row, large }) => ({
       domain: { id: planned.domain.id, name: planned.domain.name },
+      large,
       kind: planned.report.kind,
       reportId: row.id,
       failure: planned.report.kind === "failure" ? { sourceIp: planned.report.sourceIp, reporter: planned.report.reporterOrg } : undefined,
@@ -307,10 +316,10 @@ async function afterWrite(deps: ServiceContext, input: IngestInput, kind: Report
  */
 export function finishStored(deps: ServiceContext, input: IngestInput, kind: ReportKind, stored: Stored[]): IngestResult {
   const targets: EnrichmentTarget[] = [];
-  for (const { planned, row, ips } of stored) {
+  for (const { planned, row, ips, large } of stored) {
     if (row.duplicate) continue;
     const r = planned.report;
-    if (r.kind === "aggregate") targets.push({ table: "aggregate", orgId: input.orgId, reportRowId: row.id, ips: ips ?? [...new Set(r.records.map((x) => x.sourceIp))] });
+    if (r.kind === "aggregate") targets.push({ table: "aggregate", orgId: input.orgId, reportRowId: row.id, ips: ips ?? [...new Set(r.records.map((x) => x.sourceIp))], large });
     else if (r.kind === "failure" && r.sourceIp) targets.push({ table: "failure", orgId: input.orgId, reportRowId: row.id, ips: [r.sourceIp] });
   }
   scheduleReverseDns(deps, targets);

@@ -128,6 +128,8 @@ export interface EnrichmentTarget {
   orgId: string;
   reportRowId: string;
   ips: string[];
+  /** one large report's addresses (src/lib/memory.ts): looked up and named keeping memory near what is live */
+  large?: boolean;
 }
 
 /** Starts PTR lookups for freshly stored reports; returns at once. */
@@ -144,9 +146,6 @@ export async function reverseDnsSettled(): Promise<void> {
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
 
-/** addresses from which a job's lookups keep memory near what is live (collectWhenGrown) */
-const MANY_ADDRESSES = 1024;
-
 async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, targets: EnrichmentTarget[]): Promise<void> {
   const ips = [...new Set(targets.flatMap((t) => t.ips))];
   /** the names found (addresses without one are left out) */
@@ -155,15 +154,15 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
   // address when its own is answered: a report of 20,000 addresses holds 64 lookups, not 20,000
   // promises, and never fills the shared waiting line by itself
   let next = 0;
-  const many = ips.length >= MANY_ADDRESSES;
+  // a large report's lookups keep memory near what is live; a bulk ingest's files are never held up by collections
+  const many = targets.some((t) => t.large);
   if (many) collectWhenGrown();
   const lookups = async () => {
     while (next < ips.length) {
       const ip = ips[next++]!;
       const ptr = await lookupPtr(resolver, ip);
       if (ptr) ptrs.set(ip, ptr);
-      // each lookup leaves a socket's and a packet's garbage behind: a large report's many are
-      // kept near what is live (a bulk ingest's files, a few addresses each, are not held up by collections)
+      // each lookup leaves a socket's and a packet's garbage behind
       if (many && next % 32 === 0) collectWhenGrown();
     }
   };
@@ -258,7 +257,7 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             const { baseDomain, service } = sendingServiceOf(ptr);
             names.push({ ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
           }
-          if (names.length) await nameReportSources(deps.store, target.orgId, target.reportRowId, names);
+          if (names.length) await nameReportSources(deps.store, target, names);
         }
       }
     });
@@ -275,7 +274,7 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
  * named by id (one statement per address would read all of a 100,000-record report's rows once
  * per address). Inside the caller's store.write.
  */
-async function nameReportSources(store: ServiceContext["store"], orgId: string, reportRowId: string, names: RecordName[]): Promise<void> {
+async function nameReportSources(store: ServiceContext["store"], { orgId, reportRowId, large = false }: EnrichmentTarget, names: RecordName[]): Promise<void> {
   const report = await store.rows(sql`SELECT 1 AS found FROM aggregate_reports WHERE org_id = ${orgId} AND id = ${reportRowId}`);
   if (!report.length) return;
   const into: RowsInsert = {
@@ -286,9 +285,8 @@ async function nameReportSources(store: ServiceContext["store"], orgId: string, 
     perStatement: NAMES_PER_STATEMENT,
   };
   const sqlite = (store as Store).sqlite;
-  const many = names.length >= MANY_ADDRESSES;
   for (let at = 0; at < names.length; at += NAMES_PER_STATEMENT) {
-    if (many) collectWhenGrown();
+    if (large) collectWhenGrown();
     const rows = names.slice(at, at + NAMES_PER_STATEMENT).map((n) => [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType]);
     await insertRows(store, into, rows);
     if (store.dialect === "sqlite") continue;
@@ -298,5 +296,5 @@ async function nameReportSources(store: ServiceContext["store"], orgId: string, 
       WHERE a.report_id = ${reportRowId} AND a.source_ip = n.r->>0`);
   }
   if (store.dialect !== "sqlite" || !sqlite) return;
-  nameReportRecords(sqlite, reportRowId, new Map(names.map((n) => [n.ip, n])), NAMES_PER_STATEMENT * 8, () => many && collectWhenGrown());
+  nameReportRecords(sqlite, reportRowId, new Map(names.map((n) => [n.ip, n])), NAMES_PER_STATEMENT * 8, () => large && collectWhenGrown());
 }

@@ -141,8 +141,8 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
    * sorted by the keys of the indexes ordered by address (scattered over the whole history), so
    * consecutive upserts meet the same or neighbouring pages instead of one page each anywhere.
    */
-  /** `collect`: one report's roll-ups (an upload), kept near what is live; a bulk group's are not (its throughput comes first) */
-  const writeRollups = (list: DeferredRollup[], collect = false) => {
+  /** `large`: one large report's roll-ups, kept near what is live (WriteContext.large); a bulk group's never are */
+  const writeRollups = (list: DeferredRollup[], large = false) => {
     const { merged, selectors } = mergeRollups(list);
     const sources: { ctx: WriteContext; day: number; policyDomain: string; x: SourceRollup }[] = [];
     for (const { ctx, policyDomain, rollup } of merged) {
@@ -166,10 +166,10 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       const { ctx, day, x } = sources[i]!;
       for (const values of authDayValues(ctx, day, x).sort(AUTH_ORDER)) auth.add(values);
       // each source's rows are garbage once written: memory stays near what is live
-      if (collect && i % 1024 === 1023) collectWhenGrown();
+      if (large && i % 1024 === 1023) collectWhenGrown();
     }
     auth.end();
-    if (collect) collectWhenGrown();
+    if (large) collectWhenGrown();
     for (const values of selectors) s.upsertSelector.run(...values);
   };
   const writeRollup = (write: AggregateWrite) => {
@@ -177,7 +177,7 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     if (!rollup) return;
     const deferred: DeferredRollup = { ctx: write.ctx, policyDomain: write.head.policy.domain, rollup };
     if (options.deferRollups) options.deferRollups(deferred);
-    else writeRollups([deferred], true);
+    else writeRollups([deferred], write.ctx.large);
   };
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {

@@ -22,6 +22,8 @@ export interface WriteContext {
   source: string;
   fileName: string;
   now: Date;
+  /** one large report (src/lib/memory.ts LARGE_REPORT_RECORDS): its write keeps memory near what is live; never in a bulk ingest */
+  large?: boolean;
 }
 
 export interface StoredReport {

@@ -13,11 +13,11 @@ import { AggregateXmlReader, assertAggregateHead, type AggregateHead } from "../
 import { assertFieldBounds } from "../../lib/reports/bounds";
 import { Budget, concat, detectContainer, gzipPayload } from "../../lib/reports/container";
 import { ReportRefusedError, yieldToEventLoop, type AggregateRecord, type ReportLimits } from "../../lib/reports/model";
-import { collectWhenGrown } from "../../lib/memory";
+import { collectWhenGrown, LARGE_REPORT_RECORDS } from "../../lib/memory";
 import { textStream, type TextStream } from "../../lib/reports/text";
 
-/** records per batch handed to the writer */
-export const RECORD_BATCH = 2500;
+/** records per batch handed to the writer: a report that does not end within its first batch is large (src/lib/memory.ts) */
+export const RECORD_BATCH = LARGE_REPORT_RECORDS;
 /** compressed bytes handed to the (native) inflater at a time */
 const INPUT_STEP = 64 * 1024;
 /** raw XML bytes decoded per step */
@@ -36,7 +36,8 @@ export class ParseCrashed extends Error {}
 export interface RecordSink {
   /**
    * The report's head, once read; false stops reading (the report is already stored). `whole`
-   * is every record of the report when it ended within the first batch.
+   * is every record of the report when it ended within the first batch; without it the report
+   * is large (LARGE_REPORT_RECORDS) and the reading keeps memory near what is live from here on.
    */
   head(head: AggregateHead, whole?: AggregateRecord[]): Promise<boolean>;
   /** the next records, in document order */
@@ -79,6 +80,8 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
   let handed = false;
   let batch: AggregateRecord[] = [];
   let recordCount = 0;
+  /** the report goes on past its first batch: collectWhenGrown between steps from then on */
+  let large = false;
   let document: { text: TextStream; reader: AggregateXmlReader } | null = null;
   let headChunks: Uint8Array[] = [];
   let headBytes = 0;
@@ -118,6 +121,7 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
     if (!handed) {
       if (!last && batch.length < RECORD_BATCH) return;
       handed = true;
+      large = !last;
       if (!(await sink.head(head, last ? batch : undefined))) {
         stopped = true;
         return;
@@ -129,9 +133,9 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
       parsing(() => assertFieldBounds({ ...head!, kind: "aggregate", records: out }));
       recordCount += out.length;
       await sink.records(out);
-      // the batch is garbage now: a report of any size keeps memory near what is live (the
-      // roll-ups held, one batch) instead of the heap growing with the garbage of every batch
-      collectWhenGrown();
+      // the batch is garbage now: a large report keeps memory near what is live (the roll-ups
+      // held, one batch) instead of the heap growing with the garbage of every batch
+      if (large) collectWhenGrown();
     }
   };
 
@@ -139,7 +143,7 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
   let lastYield = 0;
   const step = async () => {
     await flush(false);
-    collectWhenGrown();
+    if (large) collectWhenGrown();
     if (produced - lastYield >= YIELD_EVERY) {
       lastYield = produced;
       await yieldToEventLoop();
@@ -193,6 +197,6 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
   if (records.length) batch = batch.concat(records);
   await flush(true, false);
   // the report's roll-ups are written next, from what is live
-  collectWhenGrown();
+  if (large) collectWhenGrown();
   return { head: finalHead, recordCount, complete: !stopped };
 }
