@@ -146,8 +146,8 @@ test("the statements over all clients read each table through an index", async (
   stop();
   expect(res.status).toBe(200);
   expect(res.body.clients).toHaveLength(6);
-  // the set-based statements: those naming several client ids at once
-  const overClients = queries.filter((q) => / in \(\$?\??\d*, /i.test(q.sql) || /"?org_id"? in \(/i.test(q.sql));
+  // the set-based statements: those given the client ids at once
+  const overClients = queries.filter((q) => q.params.some((p) => typeof p === "string" && p.startsWith("[") && JSON.parse(p).length === 6));
   // the figures, and every input of the open tasks
   const tables = ["domains", "aggregate_reports", "daily_sender_stats", "source_names", "sender_marks", "org_events", "domain_record_history", "daily_domain_stats", "organizations", "organization_settings", "report_mailboxes", "oauth_mailboxes"];
   const read = new Set<string>();
@@ -157,7 +157,8 @@ test("the statements over all clients read each table through an index", async (
     let plan: string[];
     if (store.dialect === "sqlite") {
       plan = (store.sqlite!.query(`EXPLAIN QUERY PLAN ${q.sql}`).all(...(q.params as never[])) as { detail: string }[]).map((r) => r.detail);
-      const scans = plan.filter((line) => /^SCAN /.test(line) && !/USING (COVERING )?INDEX|^SCAN (\(subquery|g$)|CONSTANT ROW/.test(line));
+      // the client ids come as one JSON array parameter (read by json_each)
+      const scans = plan.filter((line) => /^SCAN /.test(line) && !/USING (COVERING )?INDEX|^SCAN (\(subquery|g$)|CONSTANT ROW|^SCAN json_each VIRTUAL TABLE/.test(line));
       expect({ sql: q.sql, scans }).toEqual({ sql: q.sql, scans: [] });
     } else {
       const client = (store.db as unknown as { session: { client: { begin<T>(fn: (tx: { unsafe(sql: string, params?: unknown[]): Promise<T> }) => Promise<T>): Promise<T> } } }).session.client;

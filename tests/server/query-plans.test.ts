@@ -195,7 +195,7 @@ describe("query plans of the hot read paths", () => {
     let overClients = 0;
     for (const q of queries) {
       if (!/^\s*(select|with)\b/i.test(q.sql)) continue;
-      if (ids.every((id) => q.params.includes(id))) overClients++;
+      if (q.params.some((p) => typeof p === "string" && ids.every((id) => p.includes(id)))) overClients++;
       const problem = problemOf(await planOf(q), true, q.sql);
       if (problem) problems.push(`${problem}\n    ${q.sql.replace(/\s+/g, " ").slice(0, 300)}`);
     }

@@ -2,7 +2,8 @@
  * Domain figures of several organizations at once, for views across organizations (the MSP
  * portfolio): one statement over the given ids, never one per organization.
  */
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { oneOf } from "../../db/id-set";
 import type { WithStore } from "../auth/sessions";
 import type { StatusHistoryRow } from "../../lib/tasks";
 
@@ -23,7 +24,7 @@ export async function domainsOfOrgs({ store }: WithStore, orgIds: string[]) {
       lastReportAt: d.lastReportAt,
     })
     .from(d)
-    .where(inArray(d.orgId, orgIds));
+    .where(oneOf(store.dialect, d.orgId, orgIds));
 }
 
 /**
@@ -36,7 +37,6 @@ export async function domainsOfOrgs({ store }: WithStore, orgIds: string[]) {
 export async function statusHistoryOfOrgs({ store }: WithStore, orgIds: string[], until: Date): Promise<(StatusHistoryRow & { orgId: string })[]> {
   if (!orgIds.length) return [];
   const u = Math.floor(until.getTime() / 1000);
-  const ids = sql.join(orgIds.map((id) => sql`${id}`), sql`, `);
   const columns = sql`h.domain_id AS "domainId", h.checked_at AS "checkedAt", h.dmarc_policy AS "dmarcPolicy", h.spf_status AS "spfStatus", h.dkim_status AS "dkimStatus", h.dmarc_record AS "dmarcRecord"`;
   const history =
     store.dialect === "postgres"
@@ -45,7 +45,7 @@ export async function statusHistoryOfOrgs({ store }: WithStore, orgIds: string[]
   const rows = await store.rows<Omit<StatusHistoryRow, "checkedAt"> & { orgId: string; checkedAt: number | string }>(sql`
     SELECT d.org_id AS "orgId", ${columns}
     FROM domains d ${history}
-    WHERE d.org_id IN (${ids})
+    WHERE ${oneOf(store.dialect, sql`d.org_id`, orgIds)}
     ORDER BY h.domain_id, h.checked_at`);
   return rows.map((r) => ({ ...r, checkedAt: new Date(Number(r.checkedAt) * 1000) }));
 }

@@ -2,7 +2,7 @@
  * How several organizations receive their reports, at once, for views across organizations
  * (the MSP portfolio): one statement per table over the given ids, never one per organization.
  */
-import { inArray } from "drizzle-orm";
+import { oneOf } from "../../db/id-set";
 import type { ServiceContext } from "../../http/access";
 import { reportDestinationOf } from "../../lib/task-inputs";
 import type { ReportDestination } from "../../lib/report-path";
@@ -25,9 +25,9 @@ export async function reportDestinationsOfOrgs(
   const receiverOn = !!domain && !!ctx.config.smtpPort;
   const tokens = await reportTokensOfOrgs(ctx, orgIds);
   const rua = new Map((await dmarcRuaOfOrgs(ctx, orgIds)).map((r) => [r.orgId, r.dmarcRua]));
-  const imap = new Map((await ctx.store.db.select({ orgId: m.orgId, username: m.username }).from(m).where(inArray(m.orgId, orgIds))).map((r) => [r.orgId, r.username]));
+  const imap = new Map((await ctx.store.db.select({ orgId: m.orgId, username: m.username }).from(m).where(oneOf(ctx.store.dialect, m.orgId, orgIds))).map((r) => [r.orgId, r.username]));
   const oauth = new Map<string, { email: string; status: string; createdAt: Date }[]>();
-  for (const { orgId, ...row } of await ctx.store.db.select({ orgId: o.orgId, email: o.email, status: o.status, createdAt: o.createdAt }).from(o).where(inArray(o.orgId, orgIds))) {
+  for (const { orgId, ...row } of await ctx.store.db.select({ orgId: o.orgId, email: o.email, status: o.status, createdAt: o.createdAt }).from(o).where(oneOf(ctx.store.dialect, o.orgId, orgIds))) {
     const list = oauth.get(orgId);
     if (list) list.push(row);
     else oauth.set(orgId, [row]);

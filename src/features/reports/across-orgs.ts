@@ -4,11 +4,11 @@
  * indexes), never one per organization. Each is the set-based form of the verb an
  * organization's own screen answers with.
  */
-import { inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { oneOf } from "../../db/id-set";
 import type { WithStore } from "../auth/sessions";
 
 const secs = (d: Date) => Math.floor(d.getTime() / 1000);
-const idList = (ids: string[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
 /** Messages and DMARC passes of the reports processed in (monthAgo, now], and of those in (weekAgo, now], per organization (messagesProcessedBetween's way). */
 export async function trafficOfOrgs({ store }: WithStore, orgIds: string[], window: { weekAgo: Date; monthAgo: Date; now: Date }) {
@@ -19,7 +19,7 @@ export async function trafficOfOrgs({ store }: WithStore, orgIds: string[], wind
            SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN message_count ELSE 0 END) AS "messages7",
            SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN pass_count ELSE 0 END) AS "passing7",
            SUM(message_count) AS "messages30", SUM(pass_count) AS "passing30"
-    FROM aggregate_reports WHERE org_id IN (${idList(orgIds)}) AND processed_at > ${secs(monthAgo)} AND processed_at <= ${secs(now)}
+    FROM aggregate_reports WHERE ${oneOf(store.dialect, sql`org_id`, orgIds)} AND processed_at > ${secs(monthAgo)} AND processed_at <= ${secs(now)}
     GROUP BY org_id`);
   return rows.map((r) => ({
     orgId: r.orgId,
@@ -32,7 +32,7 @@ export async function trafficOfOrgs({ store }: WithStore, orgIds: string[], wind
 export async function senderMarksOfOrgs({ store }: WithStore, orgIds: string[]) {
   if (!orgIds.length) return [];
   const m = store.t.senderMarks;
-  return store.db.select({ orgId: m.orgId, key: m.senderKey, verdict: m.verdict }).from(m).where(inArray(m.orgId, orgIds));
+  return store.db.select({ orgId: m.orgId, key: m.senderKey, verdict: m.verdict }).from(m).where(oneOf(store.dialect, m.orgId, orgIds));
 }
 
 const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
@@ -50,7 +50,7 @@ export async function failingMailOfOrgs({ store }: WithStore, orgIds: string[], 
            CASE WHEN n.source_ip IS NULL THEN 0 ELSE 1 END AS "named", n.service AS "service", n.base_domain AS "baseDomain"
     FROM daily_sender_stats s
     LEFT JOIN source_names n ON n.org_id = s.org_id AND n.source_ip = s.source_ip
-    WHERE s.org_id IN (${idList(orgIds)}) AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL`);
+    WHERE ${oneOf(store.dialect, sql`s.org_id`, orgIds)} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL`);
   return rows.map((r) => ({
     orgId: r.orgId,
     domainId: r.domainId,
@@ -67,6 +67,6 @@ export async function trafficByDomainOfOrgs({ store }: WithStore, orgIds: string
   if (!orgIds.length) return [];
   const rows = await store.rows<{ orgId: string; domainId: string; messages: number | string; passing: number | string }>(sql`
     SELECT org_id AS "orgId", domain_id AS "domainId", SUM(messages) AS "messages", SUM(passed) AS "passing"
-    FROM daily_domain_stats WHERE org_id IN (${idList(orgIds)}) AND day > ${dayOf(from)} AND day <= ${dayOf(to)} GROUP BY org_id, domain_id`);
+    FROM daily_domain_stats WHERE ${oneOf(store.dialect, sql`org_id`, orgIds)} AND day > ${dayOf(from)} AND day <= ${dayOf(to)} GROUP BY org_id, domain_id`);
   return rows.map((r) => ({ orgId: r.orgId, domainId: r.domainId, messages: Number(r.messages), passing: Number(r.passing) }));
 }

@@ -1,0 +1,14 @@
+/**
+ * A column that is one of many ids, with the ids bound as one parameter (a JSON array):
+ * SQLite reads it with json_each, PostgreSQL as an array, and either probes the column's index
+ * once per id. For statements over many organizations at once (the MSP portfolio): a list of
+ * hundreds of placeholders costs more to build, parse and bind than the query itself, and the
+ * statement's text no longer depends on how many ids there are.
+ */
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import type { Dialect } from "./store";
+
+export function oneOf(dialect: Dialect, column: SQLWrapper, ids: readonly string[]): SQL {
+  const json = JSON.stringify(ids);
+  return dialect === "postgres" ? sql`${column} = ANY(ARRAY(SELECT json_array_elements_text(${json}::text::json)))` : sql`${column} IN (SELECT value FROM json_each(${json}))`;
+}
