@@ -50,7 +50,7 @@ async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: nu
   // primary key (on the 10 M-record bench database it did, even for two addresses)
   const byIp = ips && ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
   const [rows, names] = await Promise.all([
-    ctx.store.tuples<DayTuple>(sql`
+    ctx.store.tuples<DayTuple | SenderDayTuple>(sql`
       SELECT s.source_ip AS "ip", s.policy_domain AS "policyDomain", s.country AS "country", s.messages AS "messages", s.passed AS "passed",
              s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.last_begin AS "lastBegin"
              ${days ? sql`, s.day AS "day", s.quarantined AS "quarantined", s.rejected AS "rejected"` : sql``}
