@@ -9,7 +9,7 @@
  * host-only.
  */
 import { afterEach, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { auditLog, organizationBranding, organizations } from "../../src/db/schema";
 import { recheckHostnames } from "../../src/features/branding/hostname-recheck";
 import { HOSTNAME_IS_OWN, HOSTNAME_STATUS_MESSAGES, HOSTNAME_TAKEN, mailOriginFor, orgIdByHostname } from "../../src/features/branding/service";
@@ -316,4 +316,28 @@ test("the daily re-check: a verified hostname that stops pointing here fails and
   // failed names are not re-checked by the scheduler (the MSP verifies again after fixing DNS)
   clock = new Date(Date.now() + 80 * 3_600_000);
   expect(await recheckHostnames(deps)).toBe(0);
+});
+
+test("with the branding unreadable, invitations and password links still go out to --public-url, as digests and alerts do", async () => {
+  const w = await world({ mail: true });
+  await putVerified(w);
+  const linkIn = (text: string) => /https?:\/\/[^\s"<>]+/.exec(text)?.[0] ?? "";
+  // the branding table cannot be read (a damaged or half-restored database): mail links fall back, the request does not fail
+  await w.store.write(() => w.store.rows(sql.raw("DROP TABLE organization_branding")));
+  const invited = await w.t.json("POST", "/api/members/invitations", { cookie: w.ownerCookie, body: { email: "new.member@example.test", role: "member" } });
+  expect(invited.status).toBe(201);
+  expect(invited.body.emailed).toBe(true);
+  expect(linkIn((await capture!.waitFor((m) => m.to.includes("new.member@example.test"))).text)).toStartWith(`${PUBLIC_URL}/invite?token=`);
+  // a "forgot password" that failed only for existing accounts would also tell which exist
+  expect((await w.t.json("POST", "/api/auth/password-link", { body: { email: "baker@example.test" } })).status).toBe(200);
+  const reset = await capture!.waitFor((m) => m.to.includes("baker@example.test") && m.text.includes("set-password"));
+  expect(linkIn(reset.text)).toStartWith(`${PUBLIC_URL}/set-password?token=`);
+});
+
+test("without outgoing mail, the invitation's link to copy starts with --public-url (the MSP's hostname once verified)", async () => {
+  const w = await world();
+  const copy = async (email: string) => (await w.t.json("POST", "/api/members/invitations", { cookie: w.ownerCookie, body: { email, role: "viewer" } })).body;
+  expect(await copy("first@example.test")).toMatchObject({ emailed: false, link: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/invite\\?token=`)) });
+  await putVerified(w);
+  expect((await copy("second@example.test")).link).toStartWith(`https://${HOST}/invite?token=`);
 });
