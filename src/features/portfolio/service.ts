@@ -1,8 +1,8 @@
 /**
- * The MSP portfolio: the managing organization's clients side by side, each figure taken from
- * the same verbs the client's own dashboard answers with (domains, reports roll-ups, tasks,
- * alert events), run for the client as the MSP's owners and admins act in it. And bulk
- * onboarding: clients and their domains from a CSV, row by row.
+ * The MSP portfolio: the managing organization's clients side by side, each figure read for
+ * all clients at once by the set-based twin of the verb the client's own dashboard answers
+ * with (domains, reports roll-ups, tasks, alert events), so each is what the client sees. And
+ * bulk onboarding: clients and their domains from a CSV, row by row.
  *
  * Only owners and admins of a top-level organization reach these (route permission
  * clients:manage); from inside a client organization, its own owners included, they are 403.
