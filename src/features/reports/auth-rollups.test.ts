@@ -13,6 +13,7 @@ import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { signedInMember } from "../../../tests/support/fixtures";
 import { MIGRATIONS } from "../../db/migrations.gen";
 import { PG_MIGRATIONS } from "../../db/migrations-pg.gen";
+import { migrationStatements } from "../../../tests/support/migrations";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
 import { reverseDnsSettled } from "./reverse-dns";
 import { RECORD_BATCH } from "./streamed-write";
@@ -60,7 +61,7 @@ const rowsOf = async (query: string) =>
 function backfillOf(table: string): string {
   const migrations = t.deps.store.dialect === "sqlite" ? MIGRATIONS : PG_MIGRATIONS;
   const found = migrations
-    .flatMap((m) => m.sql.split("--> statement-breakpoint"))
+    .flatMap((m) => migrationStatements(m.sql))
     .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
     .find((s) => s.startsWith(`INSERT INTO ${table} `));
   expect(found).toBeDefined();
