@@ -3,7 +3,7 @@ import { SQL } from "bun";
 import { eq, getTableName, is } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { getTableConfig, PgTable, type PgColumn } from "drizzle-orm/pg-core";
-import { postgresMissing, startPostgres, type PostgresCluster } from "../../tests/support/postgres";
+import { fileCluster, postgresMissing } from "../../tests/support/migrations";
 import { applyPgMigrations, MIGRATION_LOCK_KEY } from "./migrate-pg";
 import { PG_MIGRATIONS } from "./migrations-pg.gen";
 import * as pgSchema from "./schema-pg";
@@ -75,8 +75,10 @@ function sampleRow(table: PgTable, written: Map<PgTable, Record<string, unknown>
   return row;
 }
 
+const startedCluster = fileCluster();
+
 describe.skipIf(postgresMissing !== null)("PostgreSQL migrations", () => {
-  let cluster: PostgresCluster;
+  let cluster: Awaited<ReturnType<typeof startedCluster>>;
   const clients: SQL[] = [];
   const connect = (url: string) => {
     const client = new SQL(url);
@@ -85,12 +87,11 @@ describe.skipIf(postgresMissing !== null)("PostgreSQL migrations", () => {
   };
 
   beforeAll(async () => {
-    cluster = await startPostgres();
+    cluster = await startedCluster();
   });
 
   afterAll(async () => {
     for (const client of clients) await client.close().catch(() => {});
-    await cluster?.stop();
   });
 
   test("every embedded migration applies once, and a second run changes nothing", async () => {

@@ -49,22 +49,32 @@ export interface PostgresBefore {
 }
 
 /**
- * Call once at the top of a test file: `upTo(tag, work)` runs `work` on a fresh PostgreSQL
- * database migrated up to the migration before `tag`, on the file's throw-away cluster (started on
- * first use, stopped after the file's tests), and closes the connection after.
+ * Call once at the top of a test file: the file's throw-away PostgreSQL cluster, started on the
+ * first call of the function returned (at most once) and stopped after the file's tests.
  */
-export function postgresMigrations(): { upTo(tag: string, work: (db: PostgresBefore) => Promise<void>): Promise<void> } {
+export function fileCluster(): () => Promise<PostgresCluster> {
   let cluster: Promise<PostgresCluster> | null = null;
   afterAll(async () => {
     const started = cluster;
     cluster = null;
     await (await started)?.stop();
   });
+  return () => {
+    if (postgresMissing) throw new Error(postgresMissing);
+    return (cluster ??= startPostgres());
+  };
+}
+
+/**
+ * Call once at the top of a test file: `upTo(tag, work)` runs `work` on a fresh PostgreSQL
+ * database migrated up to the migration before `tag`, on the file's cluster (fileCluster), and
+ * closes the connection after.
+ */
+export function postgresMigrations(): { upTo(tag: string, work: (db: PostgresBefore) => Promise<void>): Promise<void> } {
+  const cluster = fileCluster();
   return {
     async upTo(tag, work) {
-      if (postgresMissing) throw new Error(postgresMissing);
-      cluster ??= startPostgres();
-      const sql = new SQL(await (await cluster).createDatabase());
+      const sql = new SQL(await (await cluster()).createDatabase());
       try {
         const at = indexOf(PG_MIGRATIONS, tag);
         await applyPgMigrations(sql, PG_MIGRATIONS.slice(0, at));
