@@ -16,6 +16,8 @@
  * Options:
  *   --clients N    clients to build (default 300)
  *   --requests N   timed requests (default 20, after 2 untimed)
+ *   --store sqlite|postgres   the store (default sqlite; postgres starts a throw-away cluster,
+ *                  or uses --database-url URL, an empty database it migrates)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +28,10 @@ import { domainRecordHistory, domains, organizations, organizationSettings, orgE
 import { ingestFile } from "../src/features/reports/ingest";
 import { reverseDnsSettled } from "../src/features/reports/reverse-dns";
 import { aggregateXml, type GeneratedRecord } from "../src/lib/reports/generate";
+import { openPostgresStore } from "../src/db";
+import { RateLimiter } from "../src/http/rate-limit";
 import { makeTestApp } from "../tests/support/app";
+import { benchDatabase } from "../tests/support/postgres";
 import { signIn, signedInMember } from "../tests/support/fixtures";
 
 const option = (name: string, fallback: number): number => {
@@ -39,6 +44,15 @@ const option = (name: string, fallback: number): number => {
   }
   return n;
 };
+const text = (name: string): string | null => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? null : (process.argv[i + 1] ?? null);
+};
+const STORE = text("store") ?? "sqlite";
+if (STORE !== "sqlite" && STORE !== "postgres") {
+  console.error(`bench:portfolio: --store must be sqlite or postgres (got "${STORE}")`);
+  process.exit(2);
+}
 const CLIENTS = option("clients", 300);
 const REQUESTS = option("requests", 20);
 const DOMAINS_PER_CLIENT = 3;
@@ -48,7 +62,13 @@ const DAY = 24 * HOUR;
 
 const dir = mkdtempSync(join(tmpdir(), "dw-bench-portfolio-"));
 const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);
-const t = await makeTestApp({ dbPath: join(dir, "bench.db"), deps: { now: () => NOW, resolver: { reverse: async () => [] } as never } });
+const pg = STORE === "postgres" ? await benchDatabase(text("database-url")) : null;
+const pgStore = pg ? await openPostgresStore(pg.url) : null;
+const t = await makeTestApp({
+  dbPath: join(dir, "bench.db"),
+  ...(pgStore ? { config: { databaseUrl: pg!.url, secretKey: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64") } } : {}),
+  deps: { now: () => NOW, resolver: { reverse: async () => [] } as never, ...(pgStore ? { store: pgStore, limiter: new RateLimiter(pgStore, () => NOW) } : {}) },
+});
 try {
   const msp = await signedInMember(t.deps.store, "owner", "Bench MSP");
   // an MSP of this size is on the Scale plan (no domain limit)
@@ -107,9 +127,11 @@ try {
   const cpuMsPerRequest = Math.round(((cpu.user + cpu.system) / 1000 / REQUESTS) * 10) / 10;
   times.sort((a, b) => a - b);
   const pct = (p: number) => Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]! * 10) / 10;
-  console.log(`GET /api/portfolio  ${CLIENTS} clients  p50 ${pct(50)} ms  p95 ${pct(95)} ms  CPU ${cpuMsPerRequest} ms per request`);
-  console.log(JSON.stringify({ bench: "portfolio", clients: CLIENTS, p50: pct(50), p95: pct(95), cpuMsPerRequest }));
+  console.log(`GET /api/portfolio  ${CLIENTS} clients (${STORE})  p50 ${pct(50)} ms  p95 ${pct(95)} ms  CPU ${cpuMsPerRequest} ms per request`);
+  console.log(JSON.stringify({ bench: "portfolio", store: STORE, clients: CLIENTS, p50: pct(50), p95: pct(95), cpuMsPerRequest }));
 } finally {
   await t.close();
+  if (pgStore) await pgStore.close();
+  await pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 }
