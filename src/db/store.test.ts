@@ -223,3 +223,10 @@ test.skipIf(!!sqliteSkipped)("SQLite: a write waits while another connection hol
   other.close();
   expect((await pending).name).toBe("Patient");
 });
+
+test.skipIf(!!postgresMissing)("PostgreSQL: every pooled connection plans each run of a statement for its own parameters (never one generic plan after the fifth run)", async () => {
+  const s = await postgresStore();
+  // the pool hands out several connections: ask each of them
+  const modes = await Promise.all(Array.from({ length: 4 }, () => s.rows<{ plan_cache_mode: string }>(sql`SHOW plan_cache_mode`)));
+  expect(modes.map((rows) => rows[0]?.plan_cache_mode)).toEqual(Array(4).fill("force_custom_plan"));
+});
