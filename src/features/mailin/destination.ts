@@ -6,19 +6,17 @@
  */
 import type { OrgContext } from "../../http/access";
 import type { ReportDestination } from "../../lib/report-path";
+import { reportDestinationOf } from "../../lib/task-inputs";
 import { getSettings } from "../settings/service";
 import { listOAuthMailboxes } from "./oauth-service";
 import { getMailbox, reportAddress } from "./service";
 
 export async function reportDestination(ctx: OrgContext): Promise<ReportDestination> {
   const [receiver, mailbox, oauth, settings] = await Promise.all([reportAddress(ctx), getMailbox(ctx), listOAuthMailboxes(ctx), getSettings(ctx)]);
-  // a mailbox whose consent was withdrawn reads nothing until reconnected
-  const oauthActive = oauth.mailboxes.filter((m) => m.status === "active");
-  const imapAddress = mailbox && mailbox.username.includes("@") ? mailbox.username : null;
-  return {
+  return reportDestinationOf({
     receiverAddress: receiver.address,
-    mailboxConnected: mailbox !== null || oauthActive.length > 0,
-    mailboxAddress: imapAddress ?? oauthActive[0]?.email ?? null,
-    configuredRua: (settings.dmarcRua ?? "").replace(/^mailto:/i, ""),
-  };
+    imapUsername: mailbox?.username ?? null,
+    oauth: oauth.mailboxes.map((m) => ({ email: m.email, status: m.status, createdAt: new Date(m.createdAt) })),
+    dmarcRua: settings.dmarcRua,
+  });
 }
