@@ -117,7 +117,7 @@ async function openBenchStore(): Promise<{ store: Store; serveArgs: string[]; fr
   const store = await openPostgresStore(url);
   // PostgreSQL nodes share one key for stored mailbox passwords: a random one for this run
   const secretKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
-  return { store, serveArgs: ["--database-url", url, "--secret-key", secretKey], fresh: true, cleanup: async () => (await store.close(), await stop()) };
+  return { store, serveArgs: ["--database-url", url, "--secret-key", secretKey], fresh: !DATABASE_URL, cleanup: async () => (await store.close(), await stop()) };
 }
 
 /** The bench organizations as they are in the database, or null when it holds none. */
