@@ -11,20 +11,21 @@ import * as pgSchema from "./schema-pg";
 import { postgresStoreCore, type Tables } from "./store";
 
 /**
- * Statements are sent unnamed (`prepare: false`), so PostgreSQL plans each run for its own
- * parameters. Bun's client otherwise prepares each statement once per connection and runs it
- * again by name, and from a prepared statement's sixth run PostgreSQL may plan it once for any
- * parameters (a generic plan): for the hot reads, whose organization, days and addresses are
- * parameters, the averaged estimates chose plans that read far more of the roll-ups (trends' top
- * addresses' days: 13-20 ms for their first five runs, 80-220 ms from the sixth on the 2 M-record
- * bench database). Not `plan_cache_mode = force_custom_plan` for the connection: that also
- * plans every foreign-key check of every inserted row again (50,000 rows with two foreign keys
- * took 1.7-1.9 s against 0.6-0.8 s), while unnamed statements leave those checks' kept plans alone.
+ * Settings every pooled connection starts with: each run of a statement is planned for its own
+ * parameters. Bun's client prepares each statement once per connection and runs it again by
+ * name, and from a prepared statement's sixth run PostgreSQL may plan it once for any parameters
+ * (a generic plan): for the hot reads, whose organization, days and addresses are parameters, the
+ * averaged estimates chose plans that read far more of the roll-ups (trends' top addresses' days:
+ * 13-20 ms for their first five runs, 80-220 ms from the sixth on the 2 M-record bench database).
+ * Statements stay prepared (sent unnamed, each run parsed again, the cheap reads such as the
+ * tasks' took 2-5 ms more). Write transactions set the mode back to `auto` for themselves
+ * (`postgresStoreCore`): forced, every foreign-key check of every inserted row is planned again
+ * (50,000 rows with two foreign keys: 1.7-1.9 s against 0.6-0.8 s).
  */
-export const PG_CLIENT_OPTIONS = { prepare: false } as const;
+export const PG_CONNECTION_SETTINGS = { plan_cache_mode: "force_custom_plan" } as const;
 
 export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean } = {}): Promise<Store> {
-  const client = new SQL({ url, max: options.pool ?? 10, ...PG_CLIENT_OPTIONS });
+  const client = new SQL({ url, max: options.pool ?? 10, connection: PG_CONNECTION_SETTINGS });
   try {
     if (options.migrate !== false) await applyPgMigrations(client);
   } catch (error) {

@@ -211,7 +211,15 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
       // SERIALIZABLE: the same outcome as SQLite's one-writer-at-a-time, with writers in parallel
       for (let attempt = 1; ; attempt++) {
         try {
-          return await pg.transaction((tx) => current.run(tx as DB, () => work(tx as DB)), { isolationLevel: "serializable" });
+          return await pg.transaction(
+            async (tx) => {
+              // the pool's connections plan every statement for its parameters (PG_CONNECTION_SETTINGS,
+              // src/db/postgres.ts), which would re-plan each foreign-key check of each inserted row too
+              await (tx as typeof pg).execute(sql.raw("SET LOCAL plan_cache_mode = auto"));
+              return current.run(tx as DB, () => work(tx as DB));
+            },
+            { isolationLevel: "serializable" },
+          );
         } catch (error) {
           if (attempt >= PG_WRITE_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
           await Bun.sleep(Math.min(WRITE_RETRY_BASE_MS, 2 * attempt) * Math.random());
