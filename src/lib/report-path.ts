@@ -53,8 +53,9 @@ export function externalAuthorization(domain: string, address: string): External
   return { host, name: `${name}._report._dmarc.${host}`, value: "v=DMARC1" };
 }
 
-function route(kind: ReportRouteKind, domain: string, address: string): ReportRoute {
-  return { kind, address, rua: `mailto:${address}`, external: externalAuthorization(domain, address) };
+/** A route to `address`; `external` is the address's authorization, when already known (one lookup per address, not per route). */
+function route(kind: ReportRouteKind, domain: string, address: string, external = externalAuthorization(domain, address)): ReportRoute {
+  return { kind, address, rua: `mailto:${address}`, external: external && { ...external } };
 }
 
 const looksLikeAddress = (value: string | null): value is string => !!value && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
@@ -69,7 +70,8 @@ export function reportPath(domain: string, destination: ReportDestination): Repo
     return { domain: name, mode: "mailbox", routes: [route("mailbox", name, address)] };
   }
   const address = looksLikeAddress(configured) ? configured : `dmarc@${name}`;
-  return { domain: name, mode: "choice", routes: [route("mailbox", name, address), route("upload", name, address)] };
+  const mailbox = route("mailbox", name, address);
+  return { domain: name, mode: "choice", routes: [mailbox, route("upload", name, address, mailbox.external)] };
 }
 
 /** The address the records dmarcwarden proposes for `domain` carry. */

@@ -104,8 +104,35 @@ export const SERVICES_PER_DOMAIN = 3;
 
 const DAY_MS = 86_400_000;
 const PRIORITY_RANK: Record<TaskPriority, number> = { high: 0, medium: 1, low: 2 };
-const n = (count: number) => count.toLocaleString("en-US");
+/** `count.toLocaleString("en-US")`, without Intl for the whole non-negative counts the tasks print. */
+const n = (count: number) =>
+  Number.isSafeInteger(count) && count >= 0 && !Object.is(count, -0)
+    ? count < 1000
+      ? String(count)
+      : String(count).replace(/\B(?=(\d{3})+$)/g, ",")
+    : count.toLocaleString("en-US");
 const plural = (count: number, one: string, many = `${one}s`) => `${n(count)} ${count === 1 ? one : many}`;
+
+/** What the tasks read of a DMARC record (its valid report addresses, its pct), by domain and record text. */
+interface DmarcFacts {
+  ruaCount: number;
+  pct: number | undefined;
+}
+/** Records parsed before, bounded: cleared whole once it holds this many (a record is parsed again only when it changes). */
+const DMARC_FACTS_CACHE = 10_000;
+const dmarcFactsCache = new Map<string, DmarcFacts>();
+
+function dmarcFacts(record: string, domain: string): DmarcFacts {
+  const key = `${domain}\n${record}`;
+  let facts = dmarcFactsCache.get(key);
+  if (!facts) {
+    const parsed = parseDmarcRecord(record, domain);
+    facts = { ruaCount: parsed.rua.length, pct: parsed.pct };
+    if (dmarcFactsCache.size >= DMARC_FACTS_CACHE) dmarcFactsCache.clear();
+    dmarcFactsCache.set(key, facts);
+  }
+  return facts;
+}
 
 function slug(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "x";
@@ -116,8 +143,14 @@ export function deriveTasks(input: TaskInput): Task[] {
   const tasks: Task[] = [];
   const failing = input.failing ?? [];
   const traffic = new Map((input.traffic ?? []).map((t) => [t.domainId, t]));
+  const failingOf = new Map<string, FailingSender[]>();
+  for (const f of failing) {
+    const list = failingOf.get(f.domainId);
+    if (list) list.push(f);
+    else failingOf.set(f.domainId, [f]);
+  }
   for (const domain of input.domains) {
-    tasks.push(...domainTasks(domain, input, failing.filter((f) => f.domainId === domain.id), traffic.get(domain.id)));
+    tasks.push(...domainTasks(domain, input, failingOf.get(domain.id) ?? [], traffic.get(domain.id)));
   }
   return tasks.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
 }
@@ -127,13 +160,19 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   const since = (area: "dmarc" | "spf" | "dkim") => (d.since?.[area] ?? d.createdAt).toISOString();
   const add = (code: string, category: TaskCategory, priority: TaskPriority, createdAt: string, title: string, description: string, link = "/app/domains") =>
     out.push({ id: `${code}:${d.id}`, title, description, priority, createdAt, domain: d.name, category, link });
-  const path = input.destination ? reportPath(d.name, input.destination) : null;
-  const rua = path ? proposedRua(path) : input.ruaAddress || `dmarc@${d.name}`;
-  // how reports sent to that address reach dmarcwarden (no advice without the destination)
-  const reach = path ? ` ${reportPathAdvice(path)}` : "";
+  // the suggested report address and how reports sent there reach dmarcwarden (no advice
+  // without the destination): worked out only for the tasks that print them
+  let suggestion: { rua: string; reach: string } | undefined;
+  const suggest = () => {
+    if (!suggestion) {
+      const path = input.destination ? reportPath(d.name, input.destination) : null;
+      suggestion = { rua: path ? proposedRua(path) : input.ruaAddress || `dmarc@${d.name}`, reach: path ? ` ${reportPathAdvice(path)}` : "" };
+    }
+    return suggestion;
+  };
   const policy = d.dmarcPolicy;
   const enforced = policy === "quarantine" || policy === "reject";
-  const parsed = d.dmarcRecord && (enforced || policy === "none") ? parseDmarcRecord(d.dmarcRecord, d.name) : null;
+  const parsed = d.dmarcRecord && (enforced || policy === "none") ? dmarcFacts(d.dmarcRecord, d.name) : null;
   const window = `in the last ${REPORT_WINDOW_DAYS} days`;
 
   // yours: a known service not marked "not ours", or any sender marked approved (the readiness rule); the rest is spoofing or unknown
@@ -149,6 +188,7 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
 
   // DMARC
   if (policy === "missing") {
+    const { rua, reach } = suggest();
     add("dmarc-missing", "dmarc", "high", since("dmarc"), `Publish a DMARC record for ${d.name}`,
       `${d.name} has no DMARC record, so anyone can send mail that claims to come from it and you get no reports about it. Add a TXT record named _dmarc.${d.name} with the value "v=DMARC1; p=none; rua=mailto:${rua}" to start monitoring.${reach}`);
   } else if (policy === "invalid") {
@@ -167,7 +207,8 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
       `${d.name} is at p=quarantine: failing mail goes to the spam folder instead of being refused. ${blockers.length ? `${plural(blockers.length, "sender")} of yours still fail${blockers.length === 1 ? "s" : ""} DMARC and would be rejected: fix ${blockers.length === 1 ? "it" : "them"} first (see the readiness panel).` : `When your reports show no legitimate mail failing, change p=quarantine to p=reject at _dmarc.${d.name}.`}`, readiness);
   }
   if (parsed) {
-    if (parsed.rua.length === 0) {
+    if (parsed.ruaCount === 0) {
+      const { rua, reach } = suggest();
       add("dmarc-no-rua", "reports", "medium", since("dmarc"), `Receive DMARC reports for ${d.name}`,
         `The DMARC record of ${d.name} has no report address (rua=), so no receiver tells you who sends mail in its name. Add "rua=mailto:${rua}" to the record at _dmarc.${d.name}.${reach}`);
     }
@@ -224,9 +265,10 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   }
 
   // Reports not arriving
-  if (parsed && parsed.rua.length > 0) {
+  if (parsed && parsed.ruaCount > 0) {
     const graceEnds = d.createdAt.getTime() + NEW_DOMAIN_GRACE_HOURS * 3_600_000;
     if (!d.lastReportAt && input.now.getTime() >= graceEnds) {
+      const { rua, reach } = suggest();
       add("reports-none", "reports", "medium", new Date(graceEnds).toISOString(), `No DMARC reports received yet for ${d.name}`,
         `${d.name} was added ${plural(Math.floor((input.now.getTime() - d.createdAt.getTime()) / DAY_MS), "day")} ago and no report has arrived. Check that rua= in the record at _dmarc.${d.name} points to this organization's report address (see Settings), e.g. "rua=mailto:${rua}".${reach}`, "/app/settings");
     } else if (d.lastReportAt && input.now.getTime() - d.lastReportAt.getTime() >= NO_REPORTS_DAYS * DAY_MS) {

@@ -49,8 +49,18 @@ const EMAIL = /^[^\s@,;!]+@([a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0
  * destinations and alignment, where a DNS walk per host would cost a query per label.
  */
 export function organizationalDomain(domain: string): string {
-  return getDomain(domain, { allowPrivateDomains: false }) ?? domain;
+  let org = orgDomains.get(domain);
+  if (org === undefined) {
+    // bounded: cleared whole once it holds ORG_DOMAIN_CACHE names (the list is fixed, so an answer never goes stale)
+    if (orgDomains.size >= ORG_DOMAIN_CACHE) orgDomains.clear();
+    org = getDomain(domain, { allowPrivateDomains: false }) ?? domain;
+    orgDomains.set(domain, org);
+  }
+  return org;
 }
+/** Names whose organizational domain is kept (the tasks, report paths and record checks ask again and again for the same few). */
+const ORG_DOMAIN_CACHE = 10_000;
+const orgDomains = new Map<string, string>();
 
 /** True when the record's first tag is v=DMARC1 (RFC 7489 §6.3: it must come first). */
 export function startsWithDmarc1(record: string): boolean {
