@@ -105,12 +105,15 @@ export const SERVICES_PER_DOMAIN = 3;
 const DAY_MS = 86_400_000;
 const PRIORITY_RANK: Record<TaskPriority, number> = { high: 0, medium: 1, low: 2 };
 /** `count.toLocaleString("en-US")`, without Intl for the whole non-negative counts the tasks print. */
-const n = (count: number) =>
-  Number.isSafeInteger(count) && count >= 0 && !Object.is(count, -0)
-    ? count < 1000
-      ? String(count)
-      : String(count).replace(/\B(?=(\d{3})+$)/g, ",")
-    : count.toLocaleString("en-US");
+function n(count: number): string {
+  if (!Number.isSafeInteger(count) || count < 0 || Object.is(count, -0)) return count.toLocaleString("en-US");
+  const digits = String(count);
+  if (count < 1000) return digits;
+  let at = digits.length % 3 || 3;
+  let out = digits.slice(0, at);
+  for (; at < digits.length; at += 3) out += `,${digits.slice(at, at + 3)}`;
+  return out;
+}
 const plural = (count: number, one: string, many = `${one}s`) => `${n(count)} ${count === 1 ? one : many}`;
 
 /** What the tasks read of a DMARC record (its valid report addresses, its pct), by domain and record text. */
@@ -118,25 +121,40 @@ interface DmarcFacts {
   ruaCount: number;
   pct: number | undefined;
 }
-/** Records parsed before, bounded: cleared whole once it holds this many (a record is parsed again only when it changes). */
-const DMARC_FACTS_CACHE = 10_000;
-const dmarcFactsCache = new Map<string, DmarcFacts>();
+/**
+ * Small caches of what the tasks work out again and again from the same values (a domain's
+ * record, a sender's name, a status date), each bounded: cleared whole once it holds this many.
+ */
+const CACHE_LIMIT = 10_000;
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, value);
+  return value;
+}
 
+/** The last record parsed for each domain name (a record is parsed again only when it changes). */
+const dmarcFactsCache = new Map<string, { record: string; facts: DmarcFacts }>();
 function dmarcFacts(record: string, domain: string): DmarcFacts {
-  const key = `${domain}\n${record}`;
-  let facts = dmarcFactsCache.get(key);
-  if (!facts) {
-    const parsed = parseDmarcRecord(record, domain);
-    facts = { ruaCount: parsed.rua.length, pct: parsed.pct };
-    if (dmarcFactsCache.size >= DMARC_FACTS_CACHE) dmarcFactsCache.clear();
-    dmarcFactsCache.set(key, facts);
-  }
-  return facts;
+  const known = dmarcFactsCache.get(domain);
+  if (known && known.record === record) return known.facts;
+  const parsed = parseDmarcRecord(record, domain);
+  return remember(dmarcFactsCache, domain, { record, facts: { ruaCount: parsed.rua.length, pct: parsed.pct } }).facts;
 }
 
+const slugs = new Map<string, string>();
 function slug(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "x";
+  return slugs.get(value) ?? remember(slugs, value, value.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "x");
 }
+
+const isoStrings = new Map<number, string>();
+/** `date.toISOString()`, remembered by instant. */
+function iso(date: Date): string {
+  const at = date.getTime();
+  return isoStrings.get(at) ?? remember(isoStrings, at, date.toISOString());
+}
+
+/** `a.localeCompare(b)`'s order for two ISO instants: code-unit order when both have the 24-character form (they differ only in digits). */
+const byInstant = (a: string, b: string) => (a.length === 24 && b.length === 24 ? (a < b ? -1 : a > b ? 1 : 0) : a.localeCompare(b));
 
 /** Tasks for the organisation, most urgent first, newest first within a priority. */
 export function deriveTasks(input: TaskInput): Task[] {
@@ -152,12 +170,12 @@ export function deriveTasks(input: TaskInput): Task[] {
   for (const domain of input.domains) {
     tasks.push(...domainTasks(domain, input, failingOf.get(domain.id) ?? [], traffic.get(domain.id)));
   }
-  return tasks.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+  return tasks.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || byInstant(b.createdAt, a.createdAt) || a.id.localeCompare(b.id));
 }
 
 function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[], traffic: DomainTraffic | undefined): Task[] {
   const out: Task[] = [];
-  const since = (area: "dmarc" | "spf" | "dkim") => (d.since?.[area] ?? d.createdAt).toISOString();
+  const since = (area: "dmarc" | "spf" | "dkim") => iso(d.since?.[area] ?? d.createdAt);
   const add = (code: string, category: TaskCategory, priority: TaskPriority, createdAt: string, title: string, description: string, link = "/app/domains") =>
     out.push({ id: `${code}:${d.id}`, title, description, priority, createdAt, domain: d.name, category, link });
   // the suggested report address and how reports sent there reach dmarcwarden (no advice
@@ -253,14 +271,14 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
     const fix = f.service
       ? `If you use ${f.service}, turn on DKIM signing for ${d.name} in it, or add its include to your SPF record.`
       : `You marked it as yours: have it sign its mail with DKIM for ${d.name}, or authorize its servers in your SPF record.`;
-    add(`sender-${slug(name)}`, "senders", enforced ? "high" : "medium", f.firstSeenAt.toISOString(), `Authenticate ${name} for ${d.name}`,
+    add(`sender-${slug(name)}`, "senders", enforced ? "high" : "medium", iso(f.firstSeenAt), `Authenticate ${name} for ${d.name}`,
       `${name} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} ${fix} The readiness panel of ${d.name} gives the exact fix for each of its servers.`, readiness);
   }
 
   // Unrecognised senders to review (spoofing, or a server of yours with no reverse DNS)
   if (spoofed >= REVIEW_SENDERS_MIN && !(policy === "none" && spoofedDelivered > 0)) {
     const first = unrecognised.reduce((m, f) => (f.firstSeenAt < m ? f.firstSeenAt : m), unrecognised[0]!.firstSeenAt);
-    add("senders-review", "senders", "low", first.toISOString(), `Review unrecognised senders for ${d.name}`,
+    add("senders-review", "senders", "low", iso(first), `Review unrecognised senders for ${d.name}`,
       `${plural(spoofSources, "unrecognised source")} sent ${plural(spoofed, "message")} as ${d.name} ${window} that failed DMARC. If any of them is your own server, authorize it in SPF or sign its mail with DKIM; otherwise your policy is doing its job.`, "/app/threats");
   }
 
