@@ -7,6 +7,7 @@
 import type { OrgContext } from "../../http/access";
 import { deriveTasks, REPORT_WINDOW_DAYS, statusSince, type DomainState, type Task } from "../../lib/tasks";
 import { senderKeyOfRow } from "../../lib/senders";
+import { currentDomainState, markedIpsOf, ruaAddressOf, withMarks } from "../../lib/task-inputs";
 import { threatLevel } from "../../lib/threat-level";
 import { addDays, parseUtcDate, utcDate } from "../../lib/trends";
 import { listDomains, statusHistoryOf } from "../domains/service";
@@ -33,22 +34,8 @@ async function domainStatesAt(ctx: OrgContext, at: Date, current: boolean): Prom
   const pastReports = current ? null : await lastReportByDomain(ctx, orgId, at);
   return rows.map((row) => {
     const rowsOf = history.get(row.id) ?? [];
+    if (current) return currentDomainState({ ...row, createdAt: new Date(row.createdAt), lastReportAt: dateOrNull(row.lastReportAt) }, rowsOf);
     const last = rowsOf.at(-1);
-    const since = statusSince(rowsOf);
-    if (current) {
-      return {
-        id: row.id,
-        name: row.name,
-        dmarcPolicy: row.dmarcPolicy,
-        spfStatus: row.spfStatus,
-        dkimStatus: row.dkimStatus,
-        dmarcRecord: last?.dmarcRecord ?? null,
-        createdAt: new Date(row.createdAt),
-        lastReportAt: dateOrNull(row.lastReportAt),
-        // statuses written without a history row (none yet) date from the domain's creation
-        since: last && last.dmarcPolicy === row.dmarcPolicy && last.spfStatus === row.spfStatus && last.dkimStatus === row.dkimStatus ? since : undefined,
-      };
-    }
     return {
       id: row.id,
       name: row.name,
@@ -58,15 +45,14 @@ async function domainStatesAt(ctx: OrgContext, at: Date, current: boolean): Prom
       dmarcRecord: last?.dmarcRecord ?? null,
       createdAt: new Date(row.createdAt),
       lastReportAt: pastReports!.get(row.id) ?? null,
-      since,
+      since: statusSince(rowsOf),
     };
   });
 }
 
 /** Settings → DMARC rua when set, else this server's report address for the organisation (if it receives mail). */
 async function ruaAddress(ctx: OrgContext, fallback: string | null): Promise<string | null> {
-  const settings = await getSettings(ctx);
-  return settings.dmarcRua?.replace(/^mailto:/i, "") || fallback;
+  return ruaAddressOf((await getSettings(ctx)).dmarcRua, fallback);
 }
 
 /** The organisation's tasks as they stand at `at` (now, or a past moment for comparisons). */
@@ -76,7 +62,7 @@ export async function tasksAt(ctx: OrgContext, at: Date, current = true, fallbac
   // the user's marks as they stand now decide which failing senders are theirs (an IP marked
   // one by one stays its own sender; the other unnamed IPs are summed per domain)
   const marks = await senderMarks(ctx);
-  const markedIps = [...marks.keys()].filter((key) => key.startsWith("ip:")).map((key) => key.slice(3));
+  const markedIps = markedIpsOf(marks);
   const [domains, failing, traffic, rua, destination] = await Promise.all([
     domainStatesAt(ctx, at, current),
     failingMailByService(ctx, orgId, windowStart, at, markedIps),
@@ -84,8 +70,7 @@ export async function tasksAt(ctx: OrgContext, at: Date, current = true, fallbac
     ruaAddress(ctx, fallbackRua),
     reportDestination(ctx),
   ]);
-  const marked = failing.map((f) => ({ ...f, mark: f.senderKey ? (marks.get(f.senderKey) ?? null) : null }));
-  return deriveTasks({ now: at, domains, failing: marked, traffic, ruaAddress: rua, destination });
+  return deriveTasks({ now: at, domains, failing: withMarks(failing, marks), traffic, ruaAddress: rua, destination });
 }
 
 export function listTasks(ctx: OrgContext, fallbackRua: string | null = null): Promise<Task[]> {

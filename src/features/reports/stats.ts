@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import { smaller } from "../../db/sql";
 import type { ServiceContext } from "../../http/access";
 import { byCodeUnit, greaterText } from "../../lib/order";
-import { senderKeyOf, senderOf } from "../../lib/senders";
+import { failingSenders, type FailingMailRow } from "../../lib/task-inputs";
 import type { FailingSender } from "../../lib/tasks";
 
 type Ctx = Pick<ServiceContext, "store">;
@@ -49,75 +49,11 @@ export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, 
       SELECT source_ip AS "ip", service AS "service", base_domain AS "baseDomain" FROM source_names WHERE org_id = ${orgId}`),
   ]);
   const named = new Map(names.map((n) => [n.ip, n]));
-  const marked = new Set(markedIps);
-  interface Sums { messages: number; delivered: number; firstSeen: number }
-  /** per domain: its named or marked IPs one by one, and its other IPs together (with their addresses, to count them) */
-  interface Domain { own: Map<string, Sums>; unnamed: (Sums & { ips: Set<string> }) | null }
-  const domains = new Map<string, Domain>();
   // the window comes in (day, domain, IP) order: a day's rows of one domain follow each other
-  let lastDomainId: string | null = null;
-  let domain: Domain | undefined;
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    if (r[0] !== lastDomainId) {
-      lastDomainId = r[0];
-      domain = domains.get(lastDomainId);
-      if (!domain) domains.set(lastDomainId, (domain = { own: new Map(), unnamed: null }));
-    }
-    const ip = r[1];
-    const failing = Number(r[2]);
-    const delivered = Number(r[3]);
-    const firstSeen = Number(r[4]);
-    if (named.has(ip) || marked.has(ip)) {
-      const g = domain!.own.get(ip);
-      if (!g) domain!.own.set(ip, { messages: failing, delivered, firstSeen });
-      else {
-        g.messages += failing;
-        g.delivered += delivered;
-        if (firstSeen < g.firstSeen) g.firstSeen = firstSeen;
-      }
-      continue;
-    }
-    const g = domain!.unnamed;
-    if (!g) domain!.unnamed = { messages: failing, delivered, firstSeen, ips: new Set([ip]) };
-    else {
-      g.messages += failing;
-      g.delivered += delivered;
-      if (firstSeen < g.firstSeen) g.firstSeen = firstSeen;
-      g.ips.add(ip);
-    }
+  function* failingRows(): Generator<FailingMailRow> {
+    for (const r of rows) yield { domainId: r[0], ip: r[1], failing: Number(r[2]), delivered: Number(r[3]), firstSeen: Number(r[4]) };
   }
-  // domains and their IPs in code-unit order: a domain's unrecognised entry first, then its
-  // senders in the order of their first IP
-  const senders: FailingSender[] = [];
-  for (const domainId of [...domains.keys()].sort(byCodeUnit)) {
-    const d = domains.get(domainId)!;
-    if (d.unnamed) {
-      // the domain's unnamed, unmarked IPs: unrecognised, each its own sender
-      senders.push({ domainId, service: null, sender: null, senderKey: null, sources: d.unnamed.ips.size, messages: d.unnamed.messages, delivered: d.unnamed.delivered, firstSeenAt: date(d.unnamed.firstSeen) });
-    }
-    const bySender = new Map<string, FailingSender>();
-    for (const ip of [...d.own.keys()].sort(byCodeUnit)) {
-      const g = d.own.get(ip)!;
-      const firstSeenAt = date(g.firstSeen);
-      const name = named.get(ip);
-      const service = name?.service ?? null;
-      const sender = senderOf({ service, baseDomain: name?.baseDomain == null ? null : name.baseDomain.toLowerCase(), sourceIp: ip });
-      const senderKey = senderKeyOf(sender);
-      const cur = bySender.get(senderKey);
-      if (!cur) {
-        const entry: FailingSender = { domainId, service, sender: sender.sender, senderKey, sources: 1, messages: g.messages, delivered: g.delivered, firstSeenAt };
-        bySender.set(senderKey, entry);
-        senders.push(entry);
-        continue;
-      }
-      cur.sources += 1;
-      cur.messages += g.messages;
-      cur.delivered += g.delivered;
-      if (firstSeenAt < cur.firstSeenAt) cur.firstSeenAt = firstSeenAt;
-    }
-  }
-  return senders;
+  return failingSenders(failingRows(), (ip) => named.get(ip), markedIps);
 }
 
 /** Messages and DMARC-passing messages per domain, from the daily roll-ups of the UTC days after `from`'s day up to `to`'s. */
