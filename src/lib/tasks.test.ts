@@ -93,6 +93,42 @@ describe("deriveTasks", () => {
     expect(tasks[0]!.description).toContain("rua=mailto:org@reports.test");
     expect(new Set(tasks.map((t) => t.id)).size).toBe(tasks.length);
   });
+
+  test("a domain's changed DMARC record is read again: adding rua= closes the report task, removing it opens it", () => {
+    const without = domain({ dmarcRecord: "v=DMARC1; p=reject" });
+    const withRua = domain({ dmarcRecord: "v=DMARC1; p=reject; rua=mailto:dmarc@acme.example" });
+    expect(titles(without)).toEqual(["medium: Receive DMARC reports for acme.example"]);
+    expect(titles(withRua)).toEqual([]);
+    expect(titles(without)).toEqual(["medium: Receive DMARC reports for acme.example"]);
+    expect(titles(domain({ dmarcRecord: "v=DMARC1; p=reject; pct=40; rua=mailto:dmarc@acme.example" }))).toEqual(["low: Apply acme.example's DMARC policy to all mail"]);
+    expect(titles(withRua)).toEqual([]);
+  });
+
+  test("counts are written with thousands separators, as en-US writes them", () => {
+    const none = domain({ dmarcPolicy: "none", dmarcRecord: "v=DMARC1; p=none; rua=mailto:d@acme.example" });
+    const failing = [
+      { domainId: "d1", service: "Twilio SendGrid", sources: 1, messages: 1_234_567, delivered: 0, firstSeenAt: days(2) },
+      { domainId: "d1", service: null, sources: 1_000, messages: 999, delivered: 12_345, firstSeenAt: days(1) },
+    ];
+    const text = deriveTasks({ now, domains: [none], failing }).map((t) => t.description).join("\n");
+    expect(text).toContain("Twilio SendGrid sent 1,234,567 messages as acme.example");
+    expect(text).toContain("12,345 messages from 1,000 unrecognised sources failed DMARC and reached inboxes");
+  });
+
+  test("within a priority the newest cause comes first, then by id", () => {
+    const failing = [
+      { domainId: "d1", service: "Mailgun", sources: 1, messages: 5, delivered: 0, firstSeenAt: days(3) },
+      { domainId: "d1", service: "Brevo", sources: 1, messages: 4, delivered: 0, firstSeenAt: days(1) },
+      { domainId: "d1", service: "Amazon SES", sources: 1, messages: 3, delivered: 0, firstSeenAt: days(3) },
+    ];
+    const tasks = deriveTasks({ now, domains: [domain({ spfStatus: "missing", since: { spf: days(2) } })], failing });
+    expect(tasks.map((t) => t.title)).toEqual([
+      "Authenticate Brevo for acme.example",
+      "Publish an SPF record for acme.example",
+      "Authenticate Amazon SES for acme.example",
+      "Authenticate Mailgun for acme.example",
+    ]);
+  });
 });
 
 test("statusSince: the start of the last unbroken run of each status", () => {

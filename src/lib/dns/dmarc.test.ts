@@ -60,6 +60,12 @@ describe("DMARC record parsing", () => {
     expect(organizationalDomain("mail.shop.example.co.uk")).toBe("example.co.uk");
     expect(organizationalDomain("example.com")).toBe("example.com");
   });
+
+  test("organizational domains stay right past the remembered names (10,000)", () => {
+    for (let i = 0; i < 12_000; i++) expect(organizationalDomain(`host${i}.client${i}.co.uk`)).toBe(`client${i}.co.uk`);
+    expect(organizationalDomain("mail.shop.example.co.uk")).toBe("example.co.uk");
+    expect(organizationalDomain("a.b.github.io")).toBe("github.io");
+  });
 });
 
 describe("DMARC evaluation", () => {
