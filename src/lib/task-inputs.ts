@@ -28,7 +28,6 @@ export interface DomainRow {
  */
 export function currentDomainState(row: DomainRow, history: StatusHistoryRow[]): DomainState {
   const last = history.at(-1);
-  const since = statusSince(history);
   return {
     id: row.id,
     name: row.name,
@@ -38,7 +37,7 @@ export function currentDomainState(row: DomainRow, history: StatusHistoryRow[]):
     dmarcRecord: last?.dmarcRecord ?? null,
     createdAt: row.createdAt,
     lastReportAt: row.lastReportAt,
-    since: last && last.dmarcPolicy === row.dmarcPolicy && last.spfStatus === row.spfStatus && last.dkimStatus === row.dkimStatus ? since : undefined,
+    since: last && last.dmarcPolicy === row.dmarcPolicy && last.spfStatus === row.spfStatus && last.dkimStatus === row.dkimStatus ? statusSince(history) : undefined,
   };
 }
 

@@ -307,16 +307,17 @@ export interface StatusHistoryRow {
   dmarcRecord: string | null;
 }
 
+const STATUS_FIELDS = [["dmarc", "dmarcPolicy"], ["spf", "spfStatus"], ["dkim", "dkimStatus"]] as const;
+
 /**
  * When each of a domain's statuses took the value it has at the end of `rows` (one domain's
  * history, oldest first): the start of the last unbroken run of that value.
  */
 export function statusSince(rows: StatusHistoryRow[]): Partial<Record<"dmarc" | "spf" | "dkim", Date>> {
   const out: Partial<Record<"dmarc" | "spf" | "dkim", Date>> = {};
-  const fields = { dmarc: "dmarcPolicy", spf: "spfStatus", dkim: "dkimStatus" } as const;
-  for (const [area, field] of Object.entries(fields) as [keyof typeof fields, (typeof fields)[keyof typeof fields]][]) {
-    const last = rows.at(-1);
-    if (!last) continue;
+  const last = rows.at(-1);
+  if (!last) return out;
+  for (const [area, field] of STATUS_FIELDS) {
     let start = last.checkedAt;
     for (let i = rows.length - 1; i >= 0 && rows[i]![field] === last[field]; i--) start = rows[i]!.checkedAt;
     out[area] = start;
