@@ -113,8 +113,12 @@ export function openStore(path: string, options: { migrate?: boolean; log?: Logg
       if (closed) return;
       closed = true;
       await stopUpkeep();
-      checkpointWal(sqlite);
-      sqlite.close();
+      try {
+        checkpointWal(sqlite);
+      } finally {
+        // the handle is closed even when the last checkpoint fails (the error still surfaces)
+        sqlite.close();
+      }
     },
   });
 }
