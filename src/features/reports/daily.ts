@@ -5,6 +5,7 @@
  * on the day its period begins); sums go through Number(): PostgreSQL returns them as strings.
  */
 import { and, between, eq, gte, inArray, lt, lte, sql, sum } from "drizzle-orm";
+import { inChunks, IP_CHUNK } from "../../db/id-set";
 import { byCodeUnit, greaterText } from "../../lib/order";
 import type { WithStore } from "../auth/sessions";
 
@@ -43,9 +44,6 @@ export interface SourceTotals extends Omit<DayTotals, "day"> {
   sourceIp: string;
   country: string | null;
 }
-
-/** Source addresses per statement when a read asks for some of them (far below both stores' parameter limits). */
-const IP_CHUNK = 500;
 
 /**
  * The `limit` keys of `items` with the greatest `total`, greatest first (ties by key in
@@ -99,28 +97,27 @@ export async function topSourcesBetween(ctx: WithStore, orgId: string, range: { 
   // on (org_id, source_ip, day): SQLite's statistics, averaged over all organizations, could
   // otherwise have it walk the organization's whole window on the primary key again
   const byIp = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
-  const sums = new Map<string, SourceTotals>();
-  for (let c = 0; c < top.length; c += IP_CHUNK) {
-    const ips = sql.join(top.slice(c, c + IP_CHUNK).map((ip) => sql`${ip}`), sql`, `);
-    const days = await ctx.store.tuples<[string, string | null, ...(number | string)[]]>(sql`
+  const days = await inChunks(top, IP_CHUNK, (chunk) =>
+    ctx.store.tuples<[string, string | null, ...(number | string)[]]>(sql`
       SELECT s.source_ip AS "sourceIp", s.country AS "country", s.messages AS "messages", s.passed AS "passed", s.quarantined AS "quarantined",
              s.rejected AS "rejected", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned"
       FROM daily_sender_stats s ${byIp}
-      WHERE ${window} AND s.source_ip IN (${ips})`);
-    for (const r of days) {
-      const cur = sums.get(r[0]);
-      if (!cur) {
-        sums.set(r[0], { sourceIp: r[0], country: r[1] ?? null, messages: Number(r[2]), passed: Number(r[3]), quarantined: Number(r[4]), rejected: Number(r[5]), spfAligned: Number(r[6]), dkimAligned: Number(r[7]) });
-        continue;
-      }
-      cur.country = greaterText(cur.country, r[1]);
-      cur.messages += Number(r[2]);
-      cur.passed += Number(r[3]);
-      cur.quarantined += Number(r[4]);
-      cur.rejected += Number(r[5]);
-      cur.spfAligned += Number(r[6]);
-      cur.dkimAligned += Number(r[7]);
+      WHERE ${window} AND s.source_ip IN (${sql.join(chunk.map((ip) => sql`${ip}`), sql`, `)})`),
+  );
+  const sums = new Map<string, SourceTotals>();
+  for (const r of days) {
+    const cur = sums.get(r[0]);
+    if (!cur) {
+      sums.set(r[0], { sourceIp: r[0], country: r[1] ?? null, messages: Number(r[2]), passed: Number(r[3]), quarantined: Number(r[4]), rejected: Number(r[5]), spfAligned: Number(r[6]), dkimAligned: Number(r[7]) });
+      continue;
     }
+    cur.country = greaterText(cur.country, r[1]);
+    cur.messages += Number(r[2]);
+    cur.passed += Number(r[3]);
+    cur.quarantined += Number(r[4]);
+    cur.rejected += Number(r[5]);
+    cur.spfAligned += Number(r[6]);
+    cur.dkimAligned += Number(r[7]);
   }
   return top.map((ip) => sums.get(ip)!);
 }

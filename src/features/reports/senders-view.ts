@@ -1,5 +1,6 @@
 /** GET /api/senders: who sends mail as the organisation's domains, and whether it is authenticated. */
 import { sql } from "drizzle-orm";
+import { inChunks, IP_CHUNK } from "../../db/id-set";
 import type { OrgContext } from "../../http/access";
 import { MAX_SENDERS, senderKeyOfRow, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
 import { senderMarks } from "./sender-marks";
@@ -8,9 +9,6 @@ const DAY = 86_400;
 
 /** A sender row with its address's PTR name (the sender page shows it). */
 export type NamedSenderRow = SenderRow & { ptr: string | null };
-
-/** Source IPs per statement when a read names them (far below SQLite's and PostgreSQL's parameter limits). */
-const IP_CHUNK = 500;
 
 /**
  * The sender rows of the organisation over the UTC days `fromDay`…`toDay` of the daily sender
@@ -25,11 +23,7 @@ const IP_CHUNK = 500;
  * quarantined and rejected messages): the sender page's daily trend, from the same read.
  */
 export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; ips?: string[] }, days?: SenderDayTuple[]): Promise<NamedSenderRow[]> {
-  if (range.ips) {
-    const rows: NamedSenderRow[] = [];
-    for (let i = 0; i < range.ips.length; i += IP_CHUNK) for (const list of (await senderRowsOf(ctx, range, range.ips.slice(i, i + IP_CHUNK), days)).values()) rows.push(...list);
-    return rows;
-  }
+  if (range.ips) return inChunks(range.ips, IP_CHUNK, async (chunk) => [...(await senderRowsOf(ctx, range, chunk, days)).values()].flat());
   return [...(await senderRowsOf(ctx, range, null, days)).values()].flat();
 }
 
