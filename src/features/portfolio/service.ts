@@ -21,7 +21,7 @@ import { addDomain, domainNamesOf } from "../domains/service";
 import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
 import { failingMailOfOrgs, senderMarksOfOrgs, trafficOfOrgs } from "../reports/across-orgs";
-import { groupBy, overClients } from "./over-clients";
+import { byOrg, groupBy, overClients } from "./over-clients";
 import { clientsTasks, taskWindow } from "./tasks";
 import { IMPORT_MAX_ROWS, PORTFOLIO_STATUSES, type ImportResponse, type ImportRow, type PortfolioClient, type PortfolioResponse, type PortfolioStatus } from "./contract";
 
@@ -101,9 +101,9 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
   ]);
   const tasksOf = await clientsTasks(ctx, ids, { now, domains: domainRows, marks, failing });
 
-  const domainsOf = groupBy(domainRows);
+  const domainsOf = groupBy(domainRows, byOrg);
   const trafficOf = new Map(traffic.map((r) => [r.orgId, r]));
-  const failingOf = groupBy(failing);
+  const failingOf = groupBy(failing, byOrg);
   const approved = new Set(marks.filter((m) => m.verdict === "approved").map((m) => `${m.orgId} ${m.key}`));
   const alertsOf = new Map(alerts.map((r) => [r.orgId, Number(r.n)]));
 

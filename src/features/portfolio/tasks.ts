@@ -12,7 +12,7 @@ import { deriveTasks, REPORT_WINDOW_DAYS, type Task } from "../../lib/tasks";
 import { domainsOfOrgs, statusHistoryOfOrgs } from "../domains/across-orgs";
 import { reportDestinationsOfOrgs } from "../mailin/across-orgs";
 import { failingMailOfOrgs, senderMarksOfOrgs, trafficByDomainOfOrgs } from "../reports/across-orgs";
-import { groupBy, overClients } from "./over-clients";
+import { byOrg, groupBy, overClients } from "./over-clients";
 
 const DAY_MS = 86_400_000;
 
@@ -45,28 +45,18 @@ export async function clientsTasks(
     overClients(ids, async (chunk) => [...(await reportDestinationsOfOrgs(ctx, chunk))]).then((entries) => new Map(entries)),
   ]);
 
-  const domainsOf = groupBy(domainRows);
-  const historyOf = new Map<string, typeof history>();
-  for (const row of history) {
-    const list = historyOf.get(row.domainId);
-    if (list) list.push(row);
-    else historyOf.set(row.domainId, [row]);
-  }
-  const failingOf = groupBy(failing);
-  const trafficOf = groupBy(traffic);
-  const marksOf = new Map<string, Map<string, SenderMark>>();
-  for (const m of markRows) {
-    let marks = marksOf.get(m.orgId);
-    if (!marks) marksOf.set(m.orgId, (marks = new Map()));
-    marks.set(m.key, m.verdict);
-  }
+  const domainsOf = groupBy(domainRows, byOrg);
+  const historyOf = groupBy(history, (row) => row.domainId);
+  const failingOf = groupBy(failing, byOrg);
+  const trafficOf = groupBy(traffic, byOrg);
+  const marksOf = groupBy(markRows, byOrg);
 
   const out = new Map<string, Task[]>();
   for (const id of ids) {
     const dest = destinations.get(id);
     if (!dest) continue;
     const domains = (domainsOf.get(id) ?? []).filter((d) => d.createdAt.getTime() <= now.getTime()).map((d) => currentDomainState(d, historyOf.get(d.id) ?? []));
-    const marks = marksOf.get(id) ?? new Map<string, SenderMark>();
+    const marks = new Map<string, SenderMark>((marksOf.get(id) ?? []).map((m) => [m.key, m.verdict]));
     const rows = failingOf.get(id) ?? [];
     const names = new Map(rows.map((r) => [r.ip, r.name]));
     const senders = failingSenders(rows, (ip) => names.get(ip), markedIpsOf(marks));
