@@ -16,6 +16,8 @@ import * as sqliteSchema from "./schema";
 const MAX_PARAMETERS = 60_000;
 /** rows read from SQLite at a time, so a database of millions of records is never held whole */
 const READ_PAGE = 20_000;
+/** tables the target's triggers fill as the rows they follow are copied (one roll-up version per organization) */
+const MADE_BY_TRIGGERS = new Set(["rollup_versions"]);
 
 export interface TableCopy {
   table: string;
@@ -106,6 +108,7 @@ export async function copySqliteToPostgres(source: BunSQLiteDatabase<any>, targe
   }
   await target.transaction(async (tx) => {
     for (const pair of pairs) {
+      if (MADE_BY_TRIGGERS.has(pair.name)) continue;
       const columns = Object.keys(getTableColumns(pair.lite)).length;
       const batch = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
       const primary = sqliteTableConfig(pair.lite).primaryKeys[0]?.columns ?? Object.values(getTableColumns(pair.lite)).filter((c) => c.primary);

@@ -47,6 +47,7 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   dkimSelectorsSeen: "reports",
   sourceNames: "reports",
   senderMarks: "reports",
+  rollupVersions: "reports",
   // settings: one row of preferences per organisation (alert thresholds included)
   organizationSettings: "settings",
   organizationBranding: "branding",

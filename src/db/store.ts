@@ -55,6 +55,13 @@ export interface StoreCore {
    * stays open for the rest of the body. Bulk ingest writes each file of a group this way.
    */
   savepoint<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * For answers kept between requests (src/features/reports/read-cache.ts): null while a read
+   * could see data not yet committed (inside `write`; on SQLite, while any write transaction of
+   * this process is open on the shared connection), else a number that changes whenever a write
+   * transaction of this process begins (PostgreSQL reads outside `write` see committed data only).
+   */
+  readEpoch(): number | null;
 }
 
 export interface WriteOptions {
@@ -142,6 +149,7 @@ class AsyncLock {
 export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
   const lock = new AsyncLock();
   const current = new AsyncLocalStorage<DB>();
+  let writesBegun = 0;
   return {
     dialect: "sqlite",
     get db() {
@@ -152,6 +160,7 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
       const open = current.getStore();
       if (open) return work(open);
       const release = await lock.acquire();
+      writesBegun++;
       // a connection setting, changeable only outside a transaction: off for this one, then on again
       const unchecked = options?.foreignKeys === false && (sqlite.query("PRAGMA foreign_keys").get() as { foreign_keys: number } | null)?.foreign_keys === 1;
       if (unchecked) sqlite.run("PRAGMA foreign_keys = OFF");
@@ -187,6 +196,9 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
     async savepoint(work) {
       if (!current.getStore() || !sqlite.inTransaction) throw new Error("store.savepoint runs inside store.write only");
       return inSavepoint((statement) => sqlite.run(statement), work);
+    },
+    readEpoch() {
+      return current.getStore() || sqlite.inTransaction ? null : writesBegun;
     },
   };
 }
@@ -239,6 +251,9 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
       const open = current.getStore() as unknown as typeof pg | undefined;
       if (!open) throw new Error("store.savepoint runs inside store.write only");
       return inSavepoint((statement) => open.execute(sql.raw(statement)), work);
+    },
+    readEpoch() {
+      return current.getStore() ? null : 0;
     },
   };
 }

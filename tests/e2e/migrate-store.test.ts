@@ -86,7 +86,9 @@ test.skipIf(!!postgresMissing)("copies every table with ids kept, verifies the c
       if (liteRows.length) tablesWithRows++;
       // a sample of rows, value for value (Dates, booleans, numbers, ids)
       const step = Math.max(1, Math.floor(liteRows.length / 25));
-      for (let i = 0; i < liteRows.length; i += step) expect(pgRows[i]).toEqual(liteRows[i]!);
+      // a roll-up version is a counter of changes, made by the target's own triggers as rows go in: its organization is what is kept
+      const kept = (row: Record<string, unknown> | undefined) => (config.name === "rollup_versions" ? { orgId: row?.orgId } : row);
+      for (let i = 0; i < liteRows.length; i += step) expect(kept(pgRows[i])).toEqual(kept(liteRows[i]!));
     }
     // the demo has organisations, users, domains, reports, records, auth results, history …
     expect(tablesWithRows).toBeGreaterThanOrEqual(8);

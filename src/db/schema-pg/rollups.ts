@@ -149,3 +149,11 @@ export const senderMarks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.orgId, t.senderKey] })],
 );
+
+/** See the SQLite twin: one counter per organisation, raised by triggers on what cached reads read. */
+export const rollupVersions = pgTable("rollup_versions", {
+  orgId: text("org_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  version: bigint("version", { mode: "number" }).notNull().default(0),
+});

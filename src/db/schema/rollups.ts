@@ -169,3 +169,17 @@ export const senderMarks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.orgId, t.senderKey] })],
 );
+
+/**
+ * One counter per organisation, raised by database triggers in the same transaction as every
+ * change to what the Senders list and trends' top sources read (`daily_sender_stats`,
+ * `source_names`, `sender_marks`): a server keeps those answers while the counter holds
+ * (src/features/reports/read-cache.ts), so several servers on one database never serve an
+ * answer older than the data. The row is made with the organisation (trigger), and goes with it.
+ */
+export const rollupVersions = sqliteTable("rollup_versions", {
+  orgId: text("org_id")
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: "cascade" }),
+  version: integer("version").notNull().default(0),
+});

@@ -80,6 +80,8 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
       if (ids.length) {
         await tx.delete(authResults).where(and(eq(authResults.orgId, orgId), inArray(authResults.recordId, ids)));
         await tx.delete(records).where(and(eq(records.orgId, orgId), inArray(records.id, ids)));
+        // the sender page keeps sample records (read-cache.ts): none outlives its purge
+        await ctx.store.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${orgId}`);
       }
       return ids.length;
     });

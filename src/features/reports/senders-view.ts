@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { inChunks, IP_CHUNK } from "../../db/id-set";
 import type { OrgContext } from "../../http/access";
 import { MAX_SENDERS, senderKeyOfRow, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
+import { keptRead } from "./read-cache";
 import { senderMarks } from "./sender-marks";
 
 const DAY = 86_400;
@@ -120,8 +121,12 @@ async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: nu
  */
 export async function listSenders(ctx: OrgContext, opts: { days: number; domain?: string }): Promise<SenderSummary[]> {
   const toDay = Math.floor(ctx.now().getTime() / 1000 / DAY);
-  const perIp = await senderRowsOf(ctx, { fromDay: toDay - opts.days + 1, toDay, domain: opts.domain }, null);
-  return summariseSenders(ofTopSenders(perIp, MAX_SENDERS), MAX_SENDERS, await senderMarks(ctx));
+  const fromDay = toDay - opts.days + 1;
+  // kept while the organization's roll-ups, names and marks stay as they are (read-cache.ts)
+  return keptRead(ctx, `senders\n${fromDay}\n${toDay}\n${opts.domain ?? ""}`, async () => {
+    const perIp = await senderRowsOf(ctx, { fromDay, toDay, domain: opts.domain }, null);
+    return summariseSenders(ofTopSenders(perIp, MAX_SENDERS), MAX_SENDERS, await senderMarks(ctx));
+  });
 }
 
 /**

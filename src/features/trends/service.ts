@@ -7,6 +7,7 @@ import { NotFoundError } from "../../http/errors";
 import { fillTrendDays, lastDays, parseUtcDate, utcDate, type TrendSeries } from "../../lib/trends";
 import { domainNamesOf } from "../domains/service";
 import { dailyTotals, topSourcesBetween } from "../reports/daily";
+import { keptRead } from "../reports/read-cache";
 import type { TopSources, TopSourcesQuery, TrendsQuery } from "./contract";
 
 const DAY_MS = 86_400_000;
@@ -45,6 +46,8 @@ export async function trendSeries(ctx: OrgContext, query: TrendsQuery): Promise<
 export async function topSources(ctx: OrgContext, query: TopSourcesQuery): Promise<TopSources> {
   const { from, to } = queryRange(ctx, query);
   const domainId = query.domain ? await domainIdByName(ctx, query.domain) : null;
-  const rows = await topSourcesBetween(ctx, ctx.actor.orgId, { domainId, fromDay: dayNumber(from), toDay: dayNumber(to), limit: query.limit });
+  const range = { domainId, fromDay: dayNumber(from), toDay: dayNumber(to), limit: query.limit };
+  // kept while the organization's roll-ups stay as they are (reports/read-cache.ts)
+  const rows = await keptRead(ctx, `top-sources\n${range.fromDay}\n${range.toDay}\n${domainId ?? ""}\n${range.limit}`, () => topSourcesBetween(ctx, ctx.actor.orgId, range));
   return { from, to, sources: rows.map((r) => ({ ...r, failed: r.messages - r.passed })) };
 }

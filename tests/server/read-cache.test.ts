@@ -1,0 +1,188 @@
+/**
+ * The Senders list and trends' top sources are kept between requests (src/features/reports/
+ * read-cache.ts) while the organization's roll-up version holds: every change to what they read
+ * — a new report, an address named by reverse DNS, a mark, a domain removed, a row written by
+ * another server straight into the database — shows on the next request, and a write that is
+ * rolled back never shows. On both stores.
+ */
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { strToU8 } from "fflate";
+import { domains } from "../../src/db/schema";
+import { ingestFile } from "../../src/features/reports/ingest";
+import { purgeExpired } from "../../src/features/reports/retention";
+import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
+import { aggregateXml, type GeneratedRecord } from "../../src/lib/reports/generate";
+import { makeTestApp, type TestApp } from "../support/app";
+import { signedInMember, type SignedIn } from "../support/fixtures";
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+let now = new Date(Math.floor(Date.now() / DAY) * DAY + 12 * HOUR);
+const ago = (ms: number) => new Date(now.getTime() - ms);
+
+let t: TestApp;
+let owner: SignedIn;
+let domainId: string;
+let seq = 0;
+
+beforeEach(async () => {
+  now = new Date(Math.floor(Date.now() / DAY) * DAY + 12 * HOUR);
+  t = await makeTestApp({ deps: { now: () => now, resolver: { reverse: async () => [] } as never } });
+  owner = await signedInMember(t.deps.store, "owner", "Acme Dental");
+  const [made] = await t.deps.store.db.insert(domains).values({ orgId: owner.orgId, name: "shop.example", createdAt: ago(30 * DAY) }).returning({ id: domains.id });
+  domainId = made!.id;
+});
+afterEach(() => t.close());
+
+async function ingest(records: GeneratedRecord[], begin = ago(DAY)) {
+  const xml = aggregateXml({ orgName: "google.com", reportId: `r-${++seq}`, begin, end: new Date(begin.getTime() + DAY - 1000), domain: "shop.example", p: "none", records });
+  const result = await ingestFile(t.deps, { orgId: owner.orgId, fileName: `r${seq}.xml`, bytes: strToU8(xml), source: "upload" });
+  expect(result.status).toBe("ingested");
+  await reverseDnsSettled();
+}
+
+const fail = (ip: string, count: number): GeneratedRecord => ({ sourceIp: ip, count, dkim: "fail", spf: "fail" });
+const senders = async (query = "") => {
+  const res = await t.json("GET", `/api/senders${query}`, { cookie: owner.cookie });
+  expect(res.status).toBe(200);
+  return res.body as { key: string; sender: string; messages: number; mark: string | null }[];
+};
+const topSources = async () => {
+  const res = await t.json("GET", "/api/trends/sources?days=30", { cookie: owner.cookie });
+  expect(res.status).toBe(200);
+  return (res.body.sources as { sourceIp: string; messages: number }[]).map((s) => [s.sourceIp, s.messages]);
+};
+const version = async () => Number((await t.deps.store.tuples<[number | string]>(sql`SELECT version FROM rollup_versions WHERE org_id = ${owner.orgId}`))[0]![0]);
+
+describe("answers kept between requests", () => {
+  test("a new report shows on the next request, in Senders and in trends' top sources", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["192.0.2.1", 5]]);
+    expect(await topSources()).toEqual([["192.0.2.1", 5]]);
+    await ingest([fail("192.0.2.1", 2), fail("198.51.100.9", 9)]);
+    expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["198.51.100.9", 9], ["192.0.2.1", 7]]);
+    expect(await topSources()).toEqual([["198.51.100.9", 9], ["192.0.2.1", 7]]);
+  });
+
+  test("an answer is kept while the organization's roll-up version holds, and read again when it moves", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    expect((await senders()).map((s) => s.messages)).toEqual([5]);
+    const kept = await version();
+    // a change whose counter is then put back by hand: the kept answer is served
+    await t.deps.store.write(async () => {
+      await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 50 WHERE org_id = ${owner.orgId}`);
+      await t.deps.store.rows(sql`UPDATE rollup_versions SET version = ${kept} WHERE org_id = ${owner.orgId}`);
+    });
+    expect((await senders()).map((s) => s.messages)).toEqual([5]);
+    // the same change counted (as the triggers count every change): read again
+    await t.deps.store.write(async () => {
+      await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 60 WHERE org_id = ${owner.orgId}`);
+    });
+    expect(await version()).toBeGreaterThan(kept);
+    expect((await senders()).map((s) => s.messages)).toEqual([60]);
+  });
+
+  test("rows written straight into the database (another server) raise the version: names, new rows, removed rows", async () => {
+    await ingest([fail("192.0.2.1", 5), fail("192.0.2.2", 3)]);
+    expect((await senders()).map((s) => s.sender)).toEqual(["192.0.2.1", "192.0.2.2"]);
+    // reverse DNS names both addresses as one service
+    const { sourceNames, dailySenderStats } = t.deps.store.t;
+    await t.deps.store.write(async (tx) => {
+      for (const ip of ["192.0.2.1", "192.0.2.2"]) await tx.insert(sourceNames).values({ orgId: owner.orgId, sourceIp: ip, ptr: `o1.${ip}.sendgrid.net`, baseDomain: "sendgrid.net", service: "Twilio SendGrid", serviceType: "Email Service" });
+    });
+    expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["Twilio SendGrid", 8]]);
+    // a roll-up row removed
+    await t.deps.store.write(async (tx) => {
+      await tx.delete(dailySenderStats).where(sql`${dailySenderStats.orgId} = ${owner.orgId} AND ${dailySenderStats.sourceIp} = '192.0.2.2'`);
+    });
+    expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["Twilio SendGrid", 5]]);
+    expect(await topSources()).toEqual([["192.0.2.1", 5]]);
+  });
+
+  test("a mark shows at once in the Senders list", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    expect((await senders()).map((s) => s.mark)).toEqual([null]);
+    const res = await t.json("PUT", `/api/senders/${encodeURIComponent("ip:192.0.2.1")}/mark`, { cookie: owner.cookie, body: { verdict: "not_ours" } });
+    expect(res.status).toBe(200);
+    expect((await senders()).map((s) => s.mark)).toEqual(["not_ours"]);
+  });
+
+  test("a removed domain's senders leave the list (its roll-ups go with it)", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    expect((await senders()).length).toBe(1);
+    expect((await t.json("DELETE", `/api/domains/${domainId}`, { cookie: owner.cookie })).status).toBeLessThan(300);
+    expect(await senders()).toEqual([]);
+    expect(await topSources()).toEqual([]);
+  });
+
+  test("a write rolled back never shows, even when the list was read while it was open", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    expect((await senders()).map((s) => s.messages)).toEqual([5]);
+    const { dailySenderStats } = t.deps.store.t;
+    const refused = t.deps.store.write(async (tx) => {
+      await tx.insert(dailySenderStats).values({ orgId: owner.orgId, day: Math.floor(ago(DAY).getTime() / DAY), sourceIp: "203.0.113.7", policyDomain: "shop.example", domainId, messages: 99, passed: 0, lastBegin: 0 });
+      // a request while the write is open (on SQLite it shares the connection)
+      await senders();
+      throw new Error("refused");
+    });
+    await expect(refused).rejects.toThrow("refused");
+    // one committed change of one row: the counter moves as far as the refused write had moved it
+    await t.deps.store.write(async () => {
+      await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 6 WHERE org_id = ${owner.orgId}`);
+    });
+    expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["192.0.2.1", 6]]);
+  });
+
+  test("each organization, window and domain has its own answer; a new UTC day reads its own window", async () => {
+    await ingest([fail("192.0.2.1", 5)], ago(6 * DAY + HOUR));
+    const other = await signedInMember(t.deps.store, "owner", "Other Org");
+    expect((await t.json("GET", "/api/senders", { cookie: other.cookie })).body).toEqual([]);
+    expect((await senders()).length).toBe(1);
+    expect((await senders("?days=7")).length).toBe(1);
+    expect(await senders("?domain=other.example")).toEqual([]);
+    // two days later the report's day has left the 7-day window
+    now = new Date(now.getTime() + 2 * DAY);
+    expect(await senders("?days=7")).toEqual([]);
+    expect((await senders()).length).toBe(1);
+  });
+
+  test("the sender page: a new report, a mark and a retention purge of its sample records show at once", async () => {
+    const page = async () => {
+      const res = await t.json("GET", `/api/senders/${encodeURIComponent("ip:192.0.2.1")}?days=365`, { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      return { messages: res.body.summary?.messages ?? 0, samples: res.body.samples.length as number, mark: res.body.mark as string | null };
+    };
+    // records kept 60 days: the purge deletes the older report's records, never its roll-ups
+    const settings = (await t.json("GET", "/api/settings", { cookie: owner.cookie })).body;
+    expect((await t.json("PUT", "/api/settings", { cookie: owner.cookie, body: { ...settings, retentionAggregateDays: 60 } })).status).toBe(200);
+    await ingest([fail("192.0.2.1", 5)], ago(120 * DAY));
+    expect(await page()).toEqual({ messages: 5, samples: 1, mark: null });
+    await ingest([fail("192.0.2.1", 2)]);
+    expect(await page()).toEqual({ messages: 7, samples: 2, mark: null });
+    expect((await t.json("PUT", `/api/senders/${encodeURIComponent("ip:192.0.2.1")}/mark`, { cookie: owner.cookie, body: { verdict: "approved" } })).status).toBe(200);
+    expect(await page()).toEqual({ messages: 7, samples: 2, mark: "approved" });
+    expect((await purgeExpired({ ...t.deps, now: () => now })).aggregateRecords).toBe(1);
+    expect(await page()).toEqual({ messages: 7, samples: 1, mark: "approved" });
+  });
+
+  test("a domain's sources (readiness): a new report and a DKIM result written on its own show at once", async () => {
+    const sources = async () => {
+      const res = await t.json("GET", `/api/domains/${domainId}/sources`, { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      return (res.body.sources as { ip: string; messages: number; dkim: unknown }[]).map((s) => [s.ip, s.messages, JSON.stringify(s.dkim)] as const);
+    };
+    await ingest([fail("192.0.2.1", 5)]);
+    const before = await sources();
+    expect(before.map((s) => s.slice(0, 2))).toEqual([["192.0.2.1", 5]]);
+    await ingest([fail("198.51.100.9", 9)]);
+    expect((await sources()).map((s) => s.slice(0, 2))).toEqual([["198.51.100.9", 9], ["192.0.2.1", 5]]);
+    // one more DKIM result of the address, as another server's writer would add it
+    const { dailyAuthStats } = t.deps.store.t;
+    await t.deps.store.write(async (tx) => {
+      await tx.insert(dailyAuthStats).values({ orgId: owner.orgId, domainId, sourceIp: "192.0.2.1", day: Math.floor(ago(DAY).getTime() / DAY), method: "dkim", authDomain: "signer.example", selector: "s1", result: "pass", messages: 5 });
+    });
+    expect(before[0]![2]).not.toContain("signer.example");
+    expect((await sources()).find((s) => s[0] === "192.0.2.1")![2]).toContain("signer.example");
+  });
+});
