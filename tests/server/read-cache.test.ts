@@ -185,4 +185,20 @@ describe("answers kept between requests", () => {
     expect(before[0]![2]).not.toContain("signer.example");
     expect((await sources()).find((s) => s[0] === "192.0.2.1")![2]).toContain("signer.example");
   });
+
+  test("the tasks' failing mail: a new report and a mark change the tasks at once, and the dashboard's count with them", async () => {
+    const senderTasks = async () => {
+      const res = await t.json("GET", "/api/tasks", { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      return (res.body as { title: string }[]).map((task) => task.title).filter((title) => /senders for|^Authenticate/.test(title));
+    };
+    const activeIssues = async () => (await t.json("GET", "/api/dashboard/stats", { cookie: owner.cookie })).body.activeIssues as number;
+    expect(await senderTasks()).toEqual([]);
+    const before = await activeIssues();
+    await ingest([fail("192.0.2.1", 12)]);
+    expect(await senderTasks()).toEqual(["Review unrecognised senders for shop.example"]);
+    expect(await activeIssues()).toBe(before + 1);
+    expect((await t.json("PUT", `/api/senders/${encodeURIComponent("ip:192.0.2.1")}/mark`, { cookie: owner.cookie, body: { verdict: "approved" } })).status).toBe(200);
+    expect(await senderTasks()).toEqual(["Authenticate 192.0.2.1 for shop.example"]);
+  });
 });

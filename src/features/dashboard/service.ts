@@ -12,6 +12,7 @@ import { threatLevel } from "../../lib/threat-level";
 import { addDays, parseUtcDate, utcDate } from "../../lib/trends";
 import { listDomains, statusHistoryOf } from "../domains/service";
 import { failingByCountry } from "../reports/failing-countries";
+import { keptRead } from "../reports/read-cache";
 import { utcDay } from "../reports/rollups";
 import { senderMarks } from "../reports/sender-marks";
 import { failingMailByService, failingSources, lastReportByDomain, messagesProcessedBetween, reportsProcessedBetween, trafficByDomain } from "../reports/stats";
@@ -65,7 +66,8 @@ export async function tasksAt(ctx: OrgContext, at: Date, current = true, fallbac
   const markedIps = markedIpsOf(marks);
   const [domains, failing, traffic, rua, destination] = await Promise.all([
     domainStatesAt(ctx, at, current),
-    failingMailByService(ctx, orgId, windowStart, at, markedIps),
+    // the window's failing mail, kept while the organization's roll-ups, names and marks stay as they are (reports/read-cache.ts)
+    keptRead(ctx, `failing-mail\n${utcDay(windowStart)}\n${utcDay(at)}\n${markedIps.join(" ")}`, () => failingMailByService(ctx, orgId, windowStart, at, markedIps)),
     trafficByDomain(ctx, orgId, windowStart, at),
     ruaAddress(ctx, fallbackRua),
     reportDestination(ctx),
