@@ -17,22 +17,59 @@
  * answer computed while a write of this process was open (SQLite reads on the shared connection
  * would see data not yet committed) or began is served but not kept.
  *
- * Bounded: at most READ_CACHE_ENTRIES answers per store (least recently used go first), each at
- * most MAX_SENDERS senders, the top sources asked for, MAX_DOMAIN_SOURCES sources, or one
- * sender's page (MAX_SENDER_IPS addresses, SENDER_SAMPLES records).
+ * Bounded: at most READ_CACHE_ENTRIES answers and READ_CACHE_CHARS of their JSON text per store
+ * (least recently used go first; one answer larger than READ_CACHE_ANSWER_CHARS is never kept).
  */
 import { sql } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import type { OrgContext } from "../../http/access";
 
 export const READ_CACHE_ENTRIES = 256;
+/** at most this much answer kept per store, measured as the answers' JSON text (characters) */
+export const READ_CACHE_CHARS = 32 * 1024 * 1024;
+/** an answer larger than this (an organization of thousands of domains, say) is served, never kept */
+export const READ_CACHE_ANSWER_CHARS = 4 * 1024 * 1024;
 
 interface Kept {
   version: number;
   value: unknown;
+  chars: number;
 }
 
-const kept = new WeakMap<StoreCore, Map<string, Kept>>();
+/** One store's kept answers, least recently used first. */
+export class KeptAnswers {
+  readonly entries = new Map<string, Kept>();
+  chars = 0;
+
+  get(id: string, version: number): Kept | undefined {
+    const hit = this.entries.get(id);
+    if (!hit || hit.version !== version) return undefined;
+    this.entries.delete(id);
+    this.entries.set(id, hit);
+    return hit;
+  }
+
+  keep(id: string, version: number, value: unknown): void {
+    this.drop(id);
+    const chars = JSON.stringify(value)?.length ?? 0;
+    if (chars > READ_CACHE_ANSWER_CHARS) return;
+    this.entries.set(id, { version, value, chars });
+    this.chars += chars;
+    for (const [oldest] of this.entries) {
+      if (this.entries.size <= READ_CACHE_ENTRIES && this.chars <= READ_CACHE_CHARS) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(id: string): void {
+    const had = this.entries.get(id);
+    if (!had) return;
+    this.entries.delete(id);
+    this.chars -= had.chars;
+  }
+}
+
+const kept = new WeakMap<StoreCore, KeptAnswers>();
 
 /** The organization's roll-up version, or null when it has none (an organization being removed). */
 export async function rollupVersion(ctx: OrgContext): Promise<number | null> {
@@ -53,19 +90,11 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
   const version = await rollupVersion(ctx);
   if (version === null) return compute();
   let cache = kept.get(store);
-  if (!cache) kept.set(store, (cache = new Map()));
+  if (!cache) kept.set(store, (cache = new KeptAnswers()));
   const id = `${ctx.actor.orgId}\n${key}`;
-  const hit = cache.get(id);
-  if (hit && hit.version === version) {
-    // most recently used last
-    cache.delete(id);
-    cache.set(id, hit);
-    return hit.value as T;
-  }
+  const hit = cache.get(id, version);
+  if (hit) return hit.value as T;
   const value = await compute();
-  if (store.readEpoch() !== epoch) return value;
-  cache.delete(id);
-  cache.set(id, { version, value });
-  if (cache.size > READ_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  if (store.readEpoch() === epoch) cache.keep(id, version, value);
   return value;
 }
