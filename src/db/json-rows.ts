@@ -4,8 +4,10 @@
  * cost a JSON.stringify to send rather than drizzle building and binding a parameter per value
  * (tens of megabytes of garbage for a large report, and PostgreSQL's 65,535-parameter limit).
  *
- * - `insertJsonRows`: PostgreSQL only, `INSERT … SELECT` over `json_array_elements` (the report
- *   writer's records with RETURNING, its roll-ups).
+ * - `insertJsonRows`: PostgreSQL only, `INSERT … SELECT` over `jsonb_array_elements` (the report
+ *   writer's records with RETURNING, its roll-ups). `jsonb`: the text is parsed once and each
+ *   value read by its index; over `json` every `r->>i` parsed its row's text again from the start
+ *   (the report writer's statements took about a fifth more of the server's time).
  * - `insertRows`: both dialects (SQLite `json_each`), ROWS_PER_STATEMENT rows per statement.
  *
  * `types[i]` is the type of each row's value i (text needs no cast; on SQLite a JSON number, text
@@ -38,7 +40,7 @@ export async function insertJsonRows<T = Record<string, unknown>>(
   tail: SQL = sql``,
 ): Promise<T[]> {
   if (!rows.length) return [];
-  return store.rows<T>(sql`${insert} SELECT ${sharedList(fixed)}${selectList(types)} FROM json_array_elements(${JSON.stringify(rows)}::text::json) WITH ORDINALITY AS x(r, n) ORDER BY n ${tail}`);
+  return store.rows<T>(sql`${insert} SELECT ${sharedList(fixed)}${selectList(types)} FROM jsonb_array_elements(${JSON.stringify(rows)}::text::jsonb) WITH ORDINALITY AS x(r, n) ORDER BY n ${tail}`);
 }
 
 /**
@@ -65,7 +67,7 @@ export interface RowsInsert {
 /**
  * Inserts `rows` into `into.table` on either store, in the order given, `into.perStatement` rows
  * per statement, each statement's rows as one JSON parameter (SQLite `json_each`, PostgreSQL
- * `json_array_elements` through insertJsonRows). Inside the caller's `store.write`.
+ * `jsonb_array_elements` through insertJsonRows). Inside the caller's `store.write`.
  */
 export async function insertRows(store: StoreCore, into: RowsInsert, rows: readonly (readonly unknown[])[]): Promise<void> {
   const fixed = into.fixed ?? [];

@@ -292,7 +292,7 @@ async function nameReportSources(store: ServiceContext["store"], { orgId, report
     if (store.dialect === "sqlite") continue;
     await store.rows(sql`
       UPDATE aggregate_records a SET ptr = n.r->>1, base_domain = n.r->>2, service = n.r->>3, service_type = n.r->>4
-      FROM json_array_elements(${JSON.stringify(rows)}::text::json) AS n(r)
+      FROM jsonb_array_elements(${JSON.stringify(rows)}::text::jsonb) AS n(r)
       WHERE a.report_id = ${reportRowId} AND a.source_ip = n.r->>0`);
   }
   if (store.dialect !== "sqlite" || !sqlite) return;
