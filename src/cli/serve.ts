@@ -135,7 +135,7 @@ interface Rest {
  */
 async function startRest(deps: AppDeps): Promise<Rest> {
   const config = deps.config;
-  const [{ probeOptionsFromConfig }, { createResolver, dnsServersFromConfig }, { RateLimiter }, { startAlertDelivery }, { startReportWatch }, { wireDnsChecks }, { startDigestScheduler }, { startRetentionPurge }, { startSchedulerLagProbe }, { startMailIn }] =
+  const [{ probeOptionsFromConfig }, { createResolver, dnsServersFromConfig }, { RateLimiter }, { startAlertDelivery }, { startReportWatch }, { wireDnsChecks }, { startDigestScheduler }, { startRetentionPurge }, { startSchedulerLagProbe }, { startMailIn }, { startKeptRefresh }] =
     await Promise.all([
       import("../features/dns/probes"),
       import("../features/dns/resolver"),
@@ -147,6 +147,7 @@ async function startRest(deps: AppDeps): Promise<Rest> {
       import("../features/reports/retention"),
       import("../features/metrics/registry"),
       import("../features/mailin/setup"),
+      import("../features/reports/read-cache"),
     ]);
   deps.probes ??= probeOptionsFromConfig(config);
   deps.resolver = createResolver({ servers: dnsServersFromConfig(config.dnsServer), timeoutMs: config.dnsTimeout });
@@ -160,13 +161,15 @@ async function startRest(deps: AppDeps): Promise<Rest> {
   const digests = startDigestScheduler(deps);
   // retention: old reports deleted in small batches, once an hour, on the node holding the lease
   const retention = startRetentionPurge(deps);
+  // kept answers (Senders, the sender page, …) computed again once new data has settled
+  const keptRefresh = startKeptRefresh(deps.store, (error) => deps.log.warn("kept_refresh_failed", { error: error instanceof Error ? error.message : String(error) }));
   // GET /metrics: how late this node's timers fire
   const lagProbe = config.metrics || config.metricsToken ? startSchedulerLagProbe() : null;
   let mailIn: { stop(): Promise<void> };
   try {
     mailIn = await startMailIn(deps);
   } catch (error) {
-    await Promise.all([dnsChecks.stop(), digests.stop(), retention.stop(), reportWatch.stop(), alertDelivery.stop()]);
+    await Promise.all([dnsChecks.stop(), digests.stop(), retention.stop(), reportWatch.stop(), alertDelivery.stop(), keptRefresh.stop()]);
     lagProbe?.stop();
     throw error;
   }
@@ -176,6 +179,7 @@ async function startRest(deps: AppDeps): Promise<Rest> {
       await dnsChecks.stop();
       await digests.stop();
       await retention.stop();
+      await keptRefresh.stop();
       lagProbe?.stop();
       await reportWatch.stop();
       await alertDelivery.stop();

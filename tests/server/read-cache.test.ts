@@ -10,6 +10,7 @@ import { sql } from "drizzle-orm";
 import { strToU8 } from "fflate";
 import { domains } from "../../src/db/schema";
 import { ingestFile } from "../../src/features/reports/ingest";
+import { refreshKeptAnswers } from "../../src/features/reports/read-cache";
 import { purgeExpired } from "../../src/features/reports/retention";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
 import { aggregateXml, type GeneratedRecord } from "../../src/lib/reports/generate";
@@ -200,5 +201,28 @@ describe("answers kept between requests", () => {
     expect(await activeIssues()).toBe(before + 1);
     expect((await t.json("PUT", `/api/senders/${encodeURIComponent("ip:192.0.2.1")}/mark`, { cookie: owner.cookie, body: { verdict: "approved" } })).status).toBe(200);
     expect(await senderTasks()).toEqual(["Authenticate 192.0.2.1 for shop.example"]);
+  });
+
+  test("kept answers read recently are computed again once the organization's data has settled, before the next request", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    expect((await senders()).map((s) => s.messages)).toEqual([5]);
+    const store = t.deps.store;
+    await ingest([fail("192.0.2.1", 2)]);
+    // the first run sees the change; more may follow, so it waits for one more run without writes
+    expect(await refreshKeptAnswers(store)).toBe(0);
+    expect(await refreshKeptAnswers(store)).toBe(1);
+    expect(await refreshKeptAnswers(store)).toBe(0);
+    // the next request is served the refreshed answer: a change whose counter is put back by hand does not show
+    const refreshed = await version();
+    await store.write(async () => {
+      await store.rows(sql`UPDATE daily_sender_stats SET messages = 50 WHERE org_id = ${owner.orgId}`);
+      await store.rows(sql`UPDATE rollup_versions SET version = ${refreshed} WHERE org_id = ${owner.orgId}`);
+    });
+    expect((await senders()).map((s) => s.messages)).toEqual([7]);
+    // an answer nobody read for a quarter of an hour waits for its next request
+    await ingest([fail("192.0.2.9", 1)]);
+    const later = Date.now() + 16 * 60_000;
+    expect(await refreshKeptAnswers(store, later)).toBe(0);
+    expect(await refreshKeptAnswers(store, later)).toBe(0);
   });
 });

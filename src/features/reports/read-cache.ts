@@ -19,10 +19,19 @@
  *
  * Bounded: at most READ_CACHE_ENTRIES answers and READ_CACHE_CHARS of their JSON text per store
  * (least recently used go first; one answer larger than READ_CACHE_ANSWER_CHARS is never kept).
+ *
+ * Refreshed ahead of the next request (`startKeptRefresh`, run by `serve`): every
+ * REFRESH_EVERY_MS a server reads the versions of the organizations whose kept answers were read
+ * within REFRESH_READ_WITHIN_MS, and computes again those whose organization's data changed and
+ * then stayed as it was for a whole run (a burst of reports is waited out, not chased), at most
+ * REFRESH_BUDGET_MS of work a run. Someone watching a screen while reports arrive gets the new
+ * answer kept before asking.
  */
 import { sql } from "drizzle-orm";
+import { oneOf } from "../../db/id-set";
 import type { StoreCore } from "../../db/store";
 import type { OrgContext } from "../../http/access";
+import { periodic, type Periodic } from "../../lib/periodic";
 
 export const READ_CACHE_ENTRIES = 256;
 /** at most this much answer kept per store, measured as the answers' JSON text (characters) */
@@ -30,30 +39,45 @@ export const READ_CACHE_CHARS = 32 * 1024 * 1024;
 /** an answer larger than this (an organization of thousands of domains, say) is served, never kept */
 export const READ_CACHE_ANSWER_CHARS = 4 * 1024 * 1024;
 
+/** How often a server refreshes kept answers whose organization's data changed. */
+export const REFRESH_EVERY_MS = 10_000;
+/** Answers read within this long are refreshed after a change; the others wait for a request. */
+export const REFRESH_READ_WITHIN_MS = 15 * 60_000;
+/** Work a refresh run may do before it leaves the rest to the next run. */
+export const REFRESH_BUDGET_MS = 1_000;
+
 interface Kept {
   version: number;
   value: unknown;
   chars: number;
+  orgId: string;
+  /** computes the answer again (the refresh) */
+  compute: () => Promise<unknown>;
+  /** when a request last read it (Date.now()) */
+  readAt: number;
 }
 
 /** One store's kept answers, least recently used first. */
 export class KeptAnswers {
   readonly entries = new Map<string, Kept>();
   chars = 0;
+  /** each organization's version as the last refresh run read it */
+  seen = new Map<string, number>();
 
-  get(id: string, version: number): Kept | undefined {
+  get(id: string, version: number, readAt = Date.now()): Kept | undefined {
     const hit = this.entries.get(id);
     if (!hit || hit.version !== version) return undefined;
+    hit.readAt = readAt;
     this.entries.delete(id);
     this.entries.set(id, hit);
     return hit;
   }
 
-  keep(id: string, version: number, value: unknown): void {
+  keep(id: string, entry: Omit<Kept, "chars">): void {
     this.drop(id);
-    const chars = JSON.stringify(value)?.length ?? 0;
+    const chars = JSON.stringify(entry.value)?.length ?? 0;
     if (chars > READ_CACHE_ANSWER_CHARS) return;
-    this.entries.set(id, { version, value, chars });
+    this.entries.set(id, { ...entry, chars });
     this.chars += chars;
     for (const [oldest] of this.entries) {
       if (this.entries.size <= READ_CACHE_ENTRIES && this.chars <= READ_CACHE_CHARS) break;
@@ -91,10 +115,50 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
   if (version === null) return compute();
   let cache = kept.get(store);
   if (!cache) kept.set(store, (cache = new KeptAnswers()));
-  const id = `${ctx.actor.orgId}\n${key}`;
+  const orgId = ctx.actor.orgId;
+  const id = `${orgId}\n${key}`;
   const hit = cache.get(id, version);
   if (hit) return hit.value as T;
   const value = await compute();
-  if (store.readEpoch() === epoch) cache.keep(id, version, value);
+  if (store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
   return value;
+}
+
+/**
+ * One refresh run over `store`'s kept answers (see the module comment): the number of answers
+ * computed again. `nowMs` is the moment "read recently" is measured from.
+ */
+export async function refreshKeptAnswers(store: StoreCore, nowMs = Date.now(), budgetMs = REFRESH_BUDGET_MS): Promise<number> {
+  const cache = kept.get(store);
+  if (!cache) return 0;
+  const recent = [...cache.entries].filter(([, e]) => nowMs - e.readAt <= REFRESH_READ_WITHIN_MS);
+  if (!recent.length) return 0;
+  const epoch = store.readEpoch();
+  if (epoch === null) return 0;
+  const orgIds = [...new Set(recent.map(([, e]) => e.orgId))];
+  const rows = await store.tuples<[string, number | string]>(sql`SELECT org_id, version FROM rollup_versions WHERE ${oneOf(store.dialect, sql`org_id`, orgIds)}`);
+  const versions = new Map(rows.map((r) => [r[0], Number(r[1])]));
+  const seen = cache.seen;
+  cache.seen = versions;
+  const started = performance.now();
+  let refreshed = 0;
+  for (const [id, e] of recent) {
+    const version = versions.get(e.orgId);
+    // unchanged, or changed since the last run (more may follow: wait for the data to settle)
+    if (version === undefined || version === e.version || seen.get(e.orgId) !== version) continue;
+    if (performance.now() - started > budgetMs) break;
+    // computed after the version was read, so at least as new as it (as keptRead)
+    const value = await e.compute();
+    // a write of this process began meanwhile (SQLite: its rows were visible): keep nothing more
+    if (store.readEpoch() !== epoch) break;
+    if (cache.entries.get(id) !== e) continue;
+    cache.keep(id, { version, value, orgId: e.orgId, compute: e.compute, readAt: e.readAt });
+    refreshed++;
+  }
+  return refreshed;
+}
+
+/** Refreshes `store`'s kept answers every REFRESH_EVERY_MS (serve starts it; stop() ends it). */
+export function startKeptRefresh(store: StoreCore, onError?: (error: unknown) => void): Periodic {
+  return periodic({ everyMs: REFRESH_EVERY_MS, run: () => refreshKeptAnswers(store), onError });
 }
