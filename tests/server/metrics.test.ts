@@ -2,7 +2,7 @@
  * GET /metrics: off unless turned on, behind its Bearer token when one is set, and in the
  * Prometheus text format 0.0.4 — read here by a strict parser — with figures that move when the
  * server does things (requests by route pattern, reports and records ingested, refused files,
- * DNS checks, mailbox polls, the database size).
+ * DNS checks, mailbox polls, kept answers, the database size).
  */
 import { afterEach, expect, test } from "bun:test";
 import { ingestFile } from "../../src/features/reports/ingest";
@@ -143,6 +143,8 @@ test("figures move after requests, ingestion, refused files and DNS checks", asy
   expect(ok.status).toBe("ingested");
   const bad = await ingestFile(t.deps, { orgId: owner.orgId, fileName: "b.xml", bytes: new TextEncoder().encode("not a report"), source: "cli" });
   expect(bad.status).toBe("rejected");
+  // the Senders list: computed once, then served kept while nothing changes
+  for (let i = 0; i < 2; i++) expect((await t.json("GET", "/api/senders", { cookie: owner.cookie })).status).toBe(200);
   const gone = await runDomainCheck({ store: t.deps.store, resolver: undefined as never, now: () => new Date() }, "no-such-domain");
   expect(gone.outcome).toBe("gone");
 
@@ -158,6 +160,8 @@ test("figures move after requests, ingestion, refused files and DNS checks", asy
   expect(delta("dmarcwarden_records_ingested_total", { source: "upload" })).toBe(2);
   expect(delta("dmarcwarden_ingest_failures_total", { source: "cli" })).toBe(1);
   expect(delta("dmarcwarden_dns_checks_total", { outcome: "gone" })).toBe(1);
+  expect(delta("dmarcwarden_kept_answers_total", { outcome: "computed" })).toBe(1);
+  expect(delta("dmarcwarden_kept_answers_total", { outcome: "hit" })).toBe(1);
   expect(value(after, "dmarcwarden_database_size_bytes")).toBeGreaterThan(0);
   for (const name of ["dmarcwarden_mailbox_polls_total", "dmarcwarden_alerts_sent_total", "dmarcwarden_scheduler_lag_seconds", "dmarcwarden_dns_check_duration_seconds"]) {
     expect(after.has(name)).toBe(true);

@@ -32,6 +32,7 @@ import { oneOf } from "../../db/id-set";
 import type { StoreCore } from "../../db/store";
 import type { OrgContext } from "../../http/access";
 import { periodic, type Periodic } from "../../lib/periodic";
+import { keptAnswers } from "../metrics/registry";
 
 export const READ_CACHE_ENTRIES = 256;
 /** at most this much answer kept per store, measured as the answers' JSON text (characters) */
@@ -118,8 +119,12 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
   const orgId = ctx.actor.orgId;
   const id = `${orgId}\n${key}`;
   const hit = cache.get(id, version);
-  if (hit) return hit.value as T;
+  if (hit) {
+    keptAnswers.inc({ outcome: "hit" });
+    return hit.value as T;
+  }
   const value = await compute();
+  keptAnswers.inc({ outcome: "computed" });
   if (store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
   return value;
 }
@@ -153,6 +158,7 @@ export async function refreshKeptAnswers(store: StoreCore, nowMs = Date.now(), b
     if (store.readEpoch() !== epoch) break;
     if (cache.entries.get(id) !== e) continue;
     cache.keep(id, { version, value, orgId: e.orgId, compute: e.compute, readAt: e.readAt });
+    keptAnswers.inc({ outcome: "refreshed" });
     refreshed++;
   }
   return refreshed;
