@@ -160,7 +160,6 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
       const open = current.getStore();
       if (open) return work(open);
       const release = await lock.acquire();
-      writesBegun++;
       // a connection setting, changeable only outside a transaction: off for this one, then on again
       const unchecked = options?.foreignKeys === false && (sqlite.query("PRAGMA foreign_keys").get() as { foreign_keys: number } | null)?.foreign_keys === 1;
       if (unchecked) sqlite.run("PRAGMA foreign_keys = OFF");
@@ -168,6 +167,9 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
         for (let attempt = 1; ; attempt++) {
           try {
             sqlite.run("BEGIN IMMEDIATE");
+            // counted once begun: a read that started while this write waited for the lock (another
+            // process held it) must not keep what this write then does on the shared connection
+            writesBegun++;
             break;
           } catch (error) {
             if (attempt >= WRITE_ATTEMPTS || !isBusyError(error)) throw error;

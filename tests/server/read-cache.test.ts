@@ -6,11 +6,16 @@
  * rolled back never shows. On both stores.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { strToU8 } from "fflate";
 import { domains } from "../../src/db/schema";
 import { ingestFile } from "../../src/features/reports/ingest";
-import { refreshKeptAnswers } from "../../src/features/reports/read-cache";
+import { readerContext } from "../../src/features/digests/service";
+import { keptRead, refreshKeptAnswers } from "../../src/features/reports/read-cache";
 import { purgeExpired } from "../../src/features/reports/retention";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
 import { aggregateXml, type GeneratedRecord } from "../../src/lib/reports/generate";
@@ -224,5 +229,64 @@ describe("answers kept between requests", () => {
     const later = Date.now() + 16 * 60_000;
     expect(await refreshKeptAnswers(store, later)).toBe(0);
     expect(await refreshKeptAnswers(store, later)).toBe(0);
+  });
+});
+
+describe("a write that waited for another process's write lock (SQLite)", () => {
+  // on its own SQLite file (a second connection holds the lock), on both runs
+  test("what it wrote and then rolled back is served to a read made meanwhile, never kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dw-kept-"));
+    const file = join(dir, "dw.db");
+    const f = await makeTestApp({ dbPath: file, deps: { now: () => now } });
+    const other = new Database(file);
+    try {
+      const store = f.deps.store;
+      const member = await signedInMember(store, "owner", "Busy Org");
+      const ctx = readerContext(f.deps, member.orgId);
+      const gate = () => {
+        let open!: () => void;
+        return [new Promise<void>((resolve) => (open = resolve)), () => open()] as const;
+      };
+      const [inBody, entered] = gate();
+      const [mayRead, letRead] = gate();
+      const [read, readDone] = gate();
+      const [mayReturn, letReturn] = gate();
+      const [mayThrow, letThrow] = gate();
+      const marks = async () => (await store.rows<{ key: string }>(sql`SELECT sender_key AS "key" FROM sender_marks WHERE org_id = ${member.orgId}`)).map((r) => r.key);
+      // another process (the CLI's ingest, a second server) holds the write lock
+      store.sqlite!.run("PRAGMA busy_timeout = 20");
+      other.run("BEGIN IMMEDIATE");
+      const write = store.write(async (tx) => {
+        await tx.insert(store.t.senderMarks).values({ orgId: member.orgId, senderKey: "ip:192.0.2.1", verdict: "not_ours", markedAt: now });
+        entered();
+        await mayThrow;
+        throw new Error("refused");
+      });
+      // the write waits for the lock between its attempts; a read begins meanwhile
+      await Bun.sleep(5);
+      const first = keptRead(ctx, "probe", async () => {
+        await mayRead;
+        const seen = await marks();
+        readDone();
+        await mayReturn;
+        return seen;
+      });
+      other.run("COMMIT");
+      await inBody;
+      // the read sees the open write's row (one connection), which is then rolled back
+      letRead();
+      await read;
+      letThrow();
+      await expect(write).rejects.toThrow("refused");
+      letReturn();
+      expect(await first).toEqual(["ip:192.0.2.1"]);
+      // nothing was committed: the next read must not be served the rolled-back row
+      expect(await marks()).toEqual([]);
+      expect(await keptRead(ctx, "probe", marks)).toEqual([]);
+    } finally {
+      other.close();
+      await f.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
