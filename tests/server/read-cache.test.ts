@@ -15,6 +15,7 @@ import { strToU8 } from "fflate";
 import { domains } from "../../src/db/schema";
 import { ingestFile } from "../../src/features/reports/ingest";
 import { readerContext } from "../../src/features/digests/service";
+import { keptAnswers } from "../../src/features/metrics/registry";
 import { keptRead, refreshKeptAnswers } from "../../src/features/reports/read-cache";
 import { purgeExpired } from "../../src/features/reports/retention";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
@@ -229,6 +230,42 @@ describe("answers kept between requests", () => {
     const later = Date.now() + 16 * 60_000;
     expect(await refreshKeptAnswers(store, later)).toBe(0);
     expect(await refreshKeptAnswers(store, later)).toBe(0);
+  });
+
+  test("a refresh that fails for one answer drops it and refreshes the others", async () => {
+    const ctx = readerContext(t.deps, owner.orgId);
+    let badCalls = 0;
+    await keptRead(ctx, "bad", async () => {
+      if (badCalls++) throw new Error("broken");
+      return "bad 1";
+    });
+    await keptRead(ctx, "good", async () => `good at ${await version()}`);
+    await ingest([fail("192.0.2.1", 5)]);
+    const failures: unknown[] = [];
+    const run = () => refreshKeptAnswers(t.deps.store, Date.now(), 60_000, (error) => failures.push(error));
+    expect(await run()).toBe(0);
+    expect(await run()).toBe(1);
+    expect(failures.map((e) => (e as Error).message)).toEqual(["broken"]);
+    // the good answer was refreshed (served without computing); the failed one computes on its next request
+    expect(await keptRead(ctx, "good", async () => "computed")).toBe(`good at ${await version()}`);
+    expect(await keptRead(ctx, "bad", async () => "bad again")).toBe("bad again");
+  });
+
+  test("a kept answer is still served while a write is open, and one computed then is not kept", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    expect((await senders()).map((s) => s.messages)).toEqual([5]);
+    const hits = () => keptAnswers.get({ outcome: "hit" });
+    const before = hits();
+    await t.deps.store.write(async () => {
+      // a write of something the Senders list does not read
+      await t.deps.store.rows(sql`UPDATE domains SET dmarc_policy = 'none' WHERE id = ${domainId}`);
+      expect((await senders()).map((s) => s.messages)).toEqual([5]);
+      expect((await senders("?days=7")).map((s) => s.messages)).toEqual([5]);
+    });
+    // the 30-day list was served kept; the 7-day one was computed inside the write and not kept
+    expect(hits() - before).toBe(1);
+    expect((await senders("?days=7")).map((s) => s.messages)).toEqual([5]);
+    expect(hits() - before).toBe(1);
   });
 });
 

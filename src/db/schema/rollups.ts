@@ -172,10 +172,12 @@ export const senderMarks = sqliteTable(
 
 /**
  * One counter per organisation, raised by database triggers in the same transaction as every
- * change to what the Senders list and trends' top sources read (`daily_sender_stats`,
- * `source_names`, `sender_marks`): a server keeps those answers while the counter holds
- * (src/features/reports/read-cache.ts), so several servers on one database never serve an
- * answer older than the data. The row is made with the organisation (trigger), and goes with it.
+ * change to what the kept reads read (`daily_sender_stats`, `daily_auth_stats`, `source_names`,
+ * `sender_marks`; the retention purge raises it with the records it deletes): a server keeps the
+ * Senders list, the sender page, trends' top sources, a domain's sources and the tasks' failing
+ * mail while the counter holds (src/features/reports/read-cache.ts), so several servers on one
+ * database never serve an answer older than the data. The row is made with the organisation
+ * (trigger), and goes with it.
  */
 export const rollupVersions = sqliteTable("rollup_versions", {
   orgId: text("org_id")

@@ -1,24 +1,30 @@
 /**
  * Answers of the heaviest roll-up reads, kept by the server between requests: the Senders list,
- * trends' top sources, the sender page and a domain's sources (its readiness and enforcement
- * pages) sum every address of a window (at 10 M records the largest organization's 30 days are a
- * quarter of a million address-days), while a user moving between screens, ranges and domains
- * asks the same again and again.
+ * trends' top sources, the sender page, a domain's sources (its readiness and enforcement pages)
+ * and the tasks' failing mail (the tasks and the dashboard's figures) sum every address of a
+ * window (at 10 M records the largest organization's 30 days are a quarter of a million
+ * address-days), while a user moving between screens, ranges and domains asks the same again and
+ * again.
  *
  * An answer is kept with its organization's roll-up version (`rollup_versions`), a counter the
  * database's triggers raise in the same transaction as every change to what those reads read
  * (`daily_sender_stats`, `daily_auth_stats`, `source_names`, `sender_marks`: migration 0026 /
- * PostgreSQL 0024; the sender page's sample records are stored with their report's roll-ups, and
- * the retention purge raises it with the records it deletes). Each request reads the counter
- * first (one primary-key read) and serves the kept answer only while it holds, so an answer is
- * never older than the data, whichever server (of several on one database) wrote. The window's
- * days are part of each key, so a new UTC day asks afresh. What is not in the roll-ups is never
- * kept: a domain's readiness looks its DNS up on every request, around its kept sources. An
- * answer computed while a write of this process was open (SQLite reads on the shared connection
- * would see data not yet committed) or began is served but not kept.
+ * PostgreSQL 0024). The sender page also shows sample records, which no trigger watches: they
+ * are written with their report's roll-ups, named by reverse DNS with `source_names`, and the
+ * retention purge raises the counter with the records it deletes — a new path that changes
+ * records alone must raise it too. Each request reads the counter first (one primary-key read)
+ * and serves the kept answer only while it holds, so an answer is never older than the data,
+ * whichever server (of several on one database) wrote. The window's days are part of each key,
+ * so a new UTC day asks afresh; no kept computation reads the clock. What is not in the roll-ups
+ * is never kept: a domain's readiness looks its DNS up on every request, around its kept sources.
+ * An answer computed while a write of this process was open (SQLite reads on the shared
+ * connection would see data not yet committed) or began is served but not kept; a kept answer is
+ * still served then (the counter read is the committed one, or one above every kept answer's
+ * when the open write has raised it).
  *
  * Bounded: at most READ_CACHE_ENTRIES answers and READ_CACHE_CHARS of their JSON text per store
- * (least recently used go first; one answer larger than READ_CACHE_ANSWER_CHARS is never kept).
+ * (least recently used go first; one answer larger than READ_CACHE_ANSWER_CHARS is never kept);
+ * in memory an answer takes about two to three times its JSON text.
  *
  * Refreshed ahead of the next request (`startKeptRefresh`, run by `serve`): every
  * REFRESH_EVERY_MS a server reads the versions of the organizations whose kept answers were read
@@ -36,7 +42,7 @@ import { keptAnswers } from "../metrics/registry";
 
 export const READ_CACHE_ENTRIES = 256;
 /** at most this much answer kept per store, measured as the answers' JSON text (characters) */
-export const READ_CACHE_CHARS = 32 * 1024 * 1024;
+export const READ_CACHE_CHARS = 16 * 1024 * 1024;
 /** an answer larger than this (an organization of thousands of domains, say) is served, never kept */
 export const READ_CACHE_ANSWER_CHARS = 4 * 1024 * 1024;
 
@@ -76,7 +82,12 @@ export class KeptAnswers {
 
   keep(id: string, entry: Omit<Kept, "chars">): void {
     this.drop(id);
-    const chars = JSON.stringify(entry.value)?.length ?? 0;
+    let chars: number;
+    try {
+      chars = JSON.stringify(entry.value)?.length ?? 0;
+    } catch {
+      return; // not JSON (it could not be sized): served, never kept
+    }
     if (chars > READ_CACHE_ANSWER_CHARS) return;
     this.entries.set(id, { ...entry, chars });
     this.chars += chars;
@@ -86,7 +97,7 @@ export class KeptAnswers {
     }
   }
 
-  private drop(id: string): void {
+  drop(id: string): void {
     const had = this.entries.get(id);
     if (!had) return;
     this.entries.delete(id);
@@ -110,8 +121,9 @@ export async function rollupVersion(ctx: OrgContext): Promise<number | null> {
  */
 export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => Promise<T>): Promise<T> {
   const store = ctx.store;
+  // while a write is open a kept answer may still be served (the counter read then is the
+  // committed one, or one above every kept answer's when the write has raised it), never kept
   const epoch = store.readEpoch();
-  if (epoch === null) return compute();
   const version = await rollupVersion(ctx);
   if (version === null) return compute();
   let cache = kept.get(store);
@@ -125,7 +137,7 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
   }
   const value = await compute();
   keptAnswers.inc({ outcome: "computed" });
-  if (store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
+  if (epoch !== null && store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
   return value;
 }
 
@@ -133,7 +145,7 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
  * One refresh run over `store`'s kept answers (see the module comment): the number of answers
  * computed again. `nowMs` is the moment "read recently" is measured from.
  */
-export async function refreshKeptAnswers(store: StoreCore, nowMs = Date.now(), budgetMs = REFRESH_BUDGET_MS): Promise<number> {
+export async function refreshKeptAnswers(store: StoreCore, nowMs = Date.now(), budgetMs = REFRESH_BUDGET_MS, failed?: (error: unknown) => void): Promise<number> {
   const cache = kept.get(store);
   if (!cache) return 0;
   const recent = [...cache.entries].filter(([, e]) => nowMs - e.readAt <= REFRESH_READ_WITHIN_MS);
@@ -152,8 +164,16 @@ export async function refreshKeptAnswers(store: StoreCore, nowMs = Date.now(), b
     // unchanged, or changed since the last run (more may follow: wait for the data to settle)
     if (version === undefined || version === e.version || seen.get(e.orgId) !== version) continue;
     if (performance.now() - started > budgetMs) break;
-    // computed after the version was read, so at least as new as it (as keptRead)
-    const value = await e.compute();
+    // computed after the version was read, so at least as new as it (as keptRead); one that
+    // fails is dropped (its next request computes it and says why) and the run goes on
+    let value: unknown;
+    try {
+      value = await e.compute();
+    } catch (error) {
+      cache.drop(id);
+      failed?.(error);
+      continue;
+    }
     // a write of this process began meanwhile (SQLite: its rows were visible): keep nothing more
     if (store.readEpoch() !== epoch) break;
     if (cache.entries.get(id) !== e) continue;
@@ -166,5 +186,5 @@ export async function refreshKeptAnswers(store: StoreCore, nowMs = Date.now(), b
 
 /** Refreshes `store`'s kept answers every REFRESH_EVERY_MS (serve starts it; stop() ends it). */
 export function startKeptRefresh(store: StoreCore, onError?: (error: unknown) => void): Periodic {
-  return periodic({ everyMs: REFRESH_EVERY_MS, run: () => refreshKeptAnswers(store), onError });
+  return periodic({ everyMs: REFRESH_EVERY_MS, run: () => refreshKeptAnswers(store, Date.now(), REFRESH_BUDGET_MS, onError), onError });
 }
