@@ -12,7 +12,7 @@
  * PostgreSQL 0024). The sender page also shows sample records, which no trigger watches: they
  * are written with their report's roll-ups, named by reverse DNS with `source_names`, and the
  * retention purge raises the counter with the records it deletes — a new path that changes
- * records alone must raise it too. Each request reads the counter first (one primary-key read)
+ * records alone must call `raiseRollupVersion` too. Each request reads the counter first (one primary-key read)
  * and serves the kept answer only while it holds, so an answer is never older than the data,
  * whichever server (of several on one database) wrote. The window's days are part of each key,
  * so a new UTC day asks afresh; no kept computation reads the clock. What is not in the roll-ups
@@ -106,6 +106,15 @@ export class KeptAnswers {
 }
 
 const kept = new WeakMap<StoreCore, KeptAnswers>();
+
+/**
+ * Raises the organization's roll-up version by hand, inside the caller's `store.write`: for a
+ * change the triggers do not see (the retention purge deleting the sample records the sender page
+ * shows; any new path that changes records alone).
+ */
+export async function raiseRollupVersion(store: StoreCore, orgId: string): Promise<void> {
+  await store.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${orgId}`);
+}
 
 /** The organization's roll-up version, or null when it has none (an organization being removed). */
 export async function rollupVersion(ctx: OrgContext): Promise<number | null> {

@@ -17,6 +17,7 @@ import { periodic } from "../../lib/periodic";
 import { savedRetention } from "../settings/service";
 import { recordAudit, SYSTEM_ACTOR } from "../audit/service";
 import { retentionDeleted } from "../metrics/registry";
+import { raiseRollupVersion } from "./read-cache";
 
 /** Rows deleted per write: small enough that no write holds the database for long. */
 export const PURGE_BATCH = 5000;
@@ -81,7 +82,7 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
         await tx.delete(authResults).where(and(eq(authResults.orgId, orgId), inArray(authResults.recordId, ids)));
         await tx.delete(records).where(and(eq(records.orgId, orgId), inArray(records.id, ids)));
         // the sender page keeps sample records (read-cache.ts): none outlives its purge
-        await ctx.store.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${orgId}`);
+        await raiseRollupVersion(ctx.store, orgId);
       }
       return ids.length;
     });
