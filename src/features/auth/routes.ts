@@ -17,6 +17,18 @@ import { awaitingVerification, signupWithVerification, VERIFICATION_SENT_MESSAGE
 import { notifyOwnerOfFailures } from "./failure-notice";
 import { admitLoginAttempt, admitPasswordLinkRequest, recordLoginFailure, recordLoginSuccess, rememberAddress } from "./throttle";
 
+/**
+ * A link that signs its user in (a password reset, an email confirmation): the address counts as
+ * one the account signs in from, the session cookie is set, and the answer is the account.
+ */
+async function signedInByLink(ctx: Pick<AppDeps, "server" | "config" | "store"> & { now: () => Date }, request: Request, set: { headers: Record<string, string | number> }, session: { token: string; userId: string; orgId: string | null }) {
+  const account = await me(ctx, session.userId, session.orgId);
+  await rememberAddress(ctx, { scope: "login", address: clientAddress(ctx, request), account: account.user.email });
+  set.headers["set-cookie"] = sessionCookie(ctx.config, session.token);
+  set.headers["cache-control"] = "no-store";
+  return account;
+}
+
 /** Email + password accounts: signup, login, logout, me, password and confirmation links. */
 export function authRoutes(deps: AppDeps) {
   return new Elysia({ name: "auth" })
@@ -109,12 +121,7 @@ export function authRoutes(deps: AppDeps) {
       async ({ ctx, body, request, set }) => {
         await ctx.limiter.hit("reset-password", clientAddress(ctx, request), 20, 900);
         const input = parseInput(resetPasswordSchema, body);
-        const result = await resetPassword(ctx, input);
-        const account = await me(ctx, result.userId, result.orgId);
-        await rememberAddress(ctx, { scope: "login", address: clientAddress(ctx, request), account: account.user.email });
-        set.headers["set-cookie"] = sessionCookie(ctx.config, result.token);
-        set.headers["cache-control"] = "no-store";
-        return account;
+        return signedInByLink(ctx, request, set, await resetPassword(ctx, input));
       },
       { public: true },
     )
@@ -123,12 +130,7 @@ export function authRoutes(deps: AppDeps) {
       async ({ ctx, body, request, set }) => {
         await ctx.limiter.hit("verify-email", clientAddress(ctx, request), 30, 600);
         const { token } = parseInput(z.object({ token: passwordTokenSchema }), body);
-        const result = await verifyEmail(ctx, token);
-        const account = await me(ctx, result.userId, result.orgId);
-        await rememberAddress(ctx, { scope: "login", address: clientAddress(ctx, request), account: account.user.email });
-        set.headers["set-cookie"] = sessionCookie(ctx.config, result.token);
-        set.headers["cache-control"] = "no-store";
-        return account;
+        return signedInByLink(ctx, request, set, await verifyEmail(ctx, token));
       },
       { public: true },
     )

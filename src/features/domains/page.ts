@@ -11,6 +11,7 @@ import { analyzeDomain, type DnsAnalysis } from "../dns/analyze";
 import { selectorsSeen } from "../reports/service";
 import { dnsCachePolicy } from "../settings/service";
 import type { DomainView } from "./contract";
+import { domainView } from "./service";
 
 export interface DomainOverview {
   domain: DomainView;
@@ -59,31 +60,18 @@ async function ownDomain(ctx: OrgContext, id: string) {
   return row;
 }
 
-const view = (row: Awaited<ReturnType<typeof ownDomain>>): DomainView => ({
-  id: row.id,
-  name: row.name,
-  dmarcPolicy: row.dmarcPolicy,
-  spfStatus: row.spfStatus,
-  dkimStatus: row.dkimStatus,
-  overallStatus: row.overallStatus,
-  lastReportAt: row.lastReportAt?.toISOString() ?? null,
-  lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
-  checkFailedAt: row.checkFailedAt?.toISOString() ?? null,
-  createdAt: row.createdAt.toISOString(),
-});
-
 /** GET /api/domains/:id: the stored statuses and the records analysed now. */
 export async function domainOverview(ctx: OrgContext, id: string): Promise<DomainOverview> {
   const row = await ownDomain(ctx, id);
   const seen = await selectorsSeen(ctx, row.orgId, row.name, { now: ctx.now() });
-  if (!ctx.resolver) return { domain: view(row), analysis: null, analysisError: "DNS lookups are not available on this server.", selectorsSeen: seen };
+  if (!ctx.resolver) return { domain: domainView(row), analysis: null, analysisError: "DNS lookups are not available on this server.", selectorsSeen: seen };
   try {
     const resolver = ctx.resolver.withPolicy(await dnsCachePolicy(ctx, row.orgId));
     const analysis = await analyzeDomain(resolver, row.name, { reportSelectors: seen, now: ctx.now, probes: ctx.probes });
-    return { domain: view(row), analysis, analysisError: analysis.incomplete ? "Could not check (DNS server did not answer): the records marked so are unknown, not missing. Try again in a minute." : null, selectorsSeen: seen };
+    return { domain: domainView(row), analysis, analysisError: analysis.incomplete ? "Could not check (DNS server did not answer): the records marked so are unknown, not missing. Try again in a minute." : null, selectorsSeen: seen };
   } catch (error) {
     ctx.log.warn("domain_overview_dns_failed", { domain: row.name, error: error instanceof Error ? error.message : String(error) });
-    return { domain: view(row), analysis: null, analysisError: "The DNS servers did not answer. Try again in a minute.", selectorsSeen: seen };
+    return { domain: domainView(row), analysis: null, analysisError: "The DNS servers did not answer. Try again in a minute.", selectorsSeen: seen };
   }
 }
 

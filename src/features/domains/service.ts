@@ -11,7 +11,8 @@ import { runDomainCheck } from "./status";
 import { assertCanAddDomain } from "../billing/limits";
 import type { DomainCheckView, DomainView } from "./contract";
 
-function toView(row: typeof domains.$inferSelect): DomainView {
+/** A stored domain row as the API shows it (the list, the domain page, the check's answer). */
+export function domainView(row: typeof domains.$inferSelect): DomainView {
   return {
     id: row.id,
     name: row.name,
@@ -30,7 +31,7 @@ function toView(row: typeof domains.$inferSelect): DomainView {
 export async function listDomains(ctx: OrgContext): Promise<DomainView[]> {
   const { domains } = ctx.store.t;
   const rows = await ctx.store.db.select().from(domains).where(eq(domains.orgId, ctx.actor.orgId)).orderBy(asc(domains.name));
-  return rows.map(toView);
+  return rows.map(domainView);
 }
 
 const duplicate = (name: string) => new ConflictError(`${name} is already in this organization's domains.`, { name: "This domain is already added" });
@@ -48,7 +49,7 @@ export async function addDomain(ctx: OrgContext, name: string): Promise<DomainVi
       const [existing] = await tx.select({ id: domains.id }).from(domains).where(and(eq(domains.orgId, orgId), eq(domains.name, name))).limit(1);
       if (existing) throw duplicate(name);
       const [row] = await tx.insert(domains).values({ orgId, name }).returning();
-      return toView(row!);
+      return domainView(row!);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicate(name);
@@ -82,7 +83,7 @@ export async function checkDomainNow(ctx: OrgContext, id: string): Promise<Domai
   const [updated] = await ctx.store.db.select().from(domains).where(eq(domains.id, id)).limit(1);
   if (!updated) throw new NotFoundError("No such domain in this organization.");
   return {
-    domain: toView(updated),
+    domain: domainView(updated),
     events: check.events.map((e) => {
       const d = describeAlert(e, { organization: { name: "" }, publicUrl: "" });
       return { id: e.id, type: e.type, title: d.title, severity: d.severity };
