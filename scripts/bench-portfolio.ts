@@ -18,13 +18,16 @@
  *   --requests N   timed requests (default 20, after 2 untimed)
  *   --store sqlite|postgres   the store (default sqlite; postgres starts a throw-away cluster,
  *                  or uses --database-url URL, an empty database it migrates)
+ *   --reuse        with --database-url: when the database already holds a "Bench MSP" built by an
+ *                  earlier run (of the same --clients), time it as it stands instead of building
+ *                  (for comparing builds on the same data; the data's dates are the earlier run's)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { strToU8 } from "fflate";
-import { eq } from "drizzle-orm";
-import { domainRecordHistory, domains, organizations, organizationSettings, orgEvents, senderMarks } from "../src/db/schema";
+import { and, eq } from "drizzle-orm";
+import { domainRecordHistory, domains, memberships, organizations, organizationSettings, orgEvents, senderMarks } from "../src/db/schema";
 import { ingestFile } from "../src/features/reports/ingest";
 import { reverseDnsSettled } from "../src/features/reports/reverse-dns";
 import { aggregateXml, type GeneratedRecord } from "../src/lib/reports/generate";
@@ -69,48 +72,62 @@ const t = await makeTestApp({
   ...(pgStore ? { config: { databaseUrl: pg!.url, secretKey: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64") } } : {}),
   deps: { now: () => NOW, resolver: { reverse: async () => [] } as never, ...(pgStore ? { store: pgStore, limiter: new RateLimiter(pgStore, () => NOW) } : {}) },
 });
+/** The MSP an earlier run built in this database (--reuse), signed in as its owner. */
+async function builtMsp(): Promise<{ userId: string; orgId: string; cookie: string } | null> {
+  if (!process.argv.includes("--reuse") || !pgStore) return null;
+  const [row] = await t.deps.store.db
+    .select({ orgId: organizations.id, userId: memberships.userId })
+    .from(organizations)
+    .innerJoin(memberships, and(eq(memberships.orgId, organizations.id), eq(memberships.role, "owner")))
+    .where(eq(organizations.name, "Bench MSP"))
+    .limit(1);
+  return row ? { ...row, cookie: await signIn(t.deps.store, row.userId, row.orgId) } : null;
+}
 try {
-  const msp = await signedInMember(t.deps.store, "owner", "Bench MSP");
-  // an MSP of this size is on the Scale plan (no domain limit)
-  await t.deps.store.write((tx) => tx.update(organizations).set({ plan: "scale" }).where(eq(organizations.id, msp.orgId)));
-  const started = performance.now();
-  let seq = 0;
-  for (let c = 0; c < CLIENTS; c++) {
-    const res = await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: `Client ${String(c).padStart(4, "0")}` } });
-    if (res.status !== 201 && res.status !== 200) throw new Error(`creating client ${c}: ${res.status} ${JSON.stringify(res.body)}`);
-    const clientId = res.body.id as string;
-    const cookie = await signIn(t.deps.store, msp.userId, clientId);
-    for (let d = 0; d < DOMAINS_PER_CLIENT; d++) {
-      const domain = `d${d}.client${c}.bench.example`;
-      const added = await t.json("POST", "/api/domains", { cookie, body: { name: domain } });
-      if (added.status !== 201 && added.status !== 200) throw new Error(`adding ${domain}: ${added.status} ${JSON.stringify(added.body)}`);
-      // as a DNS check left it, added 40 days ago (the clock of the app is the bench's start)
-      const policy = (["none", "quarantine", "reject", "missing"] as const)[(c + d) % 4]!;
-      const record = policy === "missing" ? null : `v=DMARC1; p=${policy}; rua=mailto:dmarc@${domain}${(c + d) % 3 ? "" : "; pct=50"}`;
-      const dkim = (c + d) % 5 ? "valid" : "missing";
-      const checkedAt = new Date(NOW.getTime() - (d + 1) * DAY);
-      await t.deps.store.db.update(domains).set({ createdAt: new Date(NOW.getTime() - 40 * DAY), dmarcPolicy: policy, spfStatus: "valid", dkimStatus: dkim, overallStatus: policy === "reject" ? "protected" : "partial", lastCheckedAt: checkedAt }).where(eq(domains.id, added.body.id as string));
-      await t.deps.store.db.insert(domainRecordHistory).values({ orgId: clientId, domainId: added.body.id as string, checkedAt, dmarcRecord: record, dmarcPolicy: policy, spfStatus: "valid", dkimStatus: dkim, overallStatus: "partial" });
-      for (let r = 0; r < REPORTS_PER_DOMAIN; r++) {
-        const end = new Date(NOW.getTime() - (r * 5 + 1) * DAY);
-        const records: GeneratedRecord[] = [
-          { sourceIp: `10.${c % 250}.${d}.1`, count: 500 + c, dkim: "pass", spf: "pass" },
-          { sourceIp: `203.0.${c % 250}.${d + r}`, count: 20 + r, dkim: "fail", spf: "fail", disposition: "none" },
-        ];
-        const xml = aggregateXml({ orgName: "google.com", reportId: `b-${++seq}`, begin: new Date(end.getTime() - DAY), end, domain, p: "none", records });
-        const result = await ingestFile(t.deps, { orgId: clientId, fileName: `b${seq}.xml`, bytes: strToU8(xml), source: "upload" });
-        if (result.status !== "ingested") throw new Error(`report ${seq}: ${result.status}`);
+  const reused = await builtMsp();
+  const msp = reused ?? (await signedInMember(t.deps.store, "owner", "Bench MSP"));
+  if (!reused) {
+    // an MSP of this size is on the Scale plan (no domain limit)
+    await t.deps.store.write((tx) => tx.update(organizations).set({ plan: "scale" }).where(eq(organizations.id, msp.orgId)));
+    const started = performance.now();
+    let seq = 0;
+    for (let c = 0; c < CLIENTS; c++) {
+      const res = await t.json("POST", "/api/orgs/clients", { cookie: msp.cookie, body: { name: `Client ${String(c).padStart(4, "0")}` } });
+      if (res.status !== 201 && res.status !== 200) throw new Error(`creating client ${c}: ${res.status} ${JSON.stringify(res.body)}`);
+      const clientId = res.body.id as string;
+      const cookie = await signIn(t.deps.store, msp.userId, clientId);
+      for (let d = 0; d < DOMAINS_PER_CLIENT; d++) {
+        const domain = `d${d}.client${c}.bench.example`;
+        const added = await t.json("POST", "/api/domains", { cookie, body: { name: domain } });
+        if (added.status !== 201 && added.status !== 200) throw new Error(`adding ${domain}: ${added.status} ${JSON.stringify(added.body)}`);
+        // as a DNS check left it, added 40 days ago (the clock of the app is the bench's start)
+        const policy = (["none", "quarantine", "reject", "missing"] as const)[(c + d) % 4]!;
+        const record = policy === "missing" ? null : `v=DMARC1; p=${policy}; rua=mailto:dmarc@${domain}${(c + d) % 3 ? "" : "; pct=50"}`;
+        const dkim = (c + d) % 5 ? "valid" : "missing";
+        const checkedAt = new Date(NOW.getTime() - (d + 1) * DAY);
+        await t.deps.store.db.update(domains).set({ createdAt: new Date(NOW.getTime() - 40 * DAY), dmarcPolicy: policy, spfStatus: "valid", dkimStatus: dkim, overallStatus: policy === "reject" ? "protected" : "partial", lastCheckedAt: checkedAt }).where(eq(domains.id, added.body.id as string));
+        await t.deps.store.db.insert(domainRecordHistory).values({ orgId: clientId, domainId: added.body.id as string, checkedAt, dmarcRecord: record, dmarcPolicy: policy, spfStatus: "valid", dkimStatus: dkim, overallStatus: "partial" });
+        for (let r = 0; r < REPORTS_PER_DOMAIN; r++) {
+          const end = new Date(NOW.getTime() - (r * 5 + 1) * DAY);
+          const records: GeneratedRecord[] = [
+            { sourceIp: `10.${c % 250}.${d}.1`, count: 500 + c, dkim: "pass", spf: "pass" },
+            { sourceIp: `203.0.${c % 250}.${d + r}`, count: 20 + r, dkim: "fail", spf: "fail", disposition: "none" },
+          ];
+          const xml = aggregateXml({ orgName: "google.com", reportId: `b-${++seq}`, begin: new Date(end.getTime() - DAY), end, domain, p: "none", records });
+          const result = await ingestFile(t.deps, { orgId: clientId, fileName: `b${seq}.xml`, bytes: strToU8(xml), source: "upload" });
+          if (result.status !== "ingested") throw new Error(`report ${seq}: ${result.status}`);
+        }
       }
+      if (c % 4 === 1) await t.deps.store.db.insert(senderMarks).values({ orgId: clientId, senderKey: `ip:203.0.${c % 250}.0`, verdict: "approved", markedAt: NOW } as never);
+      if (c % 5 === 2) await t.deps.store.db.insert(organizationSettings).values({ orgId: clientId, dmarcRua: `mailto:reports+${c}@msp.example` } as never);
+      await t.deps.store.db.insert(orgEvents).values([
+        { orgId: clientId, type: "reports.stopped", domain: `d0.client${c}.bench.example`, data: "{}", dedupeKey: `e-${++seq}`, occurredAt: new Date(NOW.getTime() - 2 * DAY) },
+        { orgId: clientId, type: "reports.stopped", domain: `d1.client${c}.bench.example`, data: "{}", dedupeKey: `e-${++seq}`, occurredAt: new Date(NOW.getTime() - 12 * DAY) },
+      ]);
     }
-    if (c % 4 === 1) await t.deps.store.db.insert(senderMarks).values({ orgId: clientId, senderKey: `ip:203.0.${c % 250}.0`, verdict: "approved", markedAt: NOW } as never);
-    if (c % 5 === 2) await t.deps.store.db.insert(organizationSettings).values({ orgId: clientId, dmarcRua: `mailto:reports+${c}@msp.example` } as never);
-    await t.deps.store.db.insert(orgEvents).values([
-      { orgId: clientId, type: "reports.stopped", domain: `d0.client${c}.bench.example`, data: "{}", dedupeKey: `e-${++seq}`, occurredAt: new Date(NOW.getTime() - 2 * DAY) },
-      { orgId: clientId, type: "reports.stopped", domain: `d1.client${c}.bench.example`, data: "{}", dedupeKey: `e-${++seq}`, occurredAt: new Date(NOW.getTime() - 12 * DAY) },
-    ]);
-  }
-  await reverseDnsSettled();
-  console.error(`built ${CLIENTS} clients × ${DOMAINS_PER_CLIENT} domains × ${REPORTS_PER_DOMAIN} reports in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await reverseDnsSettled();
+    console.error(`built ${CLIENTS} clients × ${DOMAINS_PER_CLIENT} domains × ${REPORTS_PER_DOMAIN} reports in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } else console.error("timing the Bench MSP an earlier run built (--reuse)");
 
   const times: number[] = [];
   let cpuFrom: NodeJS.CpuUsage | null = null;

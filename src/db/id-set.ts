@@ -9,8 +9,20 @@ import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Dialect } from "./store";
 
 export function oneOf(dialect: Dialect, column: SQLWrapper, ids: readonly string[]): SQL {
-  const json = JSON.stringify(ids);
-  return dialect === "postgres" ? sql`${column} = ANY(ARRAY(SELECT json_array_elements_text(${json}::text::json)))` : sql`${column} IN (SELECT value FROM json_each(${json}))`;
+  return dialect === "postgres" ? sql`${column} = ANY(${textArray(ids)}::text[])` : sql`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+}
+
+/**
+ * PostgreSQL's text form of a text[] value (`{"a","b"}`), for a parameter the statement casts
+ * to text[]: the parameter's type is then text[] itself, read once when bound, and every read
+ * is planned with the ids as a constant array (PG_CONNECTION_SETTINGS), which the planner
+ * counts (an index probe per id where that is cheaper) and a scan looks up in a hash table.
+ * (An array built by a subquery, `ANY(ARRAY(SELECT json_array_elements_text(…)))`, is neither:
+ * a table the planner scans compared each row with every id in turn, 4 ms of a 900-row domains
+ * read at 300 ids.)
+ */
+export function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, "\\$&")}"`).join(",")}}`;
 }
 
 /** Source addresses per statement when a read names them (far below SQLite's and PostgreSQL's parameter limits). */

@@ -146,8 +146,9 @@ test("the statements over all clients read each table through an index", async (
   stop();
   expect(res.status).toBe(200);
   expect(res.body.clients).toHaveLength(6);
-  // the set-based statements: those given the client ids at once
-  const overClients = queries.filter((q) => q.params.some((p) => typeof p === "string" && p.startsWith("[") && JSON.parse(p).length === 6));
+  // the set-based statements: those given the client ids at once (one parameter: a JSON array on SQLite, an array's text form on PostgreSQL)
+  const idsIn = (p: unknown) => (typeof p !== "string" ? 0 : p.startsWith("[") ? JSON.parse(p).length : p.startsWith('{"') ? p.split('","').length : 0);
+  const overClients = queries.filter((q) => q.params.some((p) => idsIn(p) === 6));
   // the figures, and every input of the open tasks
   const tables = ["domains", "aggregate_reports", "daily_sender_stats", "source_names", "sender_marks", "org_events", "domain_record_history", "daily_domain_stats", "organizations", "organization_settings", "report_mailboxes", "oauth_mailboxes"];
   const read = new Set<string>();

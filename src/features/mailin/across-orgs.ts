@@ -23,11 +23,17 @@ export async function reportDestinationsOfOrgs(
   const { reportMailboxes: m, oauthMailboxes: o } = ctx.store.t;
   const domain = ctx.config.smtpDomain.toLowerCase();
   const receiverOn = !!domain && !!ctx.config.smtpPort;
-  const tokens = await reportTokensOfOrgs(ctx, orgIds);
-  const rua = new Map((await dmarcRuaOfOrgs(ctx, orgIds)).map((r) => [r.orgId, r.dmarcRua]));
-  const imap = new Map((await ctx.store.db.select({ orgId: m.orgId, username: m.username }).from(m).where(oneOf(ctx.store.dialect, m.orgId, orgIds))).map((r) => [r.orgId, r.username]));
+  // the four reads run together
+  const [tokens, ruaRows, imapRows, oauthRows] = await Promise.all([
+    reportTokensOfOrgs(ctx, orgIds),
+    dmarcRuaOfOrgs(ctx, orgIds),
+    ctx.store.db.select({ orgId: m.orgId, username: m.username }).from(m).where(oneOf(ctx.store.dialect, m.orgId, orgIds)),
+    ctx.store.db.select({ orgId: o.orgId, email: o.email, status: o.status, createdAt: o.createdAt }).from(o).where(oneOf(ctx.store.dialect, o.orgId, orgIds)),
+  ]);
+  const rua = new Map(ruaRows.map((r) => [r.orgId, r.dmarcRua]));
+  const imap = new Map(imapRows.map((r) => [r.orgId, r.username]));
   const oauth = new Map<string, { email: string; status: string; createdAt: Date }[]>();
-  for (const { orgId, ...row } of await ctx.store.db.select({ orgId: o.orgId, email: o.email, status: o.status, createdAt: o.createdAt }).from(o).where(oneOf(ctx.store.dialect, o.orgId, orgIds))) {
+  for (const { orgId, ...row } of oauthRows) {
     const list = oauth.get(orgId);
     if (list) list.push(row);
     else oauth.set(orgId, [row]);

@@ -14,7 +14,7 @@ import { byCodeUnit } from "../../lib/order";
 import { roleAllows } from "../../lib/permissions";
 import { senderKeyOfRow } from "../../lib/senders";
 import { auditActor, recordAudit } from "../audit/service";
-import { assertCanAddDomain, billingOrg } from "../billing/limits";
+import { assertCanAddDomain } from "../billing/limits";
 import { eventCountsSince } from "../alerts/across-orgs";
 import { domainsOfOrgs } from "../domains/across-orgs";
 import { addDomain, domainNamesOf } from "../domains/service";
@@ -92,14 +92,21 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
   const alertsFrom = new Date(Math.ceil(weekAgo.getTime() / 1000) * 1000);
   // the tasks' window of failing mail is the 7 UTC days up to today, the failing sources' too
   const window = taskWindow(now);
-  const [domainRows, traffic, failing, marks, alerts] = await Promise.all([
-    overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)),
+  // every read starts at once (each on its own pooled connection on PostgreSQL), the task
+  // inputs' with them: the tasks take the domains, marks and failing mail as they arrive
+  const reads = {
+    domains: overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)),
+    failing: overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, window.windowStart, window.now)),
+    marks: overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
+  };
+  const [domainRows, traffic, failing, marks, alerts, tasksOf] = await Promise.all([
+    reads.domains,
     overClients(ids, (chunk) => trafficOfOrgs(ctx, chunk, { weekAgo, monthAgo, now })),
-    overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, window.windowStart, window.now)),
-    overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
+    reads.failing,
+    reads.marks,
     overClients(ids, (chunk) => eventCountsSince(ctx, chunk, alertsFrom)),
+    clientsTasks(ctx, ids, { now, ...reads }),
   ]);
-  const tasksOf = await clientsTasks(ctx, ids, { now, domains: domainRows, marks, failing });
 
   const domainsOf = groupBy(domainRows, byOrg);
   const trafficOf = new Map(traffic.map((r) => [r.orgId, r]));
@@ -142,10 +149,10 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
 
 /** GET /api/portfolio (and the MSP's portfolio digest): every client of the managing organization, by name. */
 export async function portfolio(ctx: OrgContext): Promise<PortfolioResponse> {
-  const parent = await managingOrg(ctx);
-  const plan = (await billingOrg(ctx, parent.id))?.plan ?? parent.plan;
-  const clients = await clientsOf(ctx, parent.id);
-  return { clients: await clientsFigures(ctx, clients, plan) };
+  // the clients are read together with the check (the actor's own organization's, answered only once it passes)
+  const [parent, clients] = await Promise.all([managingOrg(ctx), clientsOf(ctx, ctx.actor.orgId)]);
+  // a managing organization is its own billing organization (billingOrg's answer for it): its plan is every client's
+  return { clients: await clientsFigures(ctx, clients, parent.plan) };
 }
 
 /**

@@ -27,13 +27,14 @@ export function taskWindow(now: Date): { windowStart: Date; now: Date } {
 
 /**
  * The open tasks of each client, by client id (a client that no longer exists is left out).
- * The portfolio passes the rows it already read for its other figures (the domains, the marks,
- * the window's failing mail read with `taskWindow(now)`); the statements left run together.
+ * The portfolio passes the rows it reads for its other figures (the domains, the marks, the
+ * window's failing mail read with `taskWindow(now)`), or the reads still under way; the
+ * statements left start at once and run together with them.
  */
 export async function clientsTasks(
   ctx: Pick<ServiceContext, "store" | "config" | "now">,
   ids: string[],
-  read: { now?: Date; domains?: DomainRows; marks?: MarkRows; failing?: FailingRows } = {},
+  read: { now?: Date; domains?: DomainRows | Promise<DomainRows>; marks?: MarkRows | Promise<MarkRows>; failing?: FailingRows | Promise<FailingRows> } = {},
 ): Promise<Map<string, Task[]>> {
   const { windowStart, now } = taskWindow(read.now ?? ctx.now());
   const [domainRows, markRows, failing, history, traffic, destinations] = await Promise.all([
@@ -45,6 +46,20 @@ export async function clientsTasks(
     overClients(ids, async (chunk) => [...(await reportDestinationsOfOrgs(ctx, chunk))]).then((entries) => new Map(entries)),
   ]);
 
+  return tasksOfClients(ids, now, { domains: domainRows, marks: markRows, failing, history, traffic, destinations });
+}
+
+type HistoryRows = Awaited<ReturnType<typeof statusHistoryOfOrgs>>;
+type TrafficRows = Awaited<ReturnType<typeof trafficByDomainOfOrgs>>;
+type Destinations = Awaited<ReturnType<typeof reportDestinationsOfOrgs>>;
+
+/** The pure half of `clientsTasks`: each client's tasks from the rows read for all of them. */
+export function tasksOfClients(
+  ids: string[],
+  now: Date,
+  read: { domains: DomainRows; marks: MarkRows; failing: FailingRows; history: HistoryRows; traffic: TrafficRows; destinations: Destinations },
+): Map<string, Task[]> {
+  const { domains: domainRows, marks: markRows, failing, history, traffic, destinations } = read;
   const domainsOf = groupBy(domainRows, byOrg);
   const historyOf = groupBy(history, (row) => row.domainId);
   const failingOf = groupBy(failing, byOrg);
