@@ -156,28 +156,63 @@ function iso(date: Date): string {
 /** `a.localeCompare(b)`'s order for two ISO instants: code-unit order when both have the 24-character form (they differ only in digits). */
 const byInstant = (a: string, b: string) => (a.length === 24 && b.length === 24 ? (a < b ? -1 : a > b ? 1 : 0) : a.localeCompare(b));
 
-/** Tasks for the organisation, most urgent first, newest first within a priority. */
-export function deriveTasks(input: TaskInput): Task[] {
-  const tasks: Task[] = [];
-  const failing = input.failing ?? [];
-  const traffic = new Map((input.traffic ?? []).map((t) => [t.domainId, t]));
+/** The failing senders of each domain. */
+function failingByDomain(failing: FailingSender[] | undefined): Map<string, FailingSender[]> {
   const failingOf = new Map<string, FailingSender[]>();
-  for (const f of failing) {
+  for (const f of failing ?? []) {
     const list = failingOf.get(f.domainId);
     if (list) list.push(f);
     else failingOf.set(f.domainId, [f]);
   }
-  for (const domain of input.domains) {
-    tasks.push(...domainTasks(domain, input, failingOf.get(domain.id) ?? [], traffic.get(domain.id)));
+  return failingOf;
+}
+
+/** Tasks for the organisation, most urgent first, newest first within a priority. */
+export function deriveTasks(input: TaskInput): Task[] {
+  const tasks: Task[] = [];
+  const traffic = new Map((input.traffic ?? []).map((t) => [t.domainId, t]));
+  const failingOf = failingByDomain(input.failing);
+  for (const d of input.domains) {
+    domainTasks(d, input, failingOf.get(d.id) ?? [], traffic.get(d.id), (code, category, priority, text) => {
+      const { createdAt, title, description, link = "/app/domains" } = text();
+      tasks.push({ id: `${code}:${d.id}`, title, description, priority, createdAt, domain: d.name, category, link });
+    });
   }
   return tasks.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || byInstant(b.createdAt, a.createdAt) || a.id.localeCompare(b.id));
 }
 
-function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[], traffic: DomainTraffic | undefined): Task[] {
-  const out: Task[] = [];
+/**
+ * How many tasks `deriveTasks` gives for `input`, by the same rules without writing their text
+ * (dates, titles, descriptions, the suggested rua): what the MSP portfolio shows of a client's
+ * tasks. Neither the window's traffic nor the report destination decides whether a task exists,
+ * only what it says, so neither is asked for.
+ */
+export function countTasks(input: Omit<TaskInput, "traffic" | "ruaAddress" | "destination">): number {
+  let count = 0;
+  const failingOf = failingByDomain(input.failing);
+  for (const d of input.domains) domainTasks(d, input, failingOf.get(d.id) ?? [], undefined, () => count++);
+  return count;
+}
+
+/** A task's text, worked out only when the task is listed (countTasks never asks for it). */
+interface TaskText {
+  createdAt: string;
+  title: string;
+  description: string;
+  /** default /app/domains */
+  link?: string;
+}
+
+/** The rules of one domain: `emit` is called once per task, in the order they are found. */
+function domainTasks(
+  d: DomainState,
+  input: TaskInput,
+  failing: FailingSender[],
+  traffic: DomainTraffic | undefined,
+  emit: (code: string, category: TaskCategory, priority: TaskPriority, text: () => TaskText) => void,
+): void {
   const since = (area: "dmarc" | "spf" | "dkim") => iso(d.since?.[area] ?? d.createdAt);
-  const add = (code: string, category: TaskCategory, priority: TaskPriority, createdAt: string, title: string, description: string, link = "/app/domains") =>
-    out.push({ id: `${code}:${d.id}`, title, description, priority, createdAt, domain: d.name, category, link });
+  const add = emit;
   // the suggested report address and how reports sent there reach dmarcwarden (no advice
   // without the destination): worked out only for the tasks that print them
   let suggestion: { rua: string; reach: string } | undefined;
@@ -196,7 +231,7 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   // yours: a known service not marked "not ours", or any sender marked approved (the readiness rule); the rest is spoofing or unknown
   const yours = (f: FailingSender) => isYours({ service: f.service, mark: f.mark ?? null });
   // the domain's readiness panel: the blockers of the next stage, each with its exact fix
-  const readiness = `/app/domains/${encodeURIComponent(d.id)}#readiness`;
+  const readiness = () => `/app/domains/${encodeURIComponent(d.id)}#readiness`;
   const blockers = failing.filter(yours).sort((a, b) => b.messages - a.messages);
   const nameOf = (f: FailingSender) => f.service ?? f.sender ?? "An approved sender";
   const unrecognised = failing.filter((f) => !yours(f));
@@ -206,58 +241,64 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
 
   // DMARC
   if (policy === "missing") {
-    const { rua, reach } = suggest();
-    add("dmarc-missing", "dmarc", "high", since("dmarc"), `Publish a DMARC record for ${d.name}`,
-      `${d.name} has no DMARC record, so anyone can send mail that claims to come from it and you get no reports about it. Add a TXT record named _dmarc.${d.name} with the value "v=DMARC1; p=none; rua=mailto:${rua}" to start monitoring.${reach}`);
+    add("dmarc-missing", "dmarc", "high", () => {
+      const { rua, reach } = suggest();
+      return { createdAt: since("dmarc"), title: `Publish a DMARC record for ${d.name}`,
+        description: `${d.name} has no DMARC record, so anyone can send mail that claims to come from it and you get no reports about it. Add a TXT record named _dmarc.${d.name} with the value "v=DMARC1; p=none; rua=mailto:${rua}" to start monitoring.${reach}` };
+    });
   } else if (policy === "invalid") {
-    add("dmarc-invalid", "dmarc", "high", since("dmarc"), `Fix the DMARC record for ${d.name}`,
-      `The DMARC record at _dmarc.${d.name} has an error, so receivers ignore it and your domain is unprotected. Run a DNS Lookup for ${d.name} to see the exact problem, then correct the TXT record.`, "/app/dns");
+    add("dmarc-invalid", "dmarc", "high", () => ({ createdAt: since("dmarc"), title: `Fix the DMARC record for ${d.name}`,
+      description: `The DMARC record at _dmarc.${d.name} has an error, so receivers ignore it and your domain is unprotected. Run a DNS Lookup for ${d.name} to see the exact problem, then correct the TXT record.`, link: "/app/dns" }));
   } else if (policy === "none") {
-    const rate = traffic && traffic.messages > 0 ? (traffic.passing / traffic.messages) * 100 : null;
-    const parts = [`${d.name} is at p=none: mail that fails DMARC is still delivered, so your domain can still be spoofed.`];
-    if (spoofedDelivered > 0) parts.push(`${plural(spoofedDelivered, "message")} from ${plural(spoofSources, "unrecognised source")} failed DMARC and reached inboxes ${window}.`);
-    if (blockers.length) parts.push(`${plural(blockers.length, "sender")} of yours (${blockers.slice(0, SERVICES_PER_DOMAIN).map(nameOf).join(", ")}) would be quarantined: fix ${blockers.length === 1 ? "it" : "them"} first; the readiness panel of ${d.name} says how.`);
-    else if (rate !== null && rate >= 95) parts.push(`${Math.round(rate * 10) / 10}% of its mail passed DMARC ${window}, so it is ready: change p=none to p=quarantine in the record at _dmarc.${d.name}.`);
-    else parts.push(`Once your reports show that every service you send with passes, change p=none to p=quarantine, then to p=reject; the readiness panel of ${d.name} shows what would be quarantined.`);
-    add("dmarc-none", "dmarc", spoofedDelivered >= SPOOFING_URGENT ? "high" : "medium", since("dmarc"), `Move ${d.name} from p=none to quarantine`, parts.join(" "), readiness);
+    add("dmarc-none", "dmarc", spoofedDelivered >= SPOOFING_URGENT ? "high" : "medium", () => {
+      const rate = traffic && traffic.messages > 0 ? (traffic.passing / traffic.messages) * 100 : null;
+      const parts = [`${d.name} is at p=none: mail that fails DMARC is still delivered, so your domain can still be spoofed.`];
+      if (spoofedDelivered > 0) parts.push(`${plural(spoofedDelivered, "message")} from ${plural(spoofSources, "unrecognised source")} failed DMARC and reached inboxes ${window}.`);
+      if (blockers.length) parts.push(`${plural(blockers.length, "sender")} of yours (${blockers.slice(0, SERVICES_PER_DOMAIN).map(nameOf).join(", ")}) would be quarantined: fix ${blockers.length === 1 ? "it" : "them"} first; the readiness panel of ${d.name} says how.`);
+      else if (rate !== null && rate >= 95) parts.push(`${Math.round(rate * 10) / 10}% of its mail passed DMARC ${window}, so it is ready: change p=none to p=quarantine in the record at _dmarc.${d.name}.`);
+      else parts.push(`Once your reports show that every service you send with passes, change p=none to p=quarantine, then to p=reject; the readiness panel of ${d.name} shows what would be quarantined.`);
+      return { createdAt: since("dmarc"), title: `Move ${d.name} from p=none to quarantine`, description: parts.join(" "), link: readiness() };
+    });
   } else if (policy === "quarantine") {
-    add("dmarc-quarantine", "dmarc", "low", since("dmarc"), `Move ${d.name} from quarantine to reject`,
-      `${d.name} is at p=quarantine: failing mail goes to the spam folder instead of being refused. ${blockers.length ? `${plural(blockers.length, "sender")} of yours still fail${blockers.length === 1 ? "s" : ""} DMARC and would be rejected: fix ${blockers.length === 1 ? "it" : "them"} first (see the readiness panel).` : `When your reports show no legitimate mail failing, change p=quarantine to p=reject at _dmarc.${d.name}.`}`, readiness);
+    add("dmarc-quarantine", "dmarc", "low", () => ({ createdAt: since("dmarc"), title: `Move ${d.name} from quarantine to reject`,
+      description: `${d.name} is at p=quarantine: failing mail goes to the spam folder instead of being refused. ${blockers.length ? `${plural(blockers.length, "sender")} of yours still fail${blockers.length === 1 ? "s" : ""} DMARC and would be rejected: fix ${blockers.length === 1 ? "it" : "them"} first (see the readiness panel).` : `When your reports show no legitimate mail failing, change p=quarantine to p=reject at _dmarc.${d.name}.`}`, link: readiness() }));
   }
   if (parsed) {
     if (parsed.ruaCount === 0) {
-      const { rua, reach } = suggest();
-      add("dmarc-no-rua", "reports", "medium", since("dmarc"), `Receive DMARC reports for ${d.name}`,
-        `The DMARC record of ${d.name} has no report address (rua=), so no receiver tells you who sends mail in its name. Add "rua=mailto:${rua}" to the record at _dmarc.${d.name}.${reach}`);
+      add("dmarc-no-rua", "reports", "medium", () => {
+        const { rua, reach } = suggest();
+        return { createdAt: since("dmarc"), title: `Receive DMARC reports for ${d.name}`,
+          description: `The DMARC record of ${d.name} has no report address (rua=), so no receiver tells you who sends mail in its name. Add "rua=mailto:${rua}" to the record at _dmarc.${d.name}.${reach}` };
+      });
     }
     if (enforced && parsed.pct !== undefined && parsed.pct < 100) {
-      add("dmarc-pct", "dmarc", "low", since("dmarc"), `Apply ${d.name}'s DMARC policy to all mail`,
-        `Only ${parsed.pct}% of the failing mail for ${d.name} gets the ${policy} policy; the rest is delivered normally. Raise pct to 100 (or remove pct=) in the record at _dmarc.${d.name}.`);
+      add("dmarc-pct", "dmarc", "low", () => ({ createdAt: since("dmarc"), title: `Apply ${d.name}'s DMARC policy to all mail`,
+      description: `Only ${parsed.pct}% of the failing mail for ${d.name} gets the ${policy} policy; the rest is delivered normally. Raise pct to 100 (or remove pct=) in the record at _dmarc.${d.name}.` }));
     }
   }
 
   // SPF
   if (d.spfStatus === "missing") {
-    add("spf-missing", "spf", "high", since("spf"), `Publish an SPF record for ${d.name}`,
-      `${d.name} has no SPF record, so receivers cannot tell which servers may send its mail. Add a TXT record on ${d.name} that lists your mail services, for example "v=spf1 include:_spf.google.com ~all" for Google Workspace.`);
+    add("spf-missing", "spf", "high", () => ({ createdAt: since("spf"), title: `Publish an SPF record for ${d.name}`,
+      description: `${d.name} has no SPF record, so receivers cannot tell which servers may send its mail. Add a TXT record on ${d.name} that lists your mail services, for example "v=spf1 include:_spf.google.com ~all" for Google Workspace.` }));
   } else if (d.spfStatus === "invalid") {
-    add("spf-invalid", "spf", "high", since("spf"), `Fix the SPF record for ${d.name}`,
-      `The SPF record of ${d.name} has an error, so receivers treat it as a permanent error and SPF fails for all of its mail. Run a DNS Lookup for ${d.name} to see the problem, then correct the TXT record (keep only one record starting with v=spf1).`, "/app/dns");
+    add("spf-invalid", "spf", "high", () => ({ createdAt: since("spf"), title: `Fix the SPF record for ${d.name}`,
+      description: `The SPF record of ${d.name} has an error, so receivers treat it as a permanent error and SPF fails for all of its mail. Run a DNS Lookup for ${d.name} to see the problem, then correct the TXT record (keep only one record starting with v=spf1).`, link: "/app/dns" }));
   } else if (d.spfStatus === "too many lookups") {
-    add("spf-lookups", "spf", "high", since("spf"), `Cut the SPF DNS lookups of ${d.name} to 10 or fewer`,
-      `The SPF record of ${d.name} needs more than 10 DNS lookups, the most receivers allow; past that SPF fails for all of its mail. Remove include: entries for services you no longer use, or replace some with the services' ip4:/ip6: ranges.`, "/app/dns");
+    add("spf-lookups", "spf", "high", () => ({ createdAt: since("spf"), title: `Cut the SPF DNS lookups of ${d.name} to 10 or fewer`,
+      description: `The SPF record of ${d.name} needs more than 10 DNS lookups, the most receivers allow; past that SPF fails for all of its mail. Remove include: entries for services you no longer use, or replace some with the services' ip4:/ip6: ranges.`, link: "/app/dns" }));
   }
 
   // DKIM
   if (d.dkimStatus === "missing") {
-    add("dkim-missing", "dkim", "medium", since("dkim"), `Set up DKIM for ${d.name}`,
-      `No DKIM key was found for ${d.name}. Turn on DKIM signing in each service that sends its mail (Google Workspace, Microsoft 365, your newsletter tool…) and publish the key each one gives you; DKIM keeps your mail passing DMARC even when it is forwarded.`);
+    add("dkim-missing", "dkim", "medium", () => ({ createdAt: since("dkim"), title: `Set up DKIM for ${d.name}`,
+      description: `No DKIM key was found for ${d.name}. Turn on DKIM signing in each service that sends its mail (Google Workspace, Microsoft 365, your newsletter tool…) and publish the key each one gives you; DKIM keeps your mail passing DMARC even when it is forwarded.` }));
   } else if (d.dkimStatus === "weak key") {
-    add("dkim-weak", "dkim", "medium", since("dkim"), `Replace the weak DKIM key of ${d.name}`,
-      `${d.name} publishes a DKIM key that is too short; receivers ignore signatures made with it. Create a new 2048-bit key in your mail service, publish it under a new selector, then remove the old one.`, "/app/dns");
+    add("dkim-weak", "dkim", "medium", () => ({ createdAt: since("dkim"), title: `Replace the weak DKIM key of ${d.name}`,
+      description: `${d.name} publishes a DKIM key that is too short; receivers ignore signatures made with it. Create a new 2048-bit key in your mail service, publish it under a new selector, then remove the old one.`, link: "/app/dns" }));
   } else if (d.dkimStatus === "invalid") {
-    add("dkim-invalid", "dkim", "high", since("dkim"), `Fix the DKIM record of ${d.name}`,
-      `A DKIM record of ${d.name} cannot be read, so signatures made with it fail. Run a DNS Lookup for ${d.name} to see which selector is broken, then publish the key exactly as your mail service gives it.`, "/app/dns");
+    add("dkim-invalid", "dkim", "high", () => ({ createdAt: since("dkim"), title: `Fix the DKIM record of ${d.name}`,
+      description: `A DKIM record of ${d.name} cannot be read, so signatures made with it fail. Run a DNS Lookup for ${d.name} to see which selector is broken, then publish the key exactly as your mail service gives it.`, link: "/app/dns" }));
   }
 
   // Named services failing DMARC: likely your own mail, not yet authenticated.
@@ -265,36 +306,39 @@ function domainTasks(d: DomainState, input: TaskInput, failing: FailingSender[],
   const services = blockers.slice(0, SERVICES_PER_DOMAIN);
   for (const f of services) {
     const name = nameOf(f);
-    const outcome = enforced
-      ? `Receivers are ${policy === "reject" ? "refusing" : "sending to spam"} this mail now under your p=${policy} policy.`
-      : "It blocks p=quarantine: it will be quarantined or refused once you enforce DMARC.";
-    const fix = f.service
-      ? `If you use ${f.service}, turn on DKIM signing for ${d.name} in it, or add its include to your SPF record.`
-      : `You marked it as yours: have it sign its mail with DKIM for ${d.name}, or authorize its servers in your SPF record.`;
-    add(`sender-${slug(name)}`, "senders", enforced ? "high" : "medium", iso(f.firstSeenAt), `Authenticate ${name} for ${d.name}`,
-      `${name} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} ${fix} The readiness panel of ${d.name} gives the exact fix for each of its servers.`, readiness);
+    add(`sender-${slug(name)}`, "senders", enforced ? "high" : "medium", () => {
+      const outcome = enforced
+        ? `Receivers are ${policy === "reject" ? "refusing" : "sending to spam"} this mail now under your p=${policy} policy.`
+        : "It blocks p=quarantine: it will be quarantined or refused once you enforce DMARC.";
+      const fix = f.service
+        ? `If you use ${f.service}, turn on DKIM signing for ${d.name} in it, or add its include to your SPF record.`
+        : `You marked it as yours: have it sign its mail with DKIM for ${d.name}, or authorize its servers in your SPF record.`;
+      return { createdAt: iso(f.firstSeenAt), title: `Authenticate ${name} for ${d.name}`,
+        description: `${name} sent ${plural(f.messages, "message")} as ${d.name} ${window} that failed DMARC (neither SPF nor DKIM matched ${d.name}). ${outcome} ${fix} The readiness panel of ${d.name} gives the exact fix for each of its servers.`, link: readiness() };
+    });
   }
 
   // Unrecognised senders to review (spoofing, or a server of yours with no reverse DNS)
   if (spoofed >= REVIEW_SENDERS_MIN && !(policy === "none" && spoofedDelivered > 0)) {
-    const first = unrecognised.reduce((m, f) => (f.firstSeenAt < m ? f.firstSeenAt : m), unrecognised[0]!.firstSeenAt);
-    add("senders-review", "senders", "low", iso(first), `Review unrecognised senders for ${d.name}`,
-      `${plural(spoofSources, "unrecognised source")} sent ${plural(spoofed, "message")} as ${d.name} ${window} that failed DMARC. If any of them is your own server, authorize it in SPF or sign its mail with DKIM; otherwise your policy is doing its job.`, "/app/threats");
+    add("senders-review", "senders", "low", () => ({ createdAt: iso(unrecognised.reduce((m, f) => (f.firstSeenAt < m ? f.firstSeenAt : m), unrecognised[0]!.firstSeenAt)), title: `Review unrecognised senders for ${d.name}`,
+      description: `${plural(spoofSources, "unrecognised source")} sent ${plural(spoofed, "message")} as ${d.name} ${window} that failed DMARC. If any of them is your own server, authorize it in SPF or sign its mail with DKIM; otherwise your policy is doing its job.`, link: "/app/threats" }));
   }
 
   // Reports not arriving
   if (parsed && parsed.ruaCount > 0) {
     const graceEnds = d.createdAt.getTime() + NEW_DOMAIN_GRACE_HOURS * 3_600_000;
     if (!d.lastReportAt && input.now.getTime() >= graceEnds) {
-      const { rua, reach } = suggest();
-      add("reports-none", "reports", "medium", new Date(graceEnds).toISOString(), `No DMARC reports received yet for ${d.name}`,
-        `${d.name} was added ${plural(Math.floor((input.now.getTime() - d.createdAt.getTime()) / DAY_MS), "day")} ago and no report has arrived. Check that rua= in the record at _dmarc.${d.name} points to this organization's report address (see Settings), e.g. "rua=mailto:${rua}".${reach}`, "/app/settings");
+      add("reports-none", "reports", "medium", () => {
+        const { rua, reach } = suggest();
+        return { createdAt: new Date(graceEnds).toISOString(), title: `No DMARC reports received yet for ${d.name}`,
+          description: `${d.name} was added ${plural(Math.floor((input.now.getTime() - d.createdAt.getTime()) / DAY_MS), "day")} ago and no report has arrived. Check that rua= in the record at _dmarc.${d.name} points to this organization's report address (see Settings), e.g. "rua=mailto:${rua}".${reach}`, link: "/app/settings" };
+      });
     } else if (d.lastReportAt && input.now.getTime() - d.lastReportAt.getTime() >= NO_REPORTS_DAYS * DAY_MS) {
-      add("reports-stale", "reports", "medium", new Date(d.lastReportAt.getTime() + NO_REPORTS_DAYS * DAY_MS).toISOString(), `No DMARC reports for ${d.name} in ${NO_REPORTS_DAYS} days`,
-        `The last report for ${d.name} arrived ${plural(Math.floor((input.now.getTime() - d.lastReportAt.getTime()) / DAY_MS), "day")} ago. Check that rua= in the record at _dmarc.${d.name} still points to this organization's report address and that the report mailbox is being read (see Settings).`, "/app/settings");
+      const lastReport = d.lastReportAt.getTime();
+      add("reports-stale", "reports", "medium", () => ({ createdAt: new Date(lastReport + NO_REPORTS_DAYS * DAY_MS).toISOString(), title: `No DMARC reports for ${d.name} in ${NO_REPORTS_DAYS} days`,
+      description: `The last report for ${d.name} arrived ${plural(Math.floor((input.now.getTime() - lastReport) / DAY_MS), "day")} ago. Check that rua= in the record at _dmarc.${d.name} still points to this organization's report address and that the report mailbox is being read (see Settings).`, link: "/app/settings" }));
     }
   }
-  return out;
 }
 
 /** A history row of the DNS checks (domain_record_history), oldest first per domain. */

@@ -22,7 +22,7 @@ import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
 import { failingMailOfOrgs, senderMarksOfOrgs, trafficOfOrgs } from "../reports/across-orgs";
 import { byOrg, groupBy, overClients } from "./over-clients";
-import { clientsTasks, taskWindow } from "./tasks";
+import { clientsTaskCounts, taskWindow } from "./tasks";
 import { IMPORT_MAX_ROWS, PORTFOLIO_STATUSES, type ImportResponse, type ImportRow, type PortfolioClient, type PortfolioResponse, type PortfolioStatus } from "./contract";
 
 const DAY_MS = 86_400_000;
@@ -80,8 +80,8 @@ function topFailingSources<T extends { ip: string; failing: number }>(rows: T[])
  * listDomains (domains), messagesProcessedBetween (aggregate_reports), failingSources (the
  * failing rows of the daily sender roll-up the tasks read too, ranked the threat list's way:
  * the same top MAX_SOURCES per client), senderMarks, and the alert feed's count (org_events
- * without test events). Open tasks are the client's tasks derived from every input read the
- * same way (./tasks.ts), then counted.
+ * without test events). Open tasks are the client's tasks counted by the same rules, from the
+ * inputs that decide which tasks there are, read the same way (./tasks.ts clientsTaskCounts).
  */
 async function clientsFigures(ctx: OrgContext, clients: { id: string; name: string }[], plan: string): Promise<PortfolioClient[]> {
   const ids = clients.map((c) => c.id);
@@ -99,13 +99,13 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
     failing: overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, window.windowStart, window.now)),
     marks: overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
   };
-  const [domainRows, traffic, failing, marks, alerts, tasksOf] = await Promise.all([
+  const [domainRows, traffic, failing, marks, alerts, openTasks] = await Promise.all([
     reads.domains,
     overClients(ids, (chunk) => trafficOfOrgs(ctx, chunk, { weekAgo, monthAgo, now })),
     reads.failing,
     reads.marks,
     overClients(ids, (chunk) => eventCountsSince(ctx, chunk, alertsFrom)),
-    clientsTasks(ctx, ids, { now, ...reads }),
+    clientsTaskCounts(ctx, ids, { now, ...reads }),
   ]);
 
   const domainsOf = groupBy(domainRows, byOrg);
@@ -138,7 +138,7 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
       messages7d: week.messages,
       // as the threat list: a source of a sender the client approved is not counted
       failingSources7d: topFailingSources(failingOf.get(client.id) ?? []).filter((s) => !approved.has(`${client.id} ${senderKeyOfRow({ service: s.name?.service ?? null, baseDomain: s.name?.baseDomain ?? null, sourceIp: s.ip })}`)).length,
-      openTasks: tasksOf.get(client.id)?.length ?? 0,
+      openTasks: openTasks.get(client.id) ?? 0,
       alerts7d: alertsOf.get(client.id) ?? 0,
       lastReportAt: lastReport?.toISOString() ?? null,
       policyMix,

@@ -3,12 +3,13 @@
  * check history, the window's failing mail and traffic, the sender marks, the rua and report
  * destination) read for all clients with one statement per input over the client ids, then
  * the pure rules run per client in memory — the same tasks the client's own dashboard derives
- * one organization at a time (src/features/dashboard/service.ts `listTasks`).
+ * one organization at a time (src/features/dashboard/service.ts `listTasks`). The portfolio
+ * counts them (`clientsTaskCounts`: the same rules without the text).
  */
 import type { ServiceContext } from "../../http/access";
 import type { SenderMark } from "../../lib/senders";
 import { currentDomainState, failingSenders, markedIpsOf, ruaAddressOf, withMarks } from "../../lib/task-inputs";
-import { deriveTasks, REPORT_WINDOW_DAYS, type Task } from "../../lib/tasks";
+import { countTasks, deriveTasks, REPORT_WINDOW_DAYS, type DomainState, type FailingSender, type Task } from "../../lib/tasks";
 import { domainsOfOrgs, statusHistoryOfOrgs } from "../domains/across-orgs";
 import { reportDestinationsOfOrgs } from "../mailin/across-orgs";
 import { failingMailOfOrgs, senderMarksOfOrgs, trafficByDomainOfOrgs } from "../reports/across-orgs";
@@ -59,23 +60,49 @@ export function tasksOfClients(
   now: Date,
   read: { domains: DomainRows; marks: MarkRows; failing: FailingRows; history: HistoryRows; traffic: TrafficRows; destinations: Destinations },
 ): Map<string, Task[]> {
-  const { domains: domainRows, marks: markRows, failing, history, traffic, destinations } = read;
-  const domainsOf = groupBy(domainRows, byOrg);
-  const historyOf = groupBy(history, (row) => row.domainId);
-  const failingOf = groupBy(failing, byOrg);
-  const trafficOf = groupBy(traffic, byOrg);
-  const marksOf = groupBy(markRows, byOrg);
-
+  const trafficOf = groupBy(read.traffic, byOrg);
   const out = new Map<string, Task[]>();
-  for (const id of ids) {
-    const dest = destinations.get(id);
+  for (const { id, domains, failing } of clientInputs(ids, now, read)) {
+    const dest = read.destinations.get(id);
     if (!dest) continue;
+    out.set(id, deriveTasks({ now, domains, failing, traffic: trafficOf.get(id) ?? [], ruaAddress: ruaAddressOf(dest.dmarcRua, dest.address), destination: dest.destination }));
+  }
+  return out;
+}
+
+/**
+ * How many open tasks each client has, by client id: what the portfolio shows. The same rules
+ * as `clientsTasks` (countTasks), without their text, so without the two inputs only the text
+ * reads (the window's traffic per domain and the report destinations).
+ */
+export async function clientsTaskCounts(
+  ctx: Pick<ServiceContext, "store" | "now">,
+  ids: string[],
+  read: { now?: Date; domains?: DomainRows | Promise<DomainRows>; marks?: MarkRows | Promise<MarkRows>; failing?: FailingRows | Promise<FailingRows> } = {},
+): Promise<Map<string, number>> {
+  const { windowStart, now } = taskWindow(read.now ?? ctx.now());
+  const [domains, marks, failing, history] = await Promise.all([
+    read.domains ?? overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)),
+    read.marks ?? overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
+    read.failing ?? overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, windowStart, now)),
+    overClients(ids, (chunk) => statusHistoryOfOrgs(ctx, chunk, now)),
+  ]);
+  const out = new Map<string, number>();
+  for (const client of clientInputs(ids, now, { domains, marks, failing, history })) out.set(client.id, countTasks({ now, domains: client.domains, failing: client.failing }));
+  return out;
+}
+
+/** Per client, the inputs of the task rules its rows give: its domains as they stand at `now` and the window's failing senders with its marks. */
+function* clientInputs(ids: string[], now: Date, read: { domains: DomainRows; marks: MarkRows; failing: FailingRows; history: HistoryRows }): Generator<{ id: string; domains: DomainState[]; failing: FailingSender[] }> {
+  const domainsOf = groupBy(read.domains, byOrg);
+  const historyOf = groupBy(read.history, (row) => row.domainId);
+  const failingOf = groupBy(read.failing, byOrg);
+  const marksOf = groupBy(read.marks, byOrg);
+  for (const id of ids) {
     const domains = (domainsOf.get(id) ?? []).filter((d) => d.createdAt.getTime() <= now.getTime()).map((d) => currentDomainState(d, historyOf.get(d.id) ?? []));
     const marks = new Map<string, SenderMark>((marksOf.get(id) ?? []).map((m) => [m.key, m.verdict]));
     const rows = failingOf.get(id) ?? [];
     const names = new Map(rows.map((r) => [r.ip, r.name]));
-    const senders = failingSenders(rows, (ip) => names.get(ip), markedIpsOf(marks));
-    out.set(id, deriveTasks({ now, domains, failing: withMarks(senders, marks), traffic: trafficOf.get(id) ?? [], ruaAddress: ruaAddressOf(dest.dmarcRua, dest.address), destination: dest.destination }));
+    yield { id, domains, failing: withMarks(failingSenders(rows, (ip) => names.get(ip), markedIpsOf(marks)), marks) };
   }
-  return out;
 }
