@@ -199,8 +199,8 @@ describe("query plans of the hot read paths", () => {
       const problem = problemOf(await planOf(q), true, q.sql);
       if (problem) problems.push(`${problem}\n    ${q.sql.replace(/\s+/g, " ").slice(0, 300)}`);
     }
-    // the figures (domains, traffic, failing mail, marks, alert events) and the DNS check history the task count reads too
-    expect(overClients).toBeGreaterThanOrEqual(6);
+    // the figures, which the task count reads too: domains with their last check's record, traffic, failing mail, marks, alert events
+    expect(overClients).toBeGreaterThanOrEqual(5);
     expect(problems).toEqual([]);
   });
 

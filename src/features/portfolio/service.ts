@@ -16,7 +16,7 @@ import { senderKeyOfRow } from "../../lib/senders";
 import { auditActor, recordAudit } from "../audit/service";
 import { assertCanAddDomain } from "../billing/limits";
 import { eventCountsSince } from "../alerts/across-orgs";
-import { domainsOfOrgs } from "../domains/across-orgs";
+import { domainsWithRecordOfOrgs } from "../domains/across-orgs";
 import { addDomain, domainNamesOf } from "../domains/service";
 import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
@@ -95,7 +95,7 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
   // every read starts at once (each on its own pooled connection on PostgreSQL), the task
   // inputs' with them: the tasks take the domains, marks and failing mail as they arrive
   const reads = {
-    domains: overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)),
+    domains: overClients(ids, (chunk) => domainsWithRecordOfOrgs(ctx, chunk, now)),
     failing: overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, window.windowStart, window.now)),
     marks: overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
   };

@@ -10,7 +10,7 @@ import type { ServiceContext } from "../../http/access";
 import type { SenderMark } from "../../lib/senders";
 import { currentDomainState, failingSenders, markedIpsOf, ruaAddressOf, withMarks } from "../../lib/task-inputs";
 import { countTasks, deriveTasks, REPORT_WINDOW_DAYS, type DomainState, type FailingSender, type Task } from "../../lib/tasks";
-import { domainsOfOrgs, statusHistoryOfOrgs } from "../domains/across-orgs";
+import { domainsOfOrgs, domainsWithRecordOfOrgs, statusHistoryOfOrgs } from "../domains/across-orgs";
 import { reportDestinationsOfOrgs } from "../mailin/across-orgs";
 import { failingMailOfOrgs, senderMarksOfOrgs, trafficByDomainOfOrgs } from "../reports/across-orgs";
 import { byOrg, groupBy, overClients } from "./over-clients";
@@ -18,6 +18,7 @@ import { byOrg, groupBy, overClients } from "./over-clients";
 const DAY_MS = 86_400_000;
 
 type DomainRows = Awaited<ReturnType<typeof domainsOfOrgs>>;
+type RecordRows = Awaited<ReturnType<typeof domainsWithRecordOfOrgs>>;
 type MarkRows = Awaited<ReturnType<typeof senderMarksOfOrgs>>;
 type FailingRows = Awaited<ReturnType<typeof failingMailOfOrgs>>;
 
@@ -61,8 +62,9 @@ export function tasksOfClients(
   read: { domains: DomainRows; marks: MarkRows; failing: FailingRows; history: HistoryRows; traffic: TrafficRows; destinations: Destinations },
 ): Map<string, Task[]> {
   const trafficOf = groupBy(read.traffic, byOrg);
+  const historyOf = groupBy(read.history, (row) => row.domainId);
   const out = new Map<string, Task[]>();
-  for (const { id, domains, failing } of clientInputs(ids, now, read)) {
+  for (const { id, domains, failing } of clientInputs(ids, now, read, (d) => currentDomainState(d, historyOf.get(d.id) ?? []))) {
     const dest = read.destinations.get(id);
     if (!dest) continue;
     out.set(id, deriveTasks({ now, domains, failing, traffic: trafficOf.get(id) ?? [], ruaAddress: ruaAddressOf(dest.dmarcRua, dest.address), destination: dest.destination }));
@@ -72,34 +74,42 @@ export function tasksOfClients(
 
 /**
  * How many open tasks each client has, by client id: what the portfolio shows. The same rules
- * as `clientsTasks` (countTasks), without their text, so without the two inputs only the text
- * reads (the window's traffic per domain and the report destinations).
+ * as `clientsTasks` (countTasks), without their text, so without the inputs only the text reads
+ * (the window's traffic per domain, the report destinations, the dates of the DNS check
+ * history): each domain with its last check's DMARC record is enough.
  */
 export async function clientsTaskCounts(
   ctx: Pick<ServiceContext, "store" | "now">,
   ids: string[],
-  read: { now?: Date; domains?: DomainRows | Promise<DomainRows>; marks?: MarkRows | Promise<MarkRows>; failing?: FailingRows | Promise<FailingRows> } = {},
+  read: { now?: Date; domains?: RecordRows | Promise<RecordRows>; marks?: MarkRows | Promise<MarkRows>; failing?: FailingRows | Promise<FailingRows> } = {},
 ): Promise<Map<string, number>> {
   const { windowStart, now } = taskWindow(read.now ?? ctx.now());
-  const [domains, marks, failing, history] = await Promise.all([
-    read.domains ?? overClients(ids, (chunk) => domainsOfOrgs(ctx, chunk)),
+  const [domains, marks, failing] = await Promise.all([
+    read.domains ?? overClients(ids, (chunk) => domainsWithRecordOfOrgs(ctx, chunk, now)),
     read.marks ?? overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
     read.failing ?? overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, windowStart, now)),
-    overClients(ids, (chunk) => statusHistoryOfOrgs(ctx, chunk, now)),
   ]);
   const out = new Map<string, number>();
-  for (const client of clientInputs(ids, now, { domains, marks, failing, history })) out.set(client.id, countTasks({ now, domains: client.domains, failing: client.failing }));
+  // a domain row with its last check's record is the domain as it stands (the dates of its statuses only date the tasks)
+  for (const client of clientInputs(ids, now, { domains, marks, failing }, (d) => d)) out.set(client.id, countTasks({ now, domains: client.domains, failing: client.failing }));
   return out;
 }
 
-/** Per client, the inputs of the task rules its rows give: its domains as they stand at `now` and the window's failing senders with its marks. */
-function* clientInputs(ids: string[], now: Date, read: { domains: DomainRows; marks: MarkRows; failing: FailingRows; history: HistoryRows }): Generator<{ id: string; domains: DomainState[]; failing: FailingSender[] }> {
+/**
+ * Per client, the inputs of the task rules its rows give: its domains as they stand at `now`
+ * (`stateOf` each domain created by then) and the window's failing senders with its marks.
+ */
+function* clientInputs<D extends { orgId: string; createdAt: Date }>(
+  ids: string[],
+  now: Date,
+  read: { domains: D[]; marks: MarkRows; failing: FailingRows },
+  stateOf: (domain: D) => DomainState,
+): Generator<{ id: string; domains: DomainState[]; failing: FailingSender[] }> {
   const domainsOf = groupBy(read.domains, byOrg);
-  const historyOf = groupBy(read.history, (row) => row.domainId);
   const failingOf = groupBy(read.failing, byOrg);
   const marksOf = groupBy(read.marks, byOrg);
   for (const id of ids) {
-    const domains = (domainsOf.get(id) ?? []).filter((d) => d.createdAt.getTime() <= now.getTime()).map((d) => currentDomainState(d, historyOf.get(d.id) ?? []));
+    const domains = (domainsOf.get(id) ?? []).filter((d) => d.createdAt.getTime() <= now.getTime()).map(stateOf);
     const marks = new Map<string, SenderMark>((marksOf.get(id) ?? []).map((m) => [m.key, m.verdict]));
     const rows = failingOf.get(id) ?? [];
     const names = new Map(rows.map((r) => [r.ip, r.name]));
