@@ -14,17 +14,18 @@ const secs = (d: Date) => Math.floor(d.getTime() / 1000);
 export async function trafficOfOrgs({ store }: WithStore, orgIds: string[], window: { weekAgo: Date; monthAgo: Date; now: Date }) {
   if (!orgIds.length) return [];
   const { weekAgo, monthAgo, now } = window;
-  const rows = await store.rows<{ orgId: string; messages7: number | string | null; passing7: number | string | null; messages30: number | string | null; passing30: number | string | null }>(sql`
-    SELECT org_id AS "orgId",
-           SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN message_count ELSE 0 END) AS "messages7",
-           SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN pass_count ELSE 0 END) AS "passing7",
-           SUM(message_count) AS "messages30", SUM(pass_count) AS "passing30"
+  type Sum = number | string | null;
+  const rows = await store.tuples<[string, Sum, Sum, Sum, Sum]>(sql`
+    SELECT org_id,
+           SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN message_count ELSE 0 END),
+           SUM(CASE WHEN processed_at > ${secs(weekAgo)} THEN pass_count ELSE 0 END),
+           SUM(message_count), SUM(pass_count)
     FROM aggregate_reports WHERE ${oneOf(store.dialect, sql`org_id`, orgIds)} AND processed_at > ${secs(monthAgo)} AND processed_at <= ${secs(now)}
     GROUP BY org_id`);
-  return rows.map((r) => ({
-    orgId: r.orgId,
-    week: { messages: Number(r.messages7 ?? 0), passing: Number(r.passing7 ?? 0) },
-    month: { messages: Number(r.messages30 ?? 0), passing: Number(r.passing30 ?? 0) },
+  return rows.map(([orgId, messages7, passing7, messages30, passing30]) => ({
+    orgId,
+    week: { messages: Number(messages7 ?? 0), passing: Number(passing7 ?? 0) },
+    month: { messages: Number(messages30 ?? 0), passing: Number(passing30 ?? 0) },
   }));
 }
 
@@ -45,20 +46,21 @@ const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
  */
 export async function failingMailOfOrgs({ store }: WithStore, orgIds: string[], from: Date, to: Date) {
   if (!orgIds.length) return [];
-  const rows = await store.rows<{ orgId: string; domainId: string; ip: string; failing: number | string; delivered: number | string; firstSeen: number | string; named: number | string | boolean; service: string | null; baseDomain: string | null }>(sql`
-    SELECT s.org_id AS "orgId", s.domain_id AS "domainId", s.source_ip AS "ip", s.messages - s.passed AS "failing", s.failed_delivered AS "delivered", s.first_failed_at AS "firstSeen",
-           CASE WHEN n.source_ip IS NULL THEN 0 ELSE 1 END AS "named", n.service AS "service", n.base_domain AS "baseDomain"
+  // rows read as arrays (many rows per client)
+  const rows = await store.tuples<[string, string, string, number | string, number | string, number | string, number | string | boolean, string | null, string | null]>(sql`
+    SELECT s.org_id, s.domain_id, s.source_ip, s.messages - s.passed, s.failed_delivered, s.first_failed_at,
+           CASE WHEN n.source_ip IS NULL THEN 0 ELSE 1 END, n.service, n.base_domain
     FROM daily_sender_stats s
     LEFT JOIN source_names n ON n.org_id = s.org_id AND n.source_ip = s.source_ip
     WHERE ${oneOf(store.dialect, sql`s.org_id`, orgIds)} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL`);
-  return rows.map((r) => ({
-    orgId: r.orgId,
-    domainId: r.domainId,
-    ip: r.ip,
-    failing: Number(r.failing),
-    delivered: Number(r.delivered),
-    firstSeen: Number(r.firstSeen),
-    name: Number(r.named) ? { service: r.service, baseDomain: r.baseDomain } : undefined,
+  return rows.map(([orgId, domainId, ip, failing, delivered, firstSeen, named, service, baseDomain]) => ({
+    orgId,
+    domainId,
+    ip,
+    failing: Number(failing),
+    delivered: Number(delivered),
+    firstSeen: Number(firstSeen),
+    name: Number(named) ? { service, baseDomain } : undefined,
   }));
 }
 
