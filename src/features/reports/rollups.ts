@@ -226,11 +226,13 @@ export function countryValues(ctx: { orgId: string; domainId: string }, rollup: 
 
 /** The PostgreSQL upsert of a report's daily_country_stats rows (inside the caller's store.write). */
 export async function writeCountryDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
-  const c = store.t.dailyCountryStats;
-  const rows = countryValues(ctx, rollup).map(([orgId, day, domainId, country, messages, passed]) => ({ orgId, day, domainId, country, messages, passed }));
-  if (!rows.length) return;
-  await store.db
-    .insert(c)
-    .values(rows)
-    .onConflictDoUpdate({ target: [c.orgId, c.day, c.domainId, c.country], set: { messages: sql`${c.messages} + excluded.messages`, passed: sql`${c.passed} + excluded.passed` } });
+  // one JSON parameter for all the rows (src/db/json-rows.ts), not a parameter per value
+  await insertJsonRows(
+    store,
+    sql`INSERT INTO daily_country_stats (org_id, day, domain_id, country, messages, passed)`,
+    [sql`${ctx.orgId}`, sql`${rollup.day}::integer`, sql`${ctx.domainId}`],
+    ["text", "bigint", "bigint"],
+    countryValues(ctx, rollup).map(([, , , country, messages, passed]) => [country, messages, passed]),
+    sql`ON CONFLICT (org_id, day, domain_id, country) DO UPDATE SET messages = daily_country_stats.messages + excluded.messages, passed = daily_country_stats.passed + excluded.passed`,
+  );
 }
