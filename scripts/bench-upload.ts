@@ -11,7 +11,7 @@
  *
  * Options: --records N, --store sqlite|postgres (a throw-away cluster unless --database-url URL),
  * --executable PATH, --runs N (uploads of fresh reports; the figures are the last run's seconds
- * and the peak over all runs).
+ * and the peak over all runs), --pause S (seconds to wait before each upload; default none: back to back).
  */
 import { Gzip, strToU8 } from "fflate";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -39,6 +39,8 @@ const count = (name: string, fallback: number): number => {
 
 const RECORDS = count("records", 100_000);
 const RUNS = count("runs", 1);
+/** seconds to wait before each upload (0: back to back) */
+const PAUSE = option("pause") === null ? 0 : count("pause", 1);
 const STORE = option("store") ?? "sqlite";
 if (STORE !== "sqlite" && STORE !== "postgres") fail(`--store must be sqlite or postgres (got "${STORE}")`);
 const DATABASE_URL = option("database-url");
@@ -153,6 +155,7 @@ try {
 
   let seconds = 0;
   for (const [run, bytes] of reports.entries()) {
+    if (PAUSE) await Bun.sleep(PAUSE * 1000);
     const form = new FormData();
     form.append("files", new File([bytes as Uint8Array<ArrayBuffer>], `bench-${run}.xml.gz`));
     const start = performance.now();

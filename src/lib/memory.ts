@@ -22,6 +22,12 @@ export function collectWhenGrown(): boolean {
   return true;
 }
 
+/** Runs a full garbage collection now (a large piece of work has ended: what it left is garbage); the next collectWhenGrown measures from here. */
+export function collectNow(): void {
+  Bun.gc(true);
+  floor = process.memoryUsage.rss();
+}
+
 /**
  * Records from which one report is large. A large report's work — its write, its report
  * events, the reverse DNS of its addresses — calls collectWhenGrown between steps (what the
@@ -38,3 +44,31 @@ export const isLargeReport = (records: number): boolean => records > LARGE_REPOR
 
 /** The step between parts of a report's work: collectWhenGrown for a large report, nothing otherwise. */
 export const collectBetween = (large: boolean): (() => void) => (large ? () => void collectWhenGrown() : () => {});
+
+/** large reports being written (from when a report is known to be large to its answer) */
+let largeWrites = 0;
+let whenNone: (() => void)[] = [];
+
+/**
+ * Marks a large report's write as under way until the returned function is called (once is
+ * enough; calling it again does nothing). The work that may wait — the reverse DNS of a report
+ * already stored — waits for it (`largeWritesDone`), so one report's lookups and the next one's
+ * write do not hold their memory at the same time.
+ */
+export function largeWriteBegun(): () => void {
+  largeWrites++;
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (--largeWrites > 0) return;
+    const waiting = whenNone;
+    whenNone = [];
+    for (const resume of waiting) resume();
+  };
+}
+
+/** Resolves once no large report is being written (at once when none is); null when none is, so the caller need not wait a turn. */
+export function largeWritesDone(): Promise<void> | null {
+  return largeWrites === 0 ? null : new Promise((resolve) => whenNone.push(resolve));
+}

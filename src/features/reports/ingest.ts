@@ -8,7 +8,7 @@
  */
 import { ingestFailures, recordsIngested, reportsIngested } from "../metrics/registry";
 import type { ServiceContext } from "../../http/access";
-import { collectWhenGrown, isLargeReport } from "../../lib/memory";
+import { collectWhenGrown, isLargeReport, largeWriteBegun } from "../../lib/memory";
 import { DEFAULT_LIMITS, ReportRefusedError, type AggregateReport, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
 import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
@@ -221,11 +221,27 @@ export function writeFailed(deps: ServiceContext, prepared: PreparedFile, error:
  * file's one transaction (a refusal half-way leaves nothing): memory holds a batch, never the
  * report. Null when the file is not one aggregate XML document (the whole-file path reads it).
  */
-async function ingestStreamed(
+async function ingestStreamed(deps: ServiceContext, input: IngestInput, limits: ReportLimits, rejected: Rejecter): Promise<IngestResult | null> {
+  // a large report's write is under way from its first batch to its answer (src/lib/memory.ts)
+  const writing: LargeWrite = { end: null };
+  try {
+    return await ingestStreamedWrite(deps, input, limits, rejected, writing);
+  } finally {
+    writing.end?.();
+  }
+}
+
+interface LargeWrite {
+  /** ends the mark, once the report is known to be large */
+  end: (() => void) | null;
+}
+
+async function ingestStreamedWrite(
   deps: ServiceContext,
   input: IngestInput,
   limits: ReportLimits,
   rejected: Rejecter,
+  writing: LargeWrite,
 ): Promise<IngestResult | null> {
   const owned: OwnedDomain[] = await domainNamesOf(deps, input.orgId);
   const now = deps.now();
@@ -245,6 +261,7 @@ async function ingestStreamed(
           domain = matchOwnedDomain(head.policy.domain, owned);
           if (!domain) throw new ForeignDomain(foreignDomainMessage(head.policy.domain, owned));
           large = whole === undefined;
+          if (large) writing.end ??= largeWriteBegun();
           const begun = await writer.beginAggregate({ orgId: input.orgId, domainId: domain.id, source: input.source, fileName: input.fileName, now, large }, head, whole);
           if ("geo" in begun) write = begun;
           else duplicate = begun;

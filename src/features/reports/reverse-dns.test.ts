@@ -6,6 +6,7 @@ import { makeTestApp } from "../../../tests/support/app";
 import { startDnsServer, type Zone } from "../../../tests/support/dns-server";
 import { signedInMember } from "../../../tests/support/fixtures";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
+import { LARGE_REPORT_RECORDS, largeWriteBegun, largeWritesDone } from "../../lib/memory";
 import { createResolver } from "../dns/resolver";
 import { MAX_IN_FLIGHT, MAX_WAITING, reverseDnsSettled, Slots } from "./reverse-dns";
 
@@ -66,6 +67,51 @@ test("a report of more addresses than may wait for a lookup has every one named,
       expect(rows.map((r) => r.ptr)).toEqual([`mail-${j}.outbound.example.net`]);
     }
   } finally {
+    await reverseDnsSettled();
+    t.close();
+    await dns.close();
+  }
+}, 120_000);
+
+test("a large report's addresses are looked up once no other large report is being written, each asked of DNS once and kept here, not in the resolver's cache", async () => {
+  const addresses = 60;
+  const ipOf = (j: number) => `10.8.0.${j}`;
+  const zone: Zone = {};
+  for (let j = 0; j < addresses; j++) zone[`${j}.0.8.10.in-addr.arpa`] = { PTR: [`mail-${j}.outbound.example.org.`] };
+  const dns = await startDnsServer(zone);
+  const t = await makeTestApp();
+  // another large report's write, under way until `end`
+  const end = largeWriteBegun();
+  try {
+    const resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 2000, retries: 1 });
+    t.deps.resolver = resolver;
+    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
+    const { store } = t.deps;
+    await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.com" }));
+    // large: more records than one batch (LARGE_REPORT_RECORDS), over a few addresses
+    const records: GeneratedRecord[] = Array.from({ length: LARGE_REPORT_RECORDS + 500 }, (_, j) => ({ sourceIp: ipOf(j % addresses), count: 1, dkim: "pass", spf: "pass" }));
+    const xml = aggregateXml({ orgName: "google.com", reportId: "waits-its-turn", begin: new Date("2026-03-02T00:00:00Z"), end: new Date("2026-03-02T23:59:59Z"), domain: "example.com", records });
+    const form = new FormData();
+    form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], "large.xml.gz"));
+    const res = await t.json("POST", "/api/reports/upload", { body: form, cookie });
+    expect(res.body.results[0]).toMatchObject({ status: "ingested", reports: [{ recordCount: records.length }] });
+    const count = async (query: string) => Number((await store.rows<{ n: unknown }>(sql.raw(query)))[0]!.n);
+    // while the other write is under way nothing is asked
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(resolver.queryCount).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM source_names")).toBe(0);
+    end();
+    end(); // a second call changes nothing
+    await reverseDnsSettled();
+    expect(await count("SELECT count(*) AS n FROM source_names")).toBe(addresses);
+    expect(await count("SELECT count(*) AS n FROM aggregate_records WHERE ptr IS NULL")).toBe(0);
+    expect(resolver.queryCount).toBe(addresses);
+    // the enrichment kept its answers itself: the resolver asks DNS again for one of them
+    expect(await resolver.reverse(ipOf(7))).toEqual(["mail-7.outbound.example.org"]);
+    expect(resolver.queryCount).toBe(addresses + 1);
+    expect(largeWritesDone()).toBeNull();
+  } finally {
+    end();
     await reverseDnsSettled();
     t.close();
     await dns.close();

@@ -9,12 +9,14 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Store } from "../../db";
 import { insertRows, type RowsInsert } from "../../db/json-rows";
 import type { ServiceContext } from "../../http/access";
-import { collectWhenGrown } from "../../lib/memory";
+import { collectNow, collectWhenGrown, largeWritesDone } from "../../lib/memory";
 import { sendingServiceOf } from "./senders";
 import { nameReportRecords, type RecordName } from "./sqlite-rows";
 
 interface ReverseResolver {
   reverse(ip: string): Promise<string[]>;
+  /** the same resolver under another cache policy (src/features/dns/resolver.ts) */
+  withPolicy?(policy: { cache?: boolean }): ReverseResolver;
 }
 
 /** how long one lookup may take */
@@ -76,6 +78,17 @@ const inFlight = new WeakMap<ReverseResolver, Map<string, Promise<string | null>
 /** Lookups under way right now (never more than MAX_IN_FLIGHT). */
 export const ptrLookupsInFlight = () => slots.inFlight;
 
+/**
+ * Each resolver as asked for PTR names: its answers are kept here (`caches`), so the resolver's own
+ * cache is not filled with them a second time (20,000 addresses held twice were about 8 MB of heap).
+ */
+const uncached = new WeakMap<ReverseResolver, ReverseResolver>();
+function asked(resolver: ReverseResolver): ReverseResolver {
+  let plain = uncached.get(resolver);
+  if (!plain) uncached.set(resolver, (plain = typeof resolver.withPolicy === "function" ? resolver.withPolicy({ cache: false }) : resolver));
+  return plain;
+}
+
 /** answers per resolver: one resolver's answers never stand in for another's (tests give each app its own) */
 const caches = new WeakMap<ReverseResolver, Map<string, { ptr: string | null; expires: number }>>();
 const pending = new Set<Promise<void>>();
@@ -110,7 +123,7 @@ async function resolvePtr(resolver: ReverseResolver, ip: string, cache: Map<stri
   });
   let ptr: string | null = null;
   try {
-    const names = await Promise.race([resolver.reverse(ip), timeout]);
+    const names = await Promise.race([asked(resolver).reverse(ip), timeout]);
     ptr = names[0]?.replace(/\.$/, "").toLowerCase() ?? null;
   } catch {
     ptr = null;
@@ -159,6 +172,9 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
   if (many) collectWhenGrown();
   const lookups = async () => {
     while (next < ips.length) {
+      // a large report's lookups wait while another large report is being written: the two never hold their memory at once
+      if (many) await largeWritesDone();
+      if (next >= ips.length) break;
       const ip = ips[next++]!;
       const ptr = await lookupPtr(resolver, ip);
       if (ptr) ptrs.set(ip, ptr);
@@ -169,6 +185,8 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
   await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, ips.length) }, lookups));
   const named = targets.reduce((n, t) => n + t.ips.filter((ip) => ptrs.has(ip)).length, 0);
   if (named > 0) await queueNames(deps, { targets, ptrs }, named);
+  // a large report's last step: the heap it leaves is what stays live, not the garbage of its lookups and names
+  if (many) collectNow();
 }
 
 interface Named {
