@@ -145,11 +145,17 @@ export interface EnrichmentTarget {
   large?: boolean;
 }
 
+/** the last large report's enrichment (settled): the next one starts after it */
+let largeTurn: Promise<void> = Promise.resolve();
+
 /** Starts PTR lookups for freshly stored reports; returns at once. */
 export function scheduleReverseDns(deps: ServiceContext, targets: EnrichmentTarget[]): void {
   const resolver = resolverOf(deps);
   if (!resolver || targets.length === 0) return;
-  const job = runEnrichment(deps, resolver, targets).catch((error) => deps.log.warn("reports.ptr_failed", { error }));
+  // large reports' enrichments take turns: several uploaded back to back are named one after another, not all at once
+  const run = targets.some((t) => t.large) ? largeTurn.then(() => runEnrichment(deps, resolver, targets)) : runEnrichment(deps, resolver, targets);
+  const job = run.catch((error) => deps.log.warn("reports.ptr_failed", { error }));
+  if (targets.some((t) => t.large)) largeTurn = job;
   pending.add(job);
   void job.finally(() => pending.delete(job));
 }
