@@ -64,11 +64,3 @@ export async function failingMailOfOrgs({ store }: WithStore, orgIds: string[], 
   }));
 }
 
-/** Messages and DMARC-passing messages per organization and domain, from the daily roll-ups of the UTC days after `from`'s day up to `to`'s (trafficByDomain's set-based twin). */
-export async function trafficByDomainOfOrgs({ store }: WithStore, orgIds: string[], from: Date, to: Date) {
-  if (!orgIds.length) return [];
-  const rows = await store.rows<{ orgId: string; domainId: string; messages: number | string; passing: number | string }>(sql`
-    SELECT org_id AS "orgId", domain_id AS "domainId", SUM(messages) AS "messages", SUM(passed) AS "passing"
-    FROM daily_domain_stats WHERE ${oneOf(store.dialect, sql`org_id`, orgIds)} AND day > ${dayOf(from)} AND day <= ${dayOf(to)} GROUP BY org_id, domain_id`);
-  return rows.map((r) => ({ orgId: r.orgId, domainId: r.domainId, messages: Number(r.messages), passing: Number(r.passing) }));
-}
