@@ -68,7 +68,7 @@ export function largeWriteBegun(): () => void {
   };
 }
 
-/** Resolves once no large report is being written (at once when none is); null when none is, so the caller need not wait a turn. */
+/** A promise resolved once no large report is being written; null when none is (nothing to wait for, not even a turn of the event loop). */
 export function largeWritesDone(): Promise<void> | null {
   return largeWrites === 0 ? null : new Promise((resolve) => whenNone.push(resolve));
 }

@@ -117,3 +117,40 @@ test("a large report's addresses are looked up once no other large report is bei
     await dns.close();
   }
 }, 120_000);
+
+test("large reports uploaded while another large report is being written are named only once it ends, all of them, each address asked of DNS once", async () => {
+  const addresses = 40;
+  const zone: Zone = {};
+  for (let j = 0; j < addresses; j++) zone[`${j}.0.7.10.in-addr.arpa`] = { PTR: [`relay-${j}.example.net.`] };
+  const dns = await startDnsServer(zone);
+  const t = await makeTestApp();
+  const end = largeWriteBegun();
+  try {
+    const resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 2000, retries: 1 });
+    t.deps.resolver = resolver;
+    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
+    const { store } = t.deps;
+    await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.com" }));
+    for (const [n, day] of [[1, "2026-03-03"], [2, "2026-03-04"], [3, "2026-03-05"]] as const) {
+      const records: GeneratedRecord[] = Array.from({ length: LARGE_REPORT_RECORDS + 100 }, (_, j) => ({ sourceIp: `10.7.0.${j % addresses}`, count: 1, dkim: "pass", spf: "fail" }));
+      const xml = aggregateXml({ orgName: "google.com", reportId: `turn-${n}`, begin: new Date(`${day}T00:00:00Z`), end: new Date(`${day}T23:59:59Z`), domain: "example.com", records });
+      const form = new FormData();
+      form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], `turn-${n}.xml.gz`));
+      const res = await t.json("POST", "/api/reports/upload", { body: form, cookie });
+      expect(res.body.results[0]).toMatchObject({ status: "ingested" });
+    }
+    const count = async (query: string) => Number((await store.rows<{ n: unknown }>(sql.raw(query)))[0]!.n);
+    expect(await count("SELECT count(*) AS n FROM aggregate_records WHERE ptr IS NOT NULL")).toBe(0);
+    end();
+    await reverseDnsSettled();
+    expect(await count("SELECT count(DISTINCT report_id) AS n FROM aggregate_records")).toBe(3);
+    expect(await count("SELECT count(*) AS n FROM aggregate_records WHERE ptr IS NULL")).toBe(0);
+    // each address asked of DNS once: the later reports' lookups found the first one's answers
+    expect(resolver.queryCount).toBe(addresses);
+  } finally {
+    end();
+    await reverseDnsSettled();
+    t.close();
+    await dns.close();
+  }
+}, 120_000);

@@ -3,7 +3,10 @@
  * DNS. Each lookup has a timeout; answers (and failures) are cached for an hour, and one
  * address asked for by many reports at once is looked up once. However many reports are
  * stored at once (a CLI ingest of thousands of files), at most `MAX_IN_FLIGHT` lookups are
- * under way in the whole process. The sending service is derived from the PTR name's base domain.
+ * under way in the whole process. A large report's lookups (src/lib/memory.ts) wait while another
+ * large report is being written, and large reports' enrichments take turns, so reports uploaded
+ * back to back are named one after another once the uploads are done instead of all holding their
+ * memory at once. The sending service is derived from the PTR name's base domain.
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Store } from "../../db";
