@@ -110,7 +110,7 @@ export function PortfolioTable({
         <>
           {/* wide enough at 1024 px and up; a narrower window scrolls the table, never the page */}
           <div className="hidden overflow-x-auto lg:block">
-            <table className="table table-sm [&_td]:px-2 [&_th]:px-2">
+            <table className="table table-sm [&_td]:px-1.5 [&_th]:px-1.5">
               <thead>
                 <tr>
                   {header("name")}
