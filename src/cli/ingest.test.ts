@@ -44,8 +44,9 @@ test("many files: all stored in order, reverse DNS under one global limit and as
   let inFlight = 0;
   let mostInFlight = 0;
   const asked = new Map<string, number>();
-  // the real resolver, counted
-  t.deps.resolver = Object.assign(Object.create(real), {
+  // the real resolver (already without a cache), counted; asked for another cache policy it stays this counted one
+  const counted = Object.assign(Object.create(real), {
+    withPolicy: () => counted,
     async reverse(ip: string) {
       asked.set(ip, (asked.get(ip) ?? 0) + 1);
       mostInFlight = Math.max(mostInFlight, ++inFlight);
@@ -56,6 +57,7 @@ test("many files: all stored in order, reverse DNS under one global limit and as
       }
     },
   });
+  t.deps.resolver = counted;
 
   const { orgId } = await signedInMember(t.deps.store, "member");
   await t.deps.store.write((tx) => tx.insert(t.deps.store.t.domains).values({ orgId, name: "example.com" }));
