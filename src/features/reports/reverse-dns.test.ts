@@ -73,14 +73,19 @@ test("a report of more addresses than may wait for a lookup has every one named,
   }
 }, 120_000);
 
-test("a large report's addresses are looked up once no other large report is being written, each asked of DNS once and kept here, not in the resolver's cache", async () => {
-  const addresses = 60;
-  const ipOf = (j: number) => `10.8.0.${j}`;
+/**
+ * A test app whose resolver asks a local DNS server answering each address of `names` with its PTR
+ * name, a member's organization with example.com, and another large report's write under way
+ * until `end` (called again after `body`, which changes nothing if it already was).
+ */
+async function whileAnotherLargeWrite(
+  names: Record<string, string>,
+  body: (w: { resolver: ReturnType<typeof createResolver>; end: () => void; upload: (fileName: string, xml: string) => Promise<any>; count: (query: string) => Promise<number> }) => Promise<void>,
+): Promise<void> {
   const zone: Zone = {};
-  for (let j = 0; j < addresses; j++) zone[`${j}.0.8.10.in-addr.arpa`] = { PTR: [`mail-${j}.outbound.example.org.`] };
+  for (const [ip, name] of Object.entries(names)) zone[`${ip.split(".").reverse().join(".")}.in-addr.arpa`] = { PTR: [name] };
   const dns = await startDnsServer(zone);
   const t = await makeTestApp();
-  // another large report's write, under way until `end`
   const end = largeWriteBegun();
   try {
     const resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 2000, retries: 1 });
@@ -88,14 +93,30 @@ test("a large report's addresses are looked up once no other large report is bei
     const { orgId, cookie } = await signedInMember(t.deps.store, "member");
     const { store } = t.deps;
     await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.com" }));
+    const upload = async (fileName: string, xml: string) => {
+      const form = new FormData();
+      form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], fileName));
+      return (await t.json("POST", "/api/reports/upload", { body: form, cookie })).body;
+    };
+    const count = async (query: string) => Number((await store.rows<{ n: unknown }>(sql.raw(query)))[0]!.n);
+    await body({ resolver, end, upload, count });
+  } finally {
+    end();
+    await reverseDnsSettled();
+    t.close();
+    await dns.close();
+  }
+}
+
+test("a large report's addresses are looked up once no other large report is being written, each asked of DNS once and kept here, not in the resolver's cache", async () => {
+  const addresses = 60;
+  const ipOf = (j: number) => `10.8.0.${j}`;
+  const names = Object.fromEntries(Array.from({ length: addresses }, (_, j) => [ipOf(j), `mail-${j}.outbound.example.org.`]));
+  await whileAnotherLargeWrite(names, async ({ resolver, end, upload, count }) => {
     // large: more records than one batch (LARGE_REPORT_RECORDS), over a few addresses
     const records: GeneratedRecord[] = Array.from({ length: LARGE_REPORT_RECORDS + 500 }, (_, j) => ({ sourceIp: ipOf(j % addresses), count: 1, dkim: "pass", spf: "pass" }));
     const xml = aggregateXml({ orgName: "google.com", reportId: "waits-its-turn", begin: new Date("2026-03-02T00:00:00Z"), end: new Date("2026-03-02T23:59:59Z"), domain: "example.com", records });
-    const form = new FormData();
-    form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], "large.xml.gz"));
-    const res = await t.json("POST", "/api/reports/upload", { body: form, cookie });
-    expect(res.body.results[0]).toMatchObject({ status: "ingested", reports: [{ recordCount: records.length }] });
-    const count = async (query: string) => Number((await store.rows<{ n: unknown }>(sql.raw(query)))[0]!.n);
+    expect((await upload("large.xml.gz", xml)).results[0]).toMatchObject({ status: "ingested", reports: [{ recordCount: records.length }] });
     // while the other write is under way nothing is asked
     for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 10));
     expect(resolver.queryCount).toBe(0);
@@ -110,36 +131,18 @@ test("a large report's addresses are looked up once no other large report is bei
     expect(await resolver.reverse(ipOf(7))).toEqual(["mail-7.outbound.example.org"]);
     expect(resolver.queryCount).toBe(addresses + 1);
     expect(largeWritesDone()).toBeNull();
-  } finally {
-    end();
-    await reverseDnsSettled();
-    t.close();
-    await dns.close();
-  }
+  });
 }, 120_000);
 
 test("large reports uploaded while another large report is being written are named only once it ends, all of them, each address asked of DNS once", async () => {
   const addresses = 40;
-  const zone: Zone = {};
-  for (let j = 0; j < addresses; j++) zone[`${j}.0.7.10.in-addr.arpa`] = { PTR: [`relay-${j}.example.net.`] };
-  const dns = await startDnsServer(zone);
-  const t = await makeTestApp();
-  const end = largeWriteBegun();
-  try {
-    const resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 2000, retries: 1 });
-    t.deps.resolver = resolver;
-    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
-    const { store } = t.deps;
-    await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.com" }));
+  const names = Object.fromEntries(Array.from({ length: addresses }, (_, j) => [`10.7.0.${j}`, `relay-${j}.example.net.`]));
+  await whileAnotherLargeWrite(names, async ({ resolver, end, upload, count }) => {
     for (const [n, day] of [[1, "2026-03-03"], [2, "2026-03-04"], [3, "2026-03-05"]] as const) {
       const records: GeneratedRecord[] = Array.from({ length: LARGE_REPORT_RECORDS + 100 }, (_, j) => ({ sourceIp: `10.7.0.${j % addresses}`, count: 1, dkim: "pass", spf: "fail" }));
       const xml = aggregateXml({ orgName: "google.com", reportId: `turn-${n}`, begin: new Date(`${day}T00:00:00Z`), end: new Date(`${day}T23:59:59Z`), domain: "example.com", records });
-      const form = new FormData();
-      form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], `turn-${n}.xml.gz`));
-      const res = await t.json("POST", "/api/reports/upload", { body: form, cookie });
-      expect(res.body.results[0]).toMatchObject({ status: "ingested" });
+      expect((await upload(`turn-${n}.xml.gz`, xml)).results[0]).toMatchObject({ status: "ingested" });
     }
-    const count = async (query: string) => Number((await store.rows<{ n: unknown }>(sql.raw(query)))[0]!.n);
     expect(await count("SELECT count(*) AS n FROM aggregate_records WHERE ptr IS NOT NULL")).toBe(0);
     end();
     await reverseDnsSettled();
@@ -147,10 +150,5 @@ test("large reports uploaded while another large report is being written are nam
     expect(await count("SELECT count(*) AS n FROM aggregate_records WHERE ptr IS NULL")).toBe(0);
     // each address asked of DNS once: the later reports' lookups found the first one's answers
     expect(resolver.queryCount).toBe(addresses);
-  } finally {
-    end();
-    await reverseDnsSettled();
-    t.close();
-    await dns.close();
-  }
+  });
 }, 120_000);

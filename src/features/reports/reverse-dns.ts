@@ -155,10 +155,12 @@ let largeTurn: Promise<void> = Promise.resolve();
 export function scheduleReverseDns(deps: ServiceContext, targets: EnrichmentTarget[]): void {
   const resolver = resolverOf(deps);
   if (!resolver || targets.length === 0) return;
+  const large = targets.some((t) => t.large);
   // large reports' enrichments take turns: several uploaded back to back are named one after another, not all at once
-  const run = targets.some((t) => t.large) ? largeTurn.then(() => runEnrichment(deps, resolver, targets)) : runEnrichment(deps, resolver, targets);
+  const enrich = () => runEnrichment(deps, resolver, targets, large);
+  const run = large ? largeTurn.then(enrich) : enrich();
   const job = run.catch((error) => deps.log.warn("reports.ptr_failed", { error }));
-  if (targets.some((t) => t.large)) largeTurn = job;
+  if (large) largeTurn = job;
   pending.add(job);
   void job.finally(() => pending.delete(job));
 }
@@ -168,7 +170,8 @@ export async function reverseDnsSettled(): Promise<void> {
   while (pending.size > 0) await Promise.allSettled([...pending]);
 }
 
-async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, targets: EnrichmentTarget[]): Promise<void> {
+/** `many`: a target is a large report (its lookups keep memory near what is live, wait for other large writes, end with a full collection). */
+async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, targets: EnrichmentTarget[], many: boolean): Promise<void> {
   const ips = [...new Set(targets.flatMap((t) => t.ips))];
   /** the names found (addresses without one are left out) */
   const ptrs = new Map<string, string>();
@@ -177,7 +180,6 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
   // promises, and never fills the shared waiting line by itself
   let next = 0;
   // a large report's lookups keep memory near what is live; a bulk ingest's files are never held up by collections
-  const many = targets.some((t) => t.large);
   if (many) collectWhenGrown();
   const lookups = async () => {
     while (next < ips.length) {
