@@ -5,7 +5,7 @@
  * (tens of megabytes of garbage for a large report, and PostgreSQL's 65,535-parameter limit).
  *
  * - `insertJsonRows`: PostgreSQL only, `INSERT … SELECT` over `jsonb_array_elements` (the report
- *   writer's records with RETURNING, its roll-ups). `jsonb`: the text is parsed once and each
+ *   writer's records, its roll-ups). `jsonb`: the text is parsed once and each
  *   value read by its index; over `json` every `r->>i` parsed its row's text again from the start
  *   (the report writer's statements took about a fifth more of the server's time).
  * - `insertRows`: both dialects (SQLite `json_each`), ROWS_PER_STATEMENT rows per statement.

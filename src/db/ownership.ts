@@ -37,7 +37,6 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   // reports: stored reports, their daily roll-ups and sender verdicts
   aggregateReports: "reports",
   aggregateRecords: "reports",
-  aggregateAuthResults: "reports",
   failureReports: "reports",
   tlsReports: "reports",
   dailyDomainStats: "reports",

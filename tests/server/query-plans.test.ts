@@ -2,7 +2,7 @@
  * The query plans of the dashboard's and lists' hot read paths (src/features/dashboard/hot-paths.ts):
  * every SQL statement a hot path runs is captured and explained — EXPLAIN QUERY PLAN on SQLite,
  * EXPLAIN with sequential scans priced out on PostgreSQL (so a Seq Scan means no index could
- * serve the query). A full scan of a records table (aggregate_records, aggregate_auth_results,
+ * serve the query). A full scan of a records table (aggregate_records,
  * failure_reports) or of a roll-up table fails, and so does any read of a records table by a
  * path that answers from the roll-ups alone.
  */
@@ -20,7 +20,7 @@ const DAY = 86_400_000;
 const NOW = new Date(Math.floor(Date.now() / DAY) * DAY + 12 * 3_600_000);
 const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
 
-const RECORD_TABLES = ["aggregate_records", "aggregate_auth_results", "failure_reports"];
+const RECORD_TABLES = ["aggregate_records", "failure_reports"];
 const ROLLUP_TABLES = ["daily_domain_stats", "daily_sender_stats", "daily_auth_stats", "dkim_selectors_seen", "daily_country_stats", "source_names"];
 
 let t: TestApp;
@@ -92,7 +92,7 @@ function problemOf(plan: string[], rollupsOnly: boolean, sql: string): string | 
       }
     }
   }
-  if (rollupsOnly) for (const table of ["aggregate_records", "aggregate_auth_results"]) if (new RegExp(`\\b${table}\\b`).test(sql)) return `reads ${table}, but answers from the roll-ups`;
+  if (rollupsOnly) for (const table of ["aggregate_records"]) if (new RegExp(`\\b${table}\\b`).test(sql)) return `reads ${table}, but answers from the roll-ups`;
   return null;
 }
 

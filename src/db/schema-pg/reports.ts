@@ -76,37 +76,14 @@ export const aggregateRecords = pgTable(
     reasons: text("reasons"),
     country: text("country"),
     city: text("city"),
-    ptr: text("ptr"),
-    baseDomain: text("base_domain"),
-    service: text("service"),
-    serviceType: text("service_type"),
+    dkimResults: text("dkim_results"),
+    spfResults: text("spf_results"),
   },
   (t) => [
     primaryKey({ columns: [t.orgId, t.id] }),
     foreignKey({ name: "aggregate_records_report_fk", columns: [t.orgId, t.reportId], foreignColumns: [aggregateReports.orgId, aggregateReports.id] }).onDelete("cascade"),
     index("aggregate_records_report_idx").on(t.reportId),
     index("aggregate_records_org_date_idx").on(t.orgId, t.dateBegin),
-  ],
-);
-
-export const aggregateAuthResults = pgTable(
-  "aggregate_auth_results",
-  {
-    id: serialId(),
-    recordId: bigint("record_id", { mode: "number" }).notNull(),
-    /** denormalised from the record, like the record's own */
-    orgId: text("org_id").notNull(),
-    method: text("method").notNull(),
-    domain: text("domain").notNull(),
-    selector: text("selector"),
-    scope: text("scope"),
-    result: text("result").notNull(),
-    humanResult: text("human_result"),
-  },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.id] }),
-    foreignKey({ name: "aggregate_auth_results_record_fk", columns: [t.orgId, t.recordId], foreignColumns: [aggregateRecords.orgId, aggregateRecords.id] }).onDelete("cascade"),
-    index("aggregate_auth_results_record_idx").on(t.recordId),
   ],
 );
 

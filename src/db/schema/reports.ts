@@ -6,8 +6,9 @@ import { domains } from "./domains";
 /**
  * Ingested reports. A report belongs to the organisation that owns its domain (`domainId`);
  * the same report (reporter, report id, policy domain) is stored once per organisation.
- * Records and auth results have integer keys: they are never addressed on their own and a
- * large report has tens of thousands of them, so compact rows and fast inserts matter.
+ * Records have integer keys: they are never addressed on their own and a large report has tens
+ * of thousands of them, so compact rows and fast inserts matter. A record carries its DKIM and
+ * SPF results; the reverse DNS name of its address is the organization's `source_names` row.
  */
 /** when the report was ingested (UTC epoch seconds) */
 const processedAt = () => integer("processed_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date());
@@ -80,12 +81,15 @@ export const aggregateRecords = sqliteTable(
     /** ISO 3166-1 alpha-2, from the embedded IP database */
     country: text("country"),
     city: text("city"),
-    /** reverse DNS name, filled in after the write */
-    ptr: text("ptr"),
-    baseDomain: text("base_domain"),
-    /** sending service (e.g. "Google"), from the PTR's base domain */
-    service: text("service"),
-    serviceType: text("service_type"),
+    /**
+     * The record's DKIM results as compact JSON (`record-auth.ts`): an array of [domain,
+     * selector, result] with the human result as a fourth element when given; null without any.
+     * Kept in the record's row: they are only ever read with it (a report's detail, the sender
+     * page's samples, the export), never on their own.
+     */
+    dkimResults: text("dkim_results"),
+    /** The record's SPF results, the same way: [domain, scope, result(, human result)]. */
+    spfResults: text("spf_results"),
   },
   // by report (detail, reverse DNS, purge) and by organisation and period (exports, selectors, a
   // domain's sources); dashboards and sender lists read the daily roll-ups, never these rows
@@ -93,24 +97,6 @@ export const aggregateRecords = sqliteTable(
     index("aggregate_records_report_idx").on(t.reportId),
     index("aggregate_records_org_date_idx").on(t.orgId, t.dateBegin),
   ],
-);
-
-export const aggregateAuthResults = sqliteTable(
-  "aggregate_auth_results",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    recordId: integer("record_id").notNull().references(() => aggregateRecords.id, { onDelete: "cascade" }),
-    /** denormalised from the record, like the record's own: every tenant table carries org_id */
-    orgId: text("org_id").notNull(),
-    /** dkim | spf */
-    method: text("method").notNull(),
-    domain: text("domain").notNull(),
-    selector: text("selector"),
-    scope: text("scope"),
-    result: text("result").notNull(),
-    humanResult: text("human_result"),
-  },
-  (t) => [index("aggregate_auth_results_record_idx").on(t.recordId)],
 );
 
 export const failureReports = sqliteTable(

@@ -2,7 +2,7 @@
  * The dashboard's and lists' hot read paths in one place: what `npm run bench:dashboard` times
  * and what the query-plan test (tests/server/query-plans.test.ts) runs under EXPLAIN. Paths
  * marked `rollupsOnly` answer from the daily roll-ups (docs/rollups.md) and never read a records
- * table (aggregate_records, aggregate_auth_results, failure_reports); the others may read them
+ * table (aggregate_records, failure_reports); the others may read them
  * only through an index, never by a full scan.
  */
 export interface HotPath {

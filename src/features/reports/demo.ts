@@ -3,7 +3,7 @@
  * of realistic aggregate, failure and TLS reports — all through the real ingestion code.
  * Idempotent: report ids are derived from the day, so a re-run stores only new days.
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
 import { createUser, replacePasswordHash, userByEmail } from "../auth/service";
@@ -217,17 +217,11 @@ export async function seedDemo(deps: ServiceContext, options: { resetPassword?: 
 
 /** The demo's senders have well-known names; fill them in without asking DNS. */
 async function fillDemoReverseDns(deps: ServiceContext, orgId: string): Promise<void> {
-  const { aggregateRecords } = deps.store.t;
-  await deps.store.write(async (tx) => {
+  await deps.store.write(async () => {
     for (const domain of DEMO_DOMAINS) {
       for (const s of senders(domain)) {
         if (!s.ptr) continue;
         const { baseDomain, service } = sendingServiceOf(s.ptr);
-        await tx
-          .update(aggregateRecords)
-          .set({ ptr: s.ptr, baseDomain, service: service?.name ?? (s.ptr.endsWith(domain) ? "Own mail server" : null), serviceType: service?.type ?? null })
-          .where(and(eq(aggregateRecords.orgId, orgId), eq(aggregateRecords.sourceIp, s.ip), isNull(aggregateRecords.ptr)));
-        // the Senders view, threats and tasks read names from source_names, not the records
         const serviceName = service?.name ?? (s.ptr.endsWith(domain) ? "Own mail server" : null);
         await deps.store.rows(sql`
           INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)

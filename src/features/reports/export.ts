@@ -4,10 +4,12 @@
  * says. The body is a stream that reads the records in keyset pages of EXPORT_PAGE, so memory
  * stays the same at a million rows; the (org_id, date_begin) index serves each page.
  */
-import { and, asc, eq, gt, gte, inArray, or } from "drizzle-orm";
+import { and, asc, eq, gt, gte, or } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
 import { lastDays, parseUtcDate } from "../../lib/trends";
 import { domainIdByName } from "../trends/service";
+import type { AuthResultView } from "./contract";
+import { dkimResultsOf, spfResultsOf } from "./record-auth";
 
 /** Records read per query. */
 export const EXPORT_PAGE = 1000;
@@ -27,20 +29,8 @@ export function csvField(value: string | number | null | undefined): string {
 /** One CSV line, CRLF-terminated. */
 export const csvLine = (values: readonly (string | number | null | undefined)[]) => `${values.map(csvField).join(",")}\r\n`;
 
-interface AuthRow {
-  recordId: number;
-  method: string;
-  domain: string;
-  selector: string | null;
-  result: string;
-}
-
 /** "example.com:s1=pass; other.net:s2=fail" (DKIM, with selectors) or "example.com=pass" (SPF). */
-const authText = (rows: AuthRow[] | undefined, method: string) =>
-  (rows ?? [])
-    .filter((a) => a.method === method)
-    .map((a) => `${a.domain}${a.selector ? `:${a.selector}` : ""}=${a.result}`)
-    .join("; ");
+const authText = (results: AuthResultView[]) => results.map((a) => `${a.domain}${a.selector ? `:${a.selector}` : ""}=${a.result}`).join("; ");
 
 /** The CSV stream of the records whose report began on or after the first of the last `days` UTC days. */
 export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?: string }): Promise<{ stream: ReadableStream<Uint8Array>; fileName: string }> {
@@ -48,7 +38,7 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
   const { from, to } = lastDays(query.days, ctx.now());
   const since = new Date(parseUtcDate(from));
   const orgId = ctx.actor.orgId;
-  const { aggregateRecords: r, aggregateReports: a, aggregateAuthResults: auth } = ctx.store.t;
+  const { aggregateRecords: r, aggregateReports: a, sourceNames: n } = ctx.store.t;
   const db = ctx.store.db;
   const encoder = new TextEncoder();
   let after: { dateBegin: Date; id: number } | null = null;
@@ -59,11 +49,12 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
     const rows = await db
       .select({
         id: r.id, dateBegin: a.dateBegin, dateEnd: a.dateEnd, recordDate: r.dateBegin, reporter: a.reporterOrg, reportId: a.reportId, policyDomain: a.policyDomain,
-        sourceIp: r.sourceIp, country: r.country, ptr: r.ptr, service: r.service, count: r.messageCount, disposition: r.disposition,
-        dkimAligned: r.dkimAligned, spfAligned: r.spfAligned, headerFrom: r.headerFrom, envelopeFrom: r.envelopeFrom,
+        sourceIp: r.sourceIp, country: r.country, ptr: n.ptr, service: n.service, count: r.messageCount, disposition: r.disposition,
+        dkimAligned: r.dkimAligned, spfAligned: r.spfAligned, headerFrom: r.headerFrom, envelopeFrom: r.envelopeFrom, dkimResults: r.dkimResults, spfResults: r.spfResults,
       })
       .from(r)
       .innerJoin(a, and(eq(a.orgId, r.orgId), eq(a.id, r.reportId)))
+      .leftJoin(n, and(eq(n.orgId, r.orgId), eq(n.sourceIp, r.sourceIp)))
       .where(
         and(
           eq(r.orgId, orgId),
@@ -78,24 +69,11 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
     if (!rows.length) return "";
     const last = rows[rows.length - 1]!;
     after = { dateBegin: last.recordDate, id: Number(last.id) };
-    const authRows = await db
-      .select({ recordId: auth.recordId, method: auth.method, domain: auth.domain, selector: auth.selector, result: auth.result })
-      .from(auth)
-      .where(and(eq(auth.orgId, orgId), inArray(auth.recordId, rows.map((row) => Number(row.id)))))
-      .orderBy(asc(auth.id));
-    const byRecord = new Map<number, AuthRow[]>();
-    for (const row of authRows) {
-      const id = Number(row.recordId);
-      let list = byRecord.get(id);
-      if (!list) byRecord.set(id, (list = []));
-      list.push(row);
-    }
     let text = "";
     for (const row of rows) {
-      const authOf = byRecord.get(Number(row.id));
       text += csvLine([
         row.dateBegin.toISOString(), row.dateEnd.toISOString(), row.reporter, row.reportId, row.policyDomain, row.sourceIp, row.country, row.ptr, row.service,
-        Number(row.count), row.disposition, row.dkimAligned, row.spfAligned, row.headerFrom, row.envelopeFrom, authText(authOf, "dkim"), authText(authOf, "spf"),
+        Number(row.count), row.disposition, row.dkimAligned, row.spfAligned, row.headerFrom, row.envelopeFrom, authText(dkimResultsOf(row.dkimResults)), authText(spfResultsOf(row.spfResults)),
       ]);
     }
     return text;

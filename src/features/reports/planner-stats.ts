@@ -1,11 +1,12 @@
 /**
  * PostgreSQL's planner statistics of the report tables kept in step with a fast-growing store.
  *
- * Every inserted record and auth result is checked against its parent row (the foreign keys),
+ * Every inserted record is checked against its report (the foreign key),
  * and PostgreSQL plans those checks once per connection and keeps the plan. Planned while the
  * records table was nearly empty (a new database, the first import), the check reads the table
  * from end to end, and keeps doing so for every row inserted while the table grows: the
- * 200 auth results of a 100-record report took half a second after a few hundred reports.
+ * 200 auth results of a 100-record report (rows of their own then, each checked against its
+ * record) took half a second after a few hundred reports.
  * Fresh statistics replace the kept plans on every connection. Autovacuum refreshes them about
  * once a minute at best; an import writes millions of rows in that time, so the ingest path
  * asks for them itself whenever the records it wrote outnumber what the statistics know of
@@ -38,7 +39,7 @@ export async function noteRecordsWritten(store: StoreCore, records: number): Pro
     const known = Number(row?.known ?? -1);
     if (known >= 0 && state.records <= known) return false;
     state.records = 0;
-    await store.rows(sql`ANALYZE aggregate_reports, aggregate_records, aggregate_auth_results`);
+    await store.rows(sql`ANALYZE aggregate_reports, aggregate_records`);
     return true;
   } catch {
     // statistics are an optimisation: the report is stored either way

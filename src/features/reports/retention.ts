@@ -50,13 +50,13 @@ async function inBatches(ctx: PurgeContext, deleteBatch: (tx: PurgeContext["stor
 }
 
 /**
- * Deletes every organisation's rows older than its retention. `batch` rows (records with their
- * auth results, reports, failure reports) go per write.
+ * Deletes every organisation's rows older than its retention. `batch` rows (records, reports,
+ * failure reports) go per write.
  */
 export async function purgeExpired(ctx: PurgeContext, options: { batch?: number } = {}): Promise<PurgeResult> {
   const batch = Math.max(1, options.batch ?? PURGE_BATCH);
   const { store } = ctx;
-  const { aggregateReports: reports, aggregateRecords: records, aggregateAuthResults: authResults, failureReports: failures } = store.t;
+  const { aggregateReports: reports, aggregateRecords: records, failureReports: failures } = store.t;
   const now = Math.floor(ctx.now().getTime() / 1000);
   const { defaults, byOrg } = await savedRetention(ctx);
   const orgRows = await store.rows<{ org_id: string }>(sql`SELECT DISTINCT org_id FROM aggregate_reports UNION SELECT DISTINCT org_id FROM failure_reports`);
@@ -68,7 +68,7 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
     const failureCutoff = now - retention.retentionFailureDays * 86_400;
     const done = { aggregateReports: 0, aggregateRecords: 0, failureReports: 0 };
 
-    // records first (with their auth results), a batch per write, so no cascade deletes a million rows at once
+    // records first, a batch per write, so no cascade deletes a million rows at once
     done.aggregateRecords = await inBatches(ctx, async (tx) => {
       const ids = (
         await tx
@@ -76,10 +76,9 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
           .from(records)
           .where(and(eq(records.orgId, orgId), lt(records.dateBegin, aggregateCutoff)))
           .orderBy(asc(records.id))
-          .limit(Math.max(1, Math.floor(batch / 2)))
+          .limit(batch)
       ).map((r) => Number(r.id));
       if (ids.length) {
-        await tx.delete(authResults).where(and(eq(authResults.orgId, orgId), inArray(authResults.recordId, ids)));
         await tx.delete(records).where(and(eq(records.orgId, orgId), inArray(records.id, ids)));
         // the sender page keeps sample records (read-cache.ts): none outlives its purge
         await raiseRollupVersion(ctx.store, orgId);

@@ -9,12 +9,10 @@
  * memory at once. The sending service is derived from the PTR name's base domain.
  */
 import { and, eq, sql } from "drizzle-orm";
-import type { Store } from "../../db";
 import { insertRows, type RowsInsert } from "../../db/json-rows";
 import type { ServiceContext } from "../../http/access";
 import { collectNow, collectWhenGrown, largeWritesDone } from "../../lib/memory";
 import { sendingServiceOf } from "./senders";
-import { nameReportRecords, type RecordName } from "./sqlite-rows";
 
 interface ReverseResolver {
   reverse(ip: string): Promise<string[]>;
@@ -263,7 +261,16 @@ export async function writeNamesFound(): Promise<void> {
   await Promise.allSettled([...writing]);
 }
 
-/** names written per statement: source_names rows per upsert (a page of the report's record ids is 8 times that) */
+/** An address's reverse DNS name and the sending service it names, as source_names keeps them. */
+interface RecordName {
+  ip: string;
+  ptr: string;
+  baseDomain: string | null;
+  service: string | null;
+  serviceType: string | null;
+}
+
+/** names written per statement: source_names rows per upsert */
 const NAMES_PER_STATEMENT = 500;
 
 async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
@@ -297,11 +304,10 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
 }
 
 /**
- * Names the source addresses of the aggregate report `reportRowId` of `orgId`: its records and
- * the organisation's source_names rows, NAMES_PER_STATEMENT names per statement (nothing when
- * the report was deleted meanwhile). The report's records are read once by the report index and
- * named by id (one statement per address would read all of a 100,000-record report's rows once
- * per address). Inside the caller's store.write.
+ * Names the source addresses of the aggregate report `reportRowId` of `orgId`: the
+ * organisation's source_names rows (which every view of the report's records reads),
+ * NAMES_PER_STATEMENT names per statement (nothing when the report was deleted meanwhile).
+ * Inside the caller's store.write.
  */
 async function nameReportSources(store: ServiceContext["store"], { orgId, reportRowId, large = false }: EnrichmentTarget, names: RecordName[]): Promise<void> {
   const report = await store.rows(sql`SELECT 1 AS found FROM aggregate_reports WHERE org_id = ${orgId} AND id = ${reportRowId}`);
@@ -313,17 +319,8 @@ async function nameReportSources(store: ServiceContext["store"], { orgId, report
     tail: sql`ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`,
     perStatement: NAMES_PER_STATEMENT,
   };
-  const sqlite = (store as Store).sqlite;
   for (let at = 0; at < names.length; at += NAMES_PER_STATEMENT) {
     if (large) collectWhenGrown();
-    const rows = names.slice(at, at + NAMES_PER_STATEMENT).map((n) => [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType]);
-    await insertRows(store, into, rows);
-    if (store.dialect === "sqlite") continue;
-    await store.rows(sql`
-      UPDATE aggregate_records a SET ptr = n.r->>1, base_domain = n.r->>2, service = n.r->>3, service_type = n.r->>4
-      FROM jsonb_array_elements(${JSON.stringify(rows)}::text::jsonb) AS n(r)
-      WHERE a.report_id = ${reportRowId} AND a.source_ip = n.r->>0`);
+    await insertRows(store, into, names.slice(at, at + NAMES_PER_STATEMENT).map((n) => [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType]));
   }
-  if (store.dialect !== "sqlite" || !sqlite) return;
-  nameReportRecords(sqlite, reportRowId, new Map(names.map((n) => [n.ip, n])), NAMES_PER_STATEMENT * 8, () => large && collectWhenGrown());
 }

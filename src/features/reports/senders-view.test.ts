@@ -65,9 +65,6 @@ async function report(orgId: string, domain: string, ago: number, records: Rec[]
         dkimAligned: r.dkim ?? "fail",
         spfAligned: r.spf ?? "fail",
         dmarcPass: r.dkim === "pass" || r.spf === "pass",
-        service: r.service ?? null,
-        serviceType: r.serviceType ?? null,
-        baseDomain: r.baseDomain ?? null,
         country: r.country ?? null,
       });
   }

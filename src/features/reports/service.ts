@@ -4,8 +4,9 @@ import type { aggregateRecords, aggregateReports } from "../../db/schema";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
 import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
-import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type AuthResultView, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary, type PageQuery } from "./contract";
+import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary, type PageQuery } from "./contract";
 import { afterKey, decodeCursor, pageOf, type Page } from "./paging";
+import { dkimResultsOf, spfResultsOf } from "./record-auth";
 
 type ReportRow = typeof aggregateReports.$inferSelect;
 
@@ -62,44 +63,48 @@ export async function listReports(ctx: OrgContext, page: PageQuery = { limit: MA
 
 type RecordRow = typeof aggregateRecords.$inferSelect;
 
-/** Records as the API shows them, with their DKIM and SPF results (read in batches by record id). */
+/**
+ * Records as the API shows them, with their DKIM and SPF results (kept in the record's row) and
+ * their addresses' reverse DNS names and sending services (the organization's source_names rows,
+ * read in batches by address).
+ */
 export async function recordViewsOf(ctx: ServiceContext, records: readonly RecordRow[]): Promise<DmarcRecordView[]> {
-  const { aggregateAuthResults } = ctx.store.t;
-  const db = ctx.store.db;
-  const auth = new Map<number, { dkim: AuthResultView[]; spf: AuthResultView[] }>();
-  for (let i = 0; i < records.length; i += 500) {
-    const batch = records.slice(i, i + 500);
-    const ids = batch.map((r) => r.id);
-    // keyed by organisation too: one organisation's rows, never a scan across all
-    const orgIds = [...new Set(batch.map((r) => r.orgId))];
-    for (const a of await db.select().from(aggregateAuthResults).where(and(inArray(aggregateAuthResults.orgId, orgIds), inArray(aggregateAuthResults.recordId, ids))).orderBy(aggregateAuthResults.id)) {
-      const recordId = Number(a.recordId);
-      let entry = auth.get(recordId);
-      if (!entry) auth.set(recordId, (entry = { dkim: [], spf: [] }));
-      if (a.method === "dkim") entry.dkim.push({ domain: a.domain, selector: a.selector, result: a.result, humanResult: a.humanResult });
-      else entry.spf.push({ domain: a.domain, scope: a.scope, result: a.result, humanResult: a.humanResult });
+  const { sourceNames } = ctx.store.t;
+  const names = new Map<string, { ptr: string; baseDomain: string | null; service: string | null; serviceType: string | null }>();
+  const key = (orgId: string, ip: string) => `${orgId} ${ip}`;
+  for (const orgId of new Set(records.map((r) => r.orgId))) {
+    const ips = [...new Set(records.filter((r) => r.orgId === orgId).map((r) => r.sourceIp))];
+    for (let i = 0; i < ips.length; i += 500) {
+      const rows = await ctx.store.db
+        .select({ ip: sourceNames.sourceIp, ptr: sourceNames.ptr, baseDomain: sourceNames.baseDomain, service: sourceNames.service, serviceType: sourceNames.serviceType })
+        .from(sourceNames)
+        .where(and(eq(sourceNames.orgId, orgId), inArray(sourceNames.sourceIp, ips.slice(i, i + 500))));
+      for (const { ip, ...name } of rows) names.set(key(orgId, ip), name);
     }
   }
-  return records.map((r) => ({
-    sourceIp: r.sourceIp,
-    country: r.country,
-    city: r.city,
-    ptr: r.ptr,
-    baseDomain: r.baseDomain,
-    service: r.service,
-    serviceType: r.serviceType,
-    count: r.messageCount,
-    disposition: r.disposition,
-    dkimAligned: r.dkimAligned,
-    spfAligned: r.spfAligned,
-    dmarcPass: r.dmarcPass,
-    headerFrom: r.headerFrom,
-    envelopeFrom: r.envelopeFrom,
-    envelopeTo: r.envelopeTo,
-    reasons: r.reasons ? JSON.parse(r.reasons) : [],
-    dkimResults: auth.get(Number(r.id))?.dkim ?? [],
-    spfResults: auth.get(Number(r.id))?.spf ?? [],
-  }));
+  return records.map((r) => {
+    const name = names.get(key(r.orgId, r.sourceIp));
+    return {
+      sourceIp: r.sourceIp,
+      country: r.country,
+      city: r.city,
+      ptr: name?.ptr ?? null,
+      baseDomain: name?.baseDomain ?? null,
+      service: name?.service ?? null,
+      serviceType: name?.serviceType ?? null,
+      count: r.messageCount,
+      disposition: r.disposition,
+      dkimAligned: r.dkimAligned,
+      spfAligned: r.spfAligned,
+      dmarcPass: r.dmarcPass,
+      headerFrom: r.headerFrom,
+      envelopeFrom: r.envelopeFrom,
+      envelopeTo: r.envelopeTo,
+      reasons: r.reasons ? JSON.parse(r.reasons) : [],
+      dkimResults: dkimResultsOf(r.dkimResults),
+      spfResults: spfResultsOf(r.spfResults),
+    };
+  });
 }
 
 /** One report with its records; another organisation's report is simply not found. */

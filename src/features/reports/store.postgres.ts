@@ -10,6 +10,7 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
+import { dkimResultsText, spfResultsText } from "./record-auth";
 import { insertJsonRows } from "../../db/json-rows";
 import { writeAuthDaysPostgres, writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import {
@@ -20,26 +21,17 @@ import {
 /** Records per INSERT (each statement's rows travel as one JSON parameter). */
 export const INSERT_BATCH = 1000;
 
-/** Records and auth results go in as one JSON array per statement (src/db/json-rows.ts), RETURNING in the array's order. */
-async function insertRecordsPostgres(store: StoreCore, reportId: string, orgId: string, begin: number, rows: unknown[][]): Promise<number[]> {
-  const inserted = await insertJsonRows<{ id: number | string }>(
+/** Records (each with its DKIM and SPF results, record-auth.ts) go in as one JSON array per statement (src/db/json-rows.ts). */
+async function insertRecordsPostgres(store: StoreCore, reportId: string, orgId: string, begin: number, rows: unknown[][]): Promise<void> {
+  await insertJsonRows(
     store,
-    sql`INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city)`,
+    sql`INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results)`,
     [sql`${reportId}`, sql`${orgId}`, sql`${begin}::bigint`],
     RECORD_TYPES,
     rows,
-    sql`RETURNING id`,
   );
-  return inserted.map((r) => Number(r.id));
 }
-const RECORD_TYPES = ["text", "bigint", "text", "text", "text", "boolean", "text", "text", "text", "text", "text", "text"] as const;
-
-async function insertAuthPostgres(store: StoreCore, orgId: string, rows: unknown[][]): Promise<void> {
-  await insertJsonRows(store, sql`INSERT INTO aggregate_auth_results (org_id, record_id, method, domain, selector, scope, result, human_result)`, [sql`${orgId}`], AUTH_TYPES, rows);
-}
-const AUTH_TYPES = ["bigint", "text", "text", "text", "text", "text", "text"] as const;
-
-type AuthRow = { recordIndex: number; method: "dkim" | "spf"; domain: string; selector: string | null; scope: string | null; result: string; humanResult: string | null };
+const RECORD_TYPES = ["text", "bigint", "text", "text", "text", "boolean", "text", "text", "text", "text", "text", "text", "text", "text"] as const;
 
 export function postgresReportWriter(store: StoreCore, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const { t } = store;
@@ -102,15 +94,14 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
       const begin = Math.floor(head.dateBegin.getTime() / 1000);
       for (let start = 0; start < records.length; start += INSERT_BATCH) {
         const batch = records.length <= INSERT_BATCH ? records : records.slice(start, start + INSERT_BATCH);
-        const auth: AuthRow[] = [];
-        const rows = batch.map((r, i) => {
+        const rows = batch.map((r) => {
           const where = geo.get(r.sourceIp)!;
-          for (const d of r.dkimResults) auth.push({ recordIndex: i, method: "dkim", domain: d.domain, selector: d.selector, scope: null, result: d.result, humanResult: d.humanResult });
-          for (const f of r.spfResults) auth.push({ recordIndex: i, method: "spf", domain: f.domain, selector: null, scope: f.scope, result: f.result, humanResult: f.humanResult });
-          return [r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r), r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city];
+          return [
+            r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r), r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons),
+            where.country, where.city, dkimResultsText(r.dkimResults), spfResultsText(r.spfResults),
+          ];
         });
-        const recordIds = await insertRecordsPostgres(store, id, ctx.orgId, begin, rows);
-        if (auth.length) await insertAuthPostgres(store, ctx.orgId, auth.map((a) => [recordIds[a.recordIndex]!, a.method, a.domain, a.selector, a.scope, a.result, a.humanResult]));
+        await insertRecordsPostgres(store, id, ctx.orgId, begin, rows);
       }
       if (addToRollup(write, records)) await writeRollup(write);
     },

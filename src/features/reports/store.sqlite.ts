@@ -7,6 +7,7 @@ import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggrega
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
+import { dkimResultsText, spfResultsText } from "./record-auth";
 import { RowRunner } from "./sqlite-rows";
 import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
@@ -17,17 +18,13 @@ import {
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
- * Records and auth results go in by multi-row INSERTs of RECORD_ROWS and AUTH_ROWS rows (one
- * call into SQLite for many rows; the rest one by one). The rows of one INSERT get consecutive
- * ids (AUTOINCREMENT, one writer at a time), so a batch's record ids follow from the last one.
+ * Records (each with its DKIM and SPF results, record-auth.ts) go in by multi-row INSERTs of
+ * RECORD_ROWS rows (one call into SQLite for many rows; the rest one by one).
  */
-const RECORD_COLUMNS = 15;
+const RECORD_COLUMNS = 17;
 const RECORD_ROWS = 64;
-const AUTH_COLUMNS = 8;
-const AUTH_ROWS = 128;
 const INSERT_RECORDS = `INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass,
-  header_from, envelope_from, envelope_to, reasons, country, city) VALUES`;
-const INSERT_AUTH = "INSERT INTO aggregate_auth_results (record_id, org_id, method, domain, selector, scope, result, human_result) VALUES";
+  header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results) VALUES`;
 const rowsOf = (columns: number, rows: number) => Array.from({ length: rows }, () => `(${Array.from({ length: columns }, () => "?").join(", ")})`).join(", ");
 
 type Value = string | number | null;
@@ -37,8 +34,6 @@ interface Statements {
   insertAggregate: Statement;
   insertRecords: Statement;
   insertRecord: Statement;
-  insertAuths: Statement;
-  insertAuth: Statement;
   findFailure: Statement;
   insertFailure: Statement;
   findTls: Statement;
@@ -78,8 +73,6 @@ function prepare(sqlite: Database): Statements {
     ),
     insertRecords: sqlite.prepare(`${INSERT_RECORDS} ${rowsOf(RECORD_COLUMNS, RECORD_ROWS)}`),
     insertRecord: sqlite.prepare(`${INSERT_RECORDS} ${rowsOf(RECORD_COLUMNS, 1)}`),
-    insertAuths: sqlite.prepare(`${INSERT_AUTH} ${rowsOf(AUTH_COLUMNS, AUTH_ROWS)}`),
-    insertAuth: sqlite.prepare(`${INSERT_AUTH} ${rowsOf(AUTH_COLUMNS, 1)}`),
     findFailure: sqlite.prepare("SELECT id FROM failure_reports WHERE org_id = ? AND reporter_org = ? AND report_id = ? AND domain = ?"),
     insertFailure: sqlite.prepare(
       `INSERT INTO failure_reports (id, org_id, domain_id, domain, reporter_org, report_id, feedback_type, auth_failure, source_ip, country, arrival_date,
@@ -108,17 +101,12 @@ function prepare(sqlite: Database): Statements {
   return s;
 }
 
-/** Inserts rows of `columns` values from `values`, `rows` at a time; returns the rows' ids in order. */
-function insertRows(many: Statement, one: Statement, rows: number, columns: number, values: Value[]): number[] {
+/** Inserts rows of `columns` values from `values`, `rows` at a time. */
+function insertRows(many: Statement, one: Statement, rows: number, columns: number, values: Value[]): void {
   const count = values.length / columns;
-  const ids = new Array<number>(count);
   let row = 0;
-  for (; row + rows <= count; row += rows) {
-    const last = Number(many.run(...values.slice(row * columns, (row + rows) * columns)).lastInsertRowid);
-    for (let k = 0; k < rows; k++) ids[row + k] = last - rows + 1 + k;
-  }
-  for (; row < count; row++) ids[row] = Number(one.run(...values.slice(row * columns, (row + 1) * columns)).lastInsertRowid);
-  return ids;
+  for (; row + rows <= count; row += rows) many.run(...values.slice(row * columns, (row + rows) * columns));
+  for (; row < count; row++) one.run(...values.slice(row * columns, (row + 1) * columns));
 }
 
 /** Orders text keys as SQLite's BINARY collation does (for the ASCII of addresses, ids and domains). */
@@ -199,22 +187,15 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       tallyBatch(write, records);
       const begin = epoch(head.dateBegin);
       const values: Value[] = [];
-      const auth: Value[] = [];
-      /** each auth row's record, as an index into `records`, in the order of `auth` */
-      const authOf: number[] = [];
       for (let i = 0; i < records.length; i++) {
         const r = records[i]!;
         const where = geo.get(r.sourceIp)!;
         values.push(
           id, ctx.orgId, begin, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
-          r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city,
+          r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city, dkimResultsText(r.dkimResults), spfResultsText(r.spfResults),
         );
-        for (const d of r.dkimResults) (authOf.push(i), auth.push(0, ctx.orgId, "dkim", d.domain, d.selector, null, d.result, d.humanResult));
-        for (const f of r.spfResults) (authOf.push(i), auth.push(0, ctx.orgId, "spf", f.domain, null, f.scope, f.result, f.humanResult));
       }
-      const recordIds = insertRows(s.insertRecords, s.insertRecord, RECORD_ROWS, RECORD_COLUMNS, values);
-      for (let a = 0; a < authOf.length; a++) auth[a * AUTH_COLUMNS] = recordIds[authOf[a]!]!;
-      insertRows(s.insertAuths, s.insertAuth, AUTH_ROWS, AUTH_COLUMNS, auth);
+      insertRows(s.insertRecords, s.insertRecord, RECORD_ROWS, RECORD_COLUMNS, values);
       if (addToRollup(write, records)) writeRollup(write);
     },
 

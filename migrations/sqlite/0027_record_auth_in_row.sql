@@ -1,0 +1,28 @@
+-- A record carries its DKIM and SPF results (compact JSON arrays, src/features/reports/record-auth.ts)
+-- instead of two rows of aggregate_auth_results each, and no longer copies its address's reverse DNS
+-- name and sending service, which the organization's source_names row holds: a stored record takes
+-- a third of the bytes it took, and a report's write one row per record instead of three.
+ALTER TABLE `aggregate_records` ADD `dkim_results` text;--> statement-breakpoint
+ALTER TABLE `aggregate_records` ADD `spf_results` text;--> statement-breakpoint
+-- Each record's results from its auth result rows, in the order they were stored (their ids).
+UPDATE aggregate_records AS r SET dkim_results = g.dkim, spf_results = g.spf
+FROM (
+  SELECT record_id,
+    -- none of a method: null, not an empty array
+    NULLIF(json_group_array(CASE WHEN human_result IS NULL THEN json_array(domain, selector, result) ELSE json_array(domain, selector, result, human_result) END) FILTER (WHERE method = 'dkim'), '[]') AS dkim,
+    NULLIF(json_group_array(CASE WHEN human_result IS NULL THEN json_array(domain, scope, result) ELSE json_array(domain, scope, result, human_result) END) FILTER (WHERE method = 'spf'), '[]') AS spf
+  FROM (SELECT * FROM aggregate_auth_results ORDER BY record_id, id)
+  GROUP BY record_id
+) AS g
+WHERE r.id = g.record_id;--> statement-breakpoint
+-- A name a record held that its organization's source_names row lacks (rows written before
+-- source_names existed) is kept there.
+INSERT INTO source_names (org_id, source_ip, ptr, base_domain, service, service_type)
+SELECT org_id, source_ip, ptr, base_domain, service, service_type FROM aggregate_records
+WHERE ptr IS NOT NULL
+ON CONFLICT (org_id, source_ip) DO NOTHING;--> statement-breakpoint
+DROP TABLE `aggregate_auth_results`;--> statement-breakpoint
+ALTER TABLE `aggregate_records` DROP COLUMN `ptr`;--> statement-breakpoint
+ALTER TABLE `aggregate_records` DROP COLUMN `base_domain`;--> statement-breakpoint
+ALTER TABLE `aggregate_records` DROP COLUMN `service`;--> statement-breakpoint
+ALTER TABLE `aggregate_records` DROP COLUMN `service_type`;
