@@ -11,7 +11,11 @@ FROM (
   SELECT org_id, record_id,
     (json_agg(CASE WHEN human_result IS NULL THEN json_build_array(domain, selector, result) ELSE json_build_array(domain, selector, result, human_result) END ORDER BY id) FILTER (WHERE method = 'dkim'))::text AS dkim,
     (json_agg(CASE WHEN human_result IS NULL THEN json_build_array(domain, scope, result) ELSE json_build_array(domain, scope, result, human_result) END ORDER BY id) FILTER (WHERE method = 'spf'))::text AS spf
-  FROM aggregate_auth_results
+  FROM (
+    -- a domain that is the record's header From domain is written 0
+    SELECT x.org_id, x.record_id, x.id, x.method, CASE WHEN x.domain = r.header_from THEN to_json(0) ELSE to_json(x.domain) END AS domain, x.selector, x.scope, x.result, x.human_result
+    FROM aggregate_auth_results x JOIN aggregate_records r ON r.org_id = x.org_id AND r.id = x.record_id
+  ) AS x
   GROUP BY org_id, record_id
 ) AS g
 WHERE r.org_id = g.org_id AND r.id = g.record_id;--> statement-breakpoint

@@ -11,7 +11,12 @@ FROM (
     -- none of a method: null, not an empty array
     NULLIF(json_group_array(CASE WHEN human_result IS NULL THEN json_array(domain, selector, result) ELSE json_array(domain, selector, result, human_result) END) FILTER (WHERE method = 'dkim'), '[]') AS dkim,
     NULLIF(json_group_array(CASE WHEN human_result IS NULL THEN json_array(domain, scope, result) ELSE json_array(domain, scope, result, human_result) END) FILTER (WHERE method = 'spf'), '[]') AS spf
-  FROM (SELECT * FROM aggregate_auth_results ORDER BY record_id, id)
+  FROM (
+    -- a domain that is the record's header From domain is written 0
+    SELECT x.record_id, x.method, CASE WHEN x.domain = r.header_from THEN 0 ELSE x.domain END AS domain, x.selector, x.scope, x.result, x.human_result
+    FROM aggregate_auth_results x JOIN aggregate_records r ON r.id = x.record_id
+    ORDER BY x.record_id, x.id
+  )
   GROUP BY record_id
 ) AS g
 WHERE r.id = g.record_id;--> statement-breakpoint

@@ -28,7 +28,8 @@ function seed(dialect: "sqlite" | "postgres"): string[] {
   // o1: a record with two DKIM results (one with a human result) and one SPF, named only on the record;
   // a record with an SPF result only; a record without results. o2: a record whose name source_names already has (newer).
   rows.push(
-    `INSERT INTO aggregate_records (id, report_id, org_id, date_begin, source_ip, message_count, disposition, dmarc_pass, ptr, base_domain, service, service_type) ${VALUES} (1, 'r-o1', 'o1', 86400, '192.0.2.1', 5, 'none', ${TRUE}, 'mail-1.google.com', 'google.com', 'Google', 'Email Provider')`,
+    `INSERT INTO aggregate_records (id, report_id, org_id, date_begin, source_ip, message_count, disposition, dmarc_pass, header_from, ptr, base_domain, service, service_type)
+     ${VALUES} (1, 'r-o1', 'o1', 86400, '192.0.2.1', 5, 'none', ${TRUE}, 'example.com', 'mail-1.google.com', 'google.com', 'Google', 'Email Provider')`,
     `INSERT INTO aggregate_records (id, report_id, org_id, date_begin, source_ip, message_count, disposition, dmarc_pass) ${VALUES} (2, 'r-o1', 'o1', 86400, '192.0.2.2', 1, 'none', ${TRUE})`,
     `INSERT INTO aggregate_records (id, report_id, org_id, date_begin, source_ip, message_count, disposition, dmarc_pass) ${VALUES} (3, 'r-o1', 'o1', 86400, '192.0.2.3', 1, 'reject', ${dialect === "sqlite" ? "0" : "FALSE"})`,
     `INSERT INTO aggregate_records (id, report_id, org_id, date_begin, source_ip, message_count, disposition, dmarc_pass, ptr, base_domain, service, service_type) ${VALUES} (4, 'r-o2', 'o2', 86400, '192.0.2.1', 2, 'none', ${TRUE}, 'old.example.net', 'example.net', NULL, NULL)`,
@@ -42,13 +43,13 @@ function seed(dialect: "sqlite" | "postgres"): string[] {
   return rows;
 }
 
-const RECORDS = "SELECT id, org_id, dkim_results, spf_results FROM aggregate_records ORDER BY id";
+const RECORDS = "SELECT id, org_id, header_from, dkim_results, spf_results FROM aggregate_records ORDER BY id";
 const NAMES = "SELECT org_id, source_ip, ptr, base_domain, service, service_type FROM source_names ORDER BY org_id, source_ip";
 const TABLES = "SELECT table_name AS name FROM information_schema.tables WHERE table_name = 'aggregate_auth_results'";
 const COLUMNS = ["ptr", "base_domain", "service", "service_type"];
 
-function expectMigrated(records: { id: number | string; dkim_results: string | null; spf_results: string | null }[], names: Record<string, unknown>[]): void {
-  const view = records.map((r) => ({ id: Number(r.id), dkim: dkimResultsOf(r.dkim_results), spf: spfResultsOf(r.spf_results) }));
+function expectMigrated(records: { id: number | string; header_from: string | null; dkim_results: string | null; spf_results: string | null }[], names: Record<string, unknown>[]): void {
+  const view = records.map((r) => ({ id: Number(r.id), dkim: dkimResultsOf(r.dkim_results, r.header_from), spf: spfResultsOf(r.spf_results, r.header_from) }));
   expect(view).toEqual([
     {
       id: 1,
@@ -62,6 +63,10 @@ function expectMigrated(records: { id: number | string; dkim_results: string | n
     { id: 3, dkim: [], spf: [] },
     { id: 4, dkim: [{ domain: "example.com", selector: "s2", result: "pass", humanResult: null }], spf: [] },
   ]);
+  // the header From domain written 0 (record 1's), any other as it is
+  expect(JSON.parse(records[0]!.dkim_results!)).toEqual([[0, "s1", "pass"], ["esp.example.net", null, "fail", 'body hash "did" not verify']]);
+  expect(JSON.parse(records[0]!.spf_results!)).toEqual([[0, "mfrom", "pass"]]);
+  expect(JSON.parse(records[3]!.dkim_results!)).toEqual([["example.com", "s2", "pass"]]);
   // none of a method: null, not an empty array
   expect(records.map((r) => [r.dkim_results === null, r.spf_results === null])).toEqual([
     [false, false],

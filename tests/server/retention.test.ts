@@ -60,9 +60,10 @@ async function failureIds(orgId: string) {
 }
 async function counts() {
   const { store } = t.deps;
-  const records = await store.db.select({ dkim: store.t.aggregateRecords.dkimResults, spf: store.t.aggregateRecords.spfResults }).from(store.t.aggregateRecords);
+  const { dkimResults: dkim, spfResults: spf, headerFrom } = store.t.aggregateRecords;
+  const records = await store.db.select({ dkim, spf, headerFrom }).from(store.t.aggregateRecords);
   // the DKIM and SPF results the records carry
-  const auth = records.reduce((n, r) => n + dkimResultsOf(r.dkim).length + spfResultsOf(r.spf).length, 0);
+  const auth = records.reduce((n, r) => n + dkimResultsOf(r.dkim, r.headerFrom).length + spfResultsOf(r.spf, r.headerFrom).length, 0);
   return { records: records.length, auth };
 }
 async function rollups() {

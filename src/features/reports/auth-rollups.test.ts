@@ -68,19 +68,21 @@ function backfillOf(table: string): string {
   return found!;
 }
 
-/** The rows aggregate_auth_results held, read from the records' DKIM and SPF results. */
+/** The rows aggregate_auth_results held, read from the records' DKIM and SPF results (a domain 0 is the record's header From). */
 const AUTH_RESULTS_VIEW = {
   sqlite: `CREATE VIEW aggregate_auth_results AS
-    SELECT r.id AS record_id, r.org_id, 'dkim' AS method, j.value ->> 0 AS domain, j.value ->> 1 AS selector, NULL AS scope, j.value ->> 2 AS result, j.value ->> 3 AS human_result
+    SELECT r.id AS record_id, r.org_id, 'dkim' AS method, CASE WHEN j.value ->> 0 = 0 THEN r.header_from ELSE j.value ->> 0 END AS domain,
+      j.value ->> 1 AS selector, NULL AS scope, j.value ->> 2 AS result, j.value ->> 3 AS human_result
     FROM aggregate_records r, json_each(r.dkim_results) j
     UNION ALL
-    SELECT r.id, r.org_id, 'spf', j.value ->> 0, NULL, j.value ->> 1, j.value ->> 2, j.value ->> 3
+    SELECT r.id, r.org_id, 'spf', CASE WHEN j.value ->> 0 = 0 THEN r.header_from ELSE j.value ->> 0 END, NULL, j.value ->> 1, j.value ->> 2, j.value ->> 3
     FROM aggregate_records r, json_each(r.spf_results) j`,
   postgres: `CREATE VIEW aggregate_auth_results AS
-    SELECT r.id AS record_id, r.org_id, 'dkim'::text AS method, j ->> 0 AS domain, j ->> 1 AS selector, NULL::text AS scope, j ->> 2 AS result, j ->> 3 AS human_result
+    SELECT r.id AS record_id, r.org_id, 'dkim'::text AS method, CASE WHEN jsonb_typeof(j -> 0) = 'number' THEN r.header_from ELSE j ->> 0 END AS domain,
+      j ->> 1 AS selector, NULL::text AS scope, j ->> 2 AS result, j ->> 3 AS human_result
     FROM aggregate_records r, jsonb_array_elements(r.dkim_results::jsonb) j
     UNION ALL
-    SELECT r.id, r.org_id, 'spf', j ->> 0, NULL, j ->> 1, j ->> 2, j ->> 3
+    SELECT r.id, r.org_id, 'spf', CASE WHEN jsonb_typeof(j -> 0) = 'number' THEN r.header_from ELSE j ->> 0 END, NULL, j ->> 1, j ->> 2, j ->> 3
     FROM aggregate_records r, jsonb_array_elements(r.spf_results::jsonb) j`,
 };
 

@@ -73,7 +73,7 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
     for (const row of rows) {
       text += csvLine([
         row.dateBegin.toISOString(), row.dateEnd.toISOString(), row.reporter, row.reportId, row.policyDomain, row.sourceIp, row.country, row.ptr, row.service,
-        Number(row.count), row.disposition, row.dkimAligned, row.spfAligned, row.headerFrom, row.envelopeFrom, authText(dkimResultsOf(row.dkimResults)), authText(spfResultsOf(row.spfResults)),
+        Number(row.count), row.disposition, row.dkimAligned, row.spfAligned, row.headerFrom, row.envelopeFrom, authText(dkimResultsOf(row.dkimResults, row.headerFrom)), authText(spfResultsOf(row.spfResults, row.headerFrom)),
       ]);
     }
     return text;

@@ -101,8 +101,8 @@ export async function recordViewsOf(ctx: ServiceContext, records: readonly Recor
       envelopeFrom: r.envelopeFrom,
       envelopeTo: r.envelopeTo,
       reasons: r.reasons ? JSON.parse(r.reasons) : [],
-      dkimResults: dkimResultsOf(r.dkimResults),
-      spfResults: spfResultsOf(r.spfResults),
+      dkimResults: dkimResultsOf(r.dkimResults, r.headerFrom),
+      spfResults: spfResultsOf(r.spfResults, r.headerFrom),
     };
   });
 }

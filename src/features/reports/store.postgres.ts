@@ -98,7 +98,7 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
           const where = geo.get(r.sourceIp)!;
           return [
             r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r), r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons),
-            where.country, where.city, dkimResultsText(r.dkimResults), spfResultsText(r.spfResults),
+            where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
           ];
         });
         await insertRecordsPostgres(store, id, ctx.orgId, begin, rows);

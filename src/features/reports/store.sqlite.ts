@@ -192,7 +192,7 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
         const where = geo.get(r.sourceIp)!;
         values.push(
           id, ctx.orgId, begin, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
-          r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city, dkimResultsText(r.dkimResults), spfResultsText(r.spfResults),
+          r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
         );
       }
       insertRows(s.insertRecords, s.insertRecord, RECORD_ROWS, RECORD_COLUMNS, values);
