@@ -194,6 +194,11 @@ export function countTasks(input: Omit<TaskInput, "traffic" | "ruaAddress" | "de
   return count;
 }
 
+/** The report window as the tasks' text says it. */
+const IN_THE_WINDOW = `in the last ${REPORT_WINDOW_DAYS} days`;
+/** A domain without failing senders of one kind (never changed). */
+const NO_SENDERS: readonly FailingSender[] = Object.freeze([]);
+
 /** A task's text, worked out only when the task is listed (countTasks never asks for it). */
 interface TaskText {
   createdAt: string;
@@ -226,18 +231,34 @@ function domainTasks(
   const policy = d.dmarcPolicy;
   const enforced = policy === "quarantine" || policy === "reject";
   const parsed = d.dmarcRecord && (enforced || policy === "none") ? dmarcFacts(d.dmarcRecord, d.name) : null;
-  const window = `in the last ${REPORT_WINDOW_DAYS} days`;
+  const window = IN_THE_WINDOW;
 
-  // yours: a known service not marked "not ours", or any sender marked approved (the readiness rule); the rest is spoofing or unknown
-  const yours = (f: FailingSender) => isYours({ service: f.service, mark: f.mark ?? null });
   // the domain's readiness panel: the blockers of the next stage, each with its exact fix
   const readiness = () => `/app/domains/${encodeURIComponent(d.id)}#readiness`;
-  const blockers = failing.filter(yours).sort((a, b) => b.messages - a.messages);
   const nameOf = (f: FailingSender) => f.service ?? f.sender ?? "An approved sender";
-  const unrecognised = failing.filter((f) => !yours(f));
-  const spoofed = unrecognised.reduce((s, f) => s + f.messages, 0);
-  const spoofedDelivered = unrecognised.reduce((s, f) => s + f.delivered, 0);
-  const spoofSources = unrecognised.reduce((s, f) => s + f.sources, 0);
+  // yours (blockers, most failing first): a known service not marked "not ours", or any sender
+  // marked approved (the readiness rule); the rest (unrecognised) is spoofing or unknown
+  let blockers: readonly FailingSender[] = NO_SENDERS;
+  let unrecognised: readonly FailingSender[] = NO_SENDERS;
+  let spoofed = 0;
+  let spoofedDelivered = 0;
+  let spoofSources = 0;
+  if (failing.length) {
+    const own: FailingSender[] = [];
+    const others: FailingSender[] = [];
+    for (const f of failing) {
+      if (isYours({ service: f.service, mark: f.mark ?? null })) own.push(f);
+      else {
+        others.push(f);
+        spoofed += f.messages;
+        spoofedDelivered += f.delivered;
+        spoofSources += f.sources;
+      }
+    }
+    if (own.length > 1) own.sort((a, b) => b.messages - a.messages);
+    blockers = own;
+    unrecognised = others;
+  }
 
   // DMARC
   if (policy === "missing") {

@@ -21,8 +21,8 @@ import { addDomain, domainNamesOf } from "../domains/service";
 import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
 import { failingMailOfOrgs, senderMarksOfOrgs, trafficOfOrgs } from "../reports/across-orgs";
-import { byOrg, groupBy, overClients } from "./over-clients";
-import { clientsTaskCounts, taskWindow } from "./tasks";
+import { overClients } from "./over-clients";
+import { rowsOf, rowsPerClient, taskCountOf, taskWindow, type ClientRows } from "./tasks";
 import { IMPORT_MAX_ROWS, PORTFOLIO_STATUSES, type ImportResponse, type ImportRow, type PortfolioClient, type PortfolioResponse, type PortfolioStatus } from "./contract";
 
 const DAY_MS = 86_400_000;
@@ -50,28 +50,34 @@ export function inClient(ctx: OrgContext, clientId: string): OrgContext {
 /** Pass rate the dashboard's way: percent with one decimal, null without messages. */
 const passRate = (t: { messages: number; passing: number }) => (t.messages ? Math.round((t.passing / t.messages) * 1000) / 10 : null);
 
-function worstOf(statuses: string[]): PortfolioStatus | null {
-  if (!statuses.length) return null;
-  const rank = (s: string) => {
-    const i = PORTFOLIO_STATUSES.indexOf(s as PortfolioStatus);
-    return i < 0 ? PORTFOLIO_STATUSES.indexOf("pending") : i;
-  };
-  return PORTFOLIO_STATUSES[Math.min(...statuses.map(rank))]!;
+/** A domain's overall status's place in PORTFOLIO_STATUSES (worst first); a status not listed counts as pending. */
+function statusRank(status: string): number {
+  const i = PORTFOLIO_STATUSES.indexOf(status as PortfolioStatus);
+  return i < 0 ? PENDING : i;
 }
+const PENDING = PORTFOLIO_STATUSES.indexOf("pending");
 
 /**
- * The source addresses of a client's failing mail of the window, the MAX_SOURCES most failing
- * (ties by address), as its threat list ranks them (failingSources: summed over the window's
- * days and domains), each with its name.
+ * How many source addresses of a client's failing mail of the window its threat list counts:
+ * the MAX_SOURCES most failing (summed over the window's days and domains; ties by address, as
+ * failingSources ranks them), less those of a sender the client approved.
  */
-function topFailingSources<T extends { ip: string; failing: number }>(rows: T[]): T[] {
-  const sums = new Map<string, { row: T; failing: number }>();
-  for (const r of rows) {
-    const cur = sums.get(r.ip);
-    if (cur) cur.failing += r.failing;
-    else sums.set(r.ip, { row: r, failing: r.failing });
-  }
-  return [...sums.values()].sort((a, b) => b.failing - a.failing || byCodeUnit(a.row.ip, b.row.ip)).slice(0, MAX_SOURCES).map((s) => s.row);
+function failingSourceCount(rows: ClientRows["failing"], approved: ReadonlySet<string> | null): number {
+  if (!rows.length) return 0;
+  // each address once, with its first row (its name)
+  const first = new Map<string, ClientRows["failing"][number]>();
+  for (const r of rows) if (!first.has(r.ip)) first.set(r.ip, r);
+  let sources: Iterable<ClientRows["failing"][number]> = first.values();
+  if (first.size > MAX_SOURCES) {
+    // more addresses than counted: the most failing ones
+    const sums = new Map<string, number>();
+    for (const r of rows) sums.set(r.ip, (sums.get(r.ip) ?? 0) + r.failing);
+    sources = [...first.values()].sort((a, b) => sums.get(b.ip)! - sums.get(a.ip)! || byCodeUnit(a.ip, b.ip)).slice(0, MAX_SOURCES);
+  } else if (!approved) return first.size;
+  if (!approved) return MAX_SOURCES;
+  let count = 0;
+  for (const s of sources) if (!approved.has(senderKeyOfRow({ service: s.name?.service ?? null, baseDomain: s.name?.baseDomain ?? null, sourceIp: s.ip }))) count++;
+  return count;
 }
 
 /**
@@ -81,7 +87,8 @@ function topFailingSources<T extends { ip: string; failing: number }>(rows: T[])
  * failing rows of the daily sender roll-up the tasks read too, ranked the threat list's way:
  * the same top MAX_SOURCES per client), senderMarks, and the alert feed's count (org_events
  * without test events). Open tasks are the client's tasks counted by the same rules, from the
- * inputs that decide which tasks there are, read the same way (./tasks.ts clientsTaskCounts).
+ * inputs that decide which tasks there are, read the same way (./tasks.ts taskCountOf). The
+ * domains, failing mail and marks are grouped per client once, for the figures and the tasks.
  */
 async function clientsFigures(ctx: OrgContext, clients: { id: string; name: string }[], plan: string): Promise<PortfolioClient[]> {
   const ids = clients.map((c) => c.id);
@@ -92,38 +99,44 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
   const alertsFrom = new Date(Math.ceil(weekAgo.getTime() / 1000) * 1000);
   // the tasks' window of failing mail is the 7 UTC days up to today, the failing sources' too
   const window = taskWindow(now);
-  // every read starts at once (each on its own pooled connection on PostgreSQL), the task
-  // inputs' with them: the tasks take the domains, marks and failing mail as they arrive
-  const reads = {
-    domains: overClients(ids, (chunk) => domainsWithRecordOfOrgs(ctx, chunk, now)),
-    failing: overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, window.windowStart, window.now)),
-    marks: overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
-  };
-  const [domainRows, traffic, failing, marks, alerts, openTasks] = await Promise.all([
-    reads.domains,
+  // every read starts at once (each on its own pooled connection on PostgreSQL); the task
+  // inputs are grouped and the tasks counted as soon as they are in, while the others are read
+  const perClient = Promise.all([
+    overClients(ids, (chunk) => domainsWithRecordOfOrgs(ctx, chunk, now)),
+    overClients(ids, (chunk) => failingMailOfOrgs(ctx, chunk, window.windowStart, window.now)),
+    overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
+  ]).then(([domains, failing, marks]) => {
+    const grouped = rowsPerClient({ domains, failing, marks });
+    const openTasks = new Map<string, number>();
+    for (const id of ids) openTasks.set(id, taskCountOf(rowsOf(grouped, id), now));
+    return { grouped, openTasks };
+  });
+  const [{ grouped, openTasks }, traffic, alerts] = await Promise.all([
+    perClient,
     overClients(ids, (chunk) => trafficOfOrgs(ctx, chunk, { weekAgo, monthAgo, now })),
-    reads.failing,
-    reads.marks,
     overClients(ids, (chunk) => eventCountsSince(ctx, chunk, alertsFrom)),
-    clientsTaskCounts(ctx, ids, { now, ...reads }),
   ]);
 
-  const domainsOf = groupBy(domainRows, byOrg);
   const trafficOf = new Map(traffic.map((r) => [r.orgId, r]));
-  const failingOf = groupBy(failing, byOrg);
-  const approved = new Set(marks.filter((m) => m.verdict === "approved").map((m) => `${m.orgId} ${m.key}`));
   const alertsOf = new Map(alerts.map((r) => [r.orgId, Number(r.n)]));
 
   const result: PortfolioClient[] = [];
   for (const client of clients) {
-    const domains = domainsOf.get(client.id) ?? [];
+    const rows = rowsOf(grouped, client.id);
+    const domains = rows.domains;
     const policyMix = { reject: 0, quarantine: 0, none: 0, missing: 0 };
+    let worst = -1;
+    let lastReport: Date | null = null;
     for (const d of domains) {
+      const rank = statusRank(d.overallStatus);
+      if (worst < 0 || rank < worst) worst = rank;
+      if (d.lastReportAt && (!lastReport || d.lastReportAt.getTime() > lastReport.getTime())) lastReport = d.lastReportAt;
       if (d.dmarcPolicy === null) continue; // not checked yet
       const p = d.dmarcPolicy === "reject" || d.dmarcPolicy === "quarantine" || d.dmarcPolicy === "none" ? d.dmarcPolicy : "missing";
       policyMix[p]++;
     }
-    const lastReport = domains.reduce<Date | null>((max, d) => (d.lastReportAt && (!max || d.lastReportAt.getTime() > max.getTime()) ? d.lastReportAt : max), null);
+    let approved: Set<string> | null = null;
+    for (const m of rows.marks) if (m.verdict === "approved") (approved ??= new Set()).add(m.key);
     const t = trafficOf.get(client.id);
     const week = t?.week ?? { messages: 0, passing: 0 };
     const month = t?.month ?? { messages: 0, passing: 0 };
@@ -132,12 +145,12 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
       name: client.name,
       plan,
       domains: domains.length,
-      worstStatus: worstOf(domains.map((d) => d.overallStatus)),
+      worstStatus: worst < 0 ? null : PORTFOLIO_STATUSES[worst]!,
       passRate7d: passRate(week),
       passRate30d: passRate(month),
       messages7d: week.messages,
       // as the threat list: a source of a sender the client approved is not counted
-      failingSources7d: topFailingSources(failingOf.get(client.id) ?? []).filter((s) => !approved.has(`${client.id} ${senderKeyOfRow({ service: s.name?.service ?? null, baseDomain: s.name?.baseDomain ?? null, sourceIp: s.ip })}`)).length,
+      failingSources7d: failingSourceCount(rows.failing, approved),
       openTasks: openTasks.get(client.id) ?? 0,
       alerts7d: alertsOf.get(client.id) ?? 0,
       lastReportAt: lastReport?.toISOString() ?? null,
