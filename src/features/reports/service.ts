@@ -1,5 +1,5 @@
 /** Reading reports back, always within one organisation. */
-import { and, desc, eq, gte, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, gte, lt, sql } from "drizzle-orm";
 import type { aggregateRecords, aggregateReports } from "../../db/schema";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { NotFoundError } from "../../http/errors";
@@ -7,6 +7,7 @@ import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
 import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary, type PageQuery } from "./contract";
 import { afterKey, decodeCursor, pageOf, type Page } from "./paging";
 import { dkimResultsOf, spfResultsOf } from "./record-auth";
+import { sourceNamesOf, type SourceName } from "./source-names";
 
 type ReportRow = typeof aggregateReports.$inferSelect;
 
@@ -69,21 +70,12 @@ type RecordRow = typeof aggregateRecords.$inferSelect;
  * read in batches by address).
  */
 export async function recordViewsOf(ctx: ServiceContext, records: readonly RecordRow[]): Promise<DmarcRecordView[]> {
-  const { sourceNames } = ctx.store.t;
-  const names = new Map<string, { ptr: string; baseDomain: string | null; service: string | null; serviceType: string | null }>();
-  const key = (orgId: string, ip: string) => `${orgId} ${ip}`;
+  const names = new Map<string, Map<string, SourceName>>();
   for (const orgId of new Set(records.map((r) => r.orgId))) {
-    const ips = [...new Set(records.filter((r) => r.orgId === orgId).map((r) => r.sourceIp))];
-    for (let i = 0; i < ips.length; i += 500) {
-      const rows = await ctx.store.db
-        .select({ ip: sourceNames.sourceIp, ptr: sourceNames.ptr, baseDomain: sourceNames.baseDomain, service: sourceNames.service, serviceType: sourceNames.serviceType })
-        .from(sourceNames)
-        .where(and(eq(sourceNames.orgId, orgId), inArray(sourceNames.sourceIp, ips.slice(i, i + 500))));
-      for (const { ip, ...name } of rows) names.set(key(orgId, ip), name);
-    }
+    names.set(orgId, await sourceNamesOf(ctx.store, orgId, records.filter((r) => r.orgId === orgId).map((r) => r.sourceIp)));
   }
   return records.map((r) => {
-    const name = names.get(key(r.orgId, r.sourceIp));
+    const name = names.get(r.orgId)!.get(r.sourceIp);
     return {
       sourceIp: r.sourceIp,
       country: r.country,

@@ -9,6 +9,7 @@ import type { ServiceContext } from "../../http/access";
 import { byCodeUnit, greaterText } from "../../lib/order";
 import { failingSenders, type FailingMailRow } from "../../lib/task-inputs";
 import type { FailingSender } from "../../lib/tasks";
+import { sourceNamesOf } from "./source-names";
 
 type Ctx = Pick<ServiceContext, "store">;
 const secs = (d: Date) => Math.floor(d.getTime() / 1000);
@@ -127,10 +128,7 @@ export async function failingSources(ctx: Ctx, orgId: string, opts: { fromDay: n
   }
   const top = [...sums.values()].sort((a, b) => b.attempts - a.attempts || byCodeUnit(a.ip, b.ip)).slice(0, opts.limit);
   if (!top.length) return [];
-  const names = await ctx.store.rows<{ ip: string; ptr: string; service: string | null; baseDomain: string | null }>(sql`
-    SELECT source_ip AS "ip", ptr AS "ptr", service AS "service", base_domain AS "baseDomain"
-    FROM source_names WHERE org_id = ${orgId} AND source_ip IN (${sql.join(top.map((t) => sql`${t.ip}`), sql`, `)})`);
-  const named = new Map(names.map((n) => [n.ip, n]));
+  const named = await sourceNamesOf(ctx.store, orgId, top.map((t) => t.ip));
   return top.map((t) => {
     const n = named.get(t.ip);
     return {
