@@ -189,9 +189,29 @@ export function deriveTasks(input: TaskInput): Task[] {
  */
 export function countTasks(input: Omit<TaskInput, "traffic" | "ruaAddress" | "destination">): number {
   let count = 0;
-  const failingOf = failingByDomain(input.failing);
-  for (const d of input.domains) domainTasks(d, input, failingOf.get(d.id) ?? [], undefined, () => count++);
+  for (const n of countTasksPerDomain(input)) count += n;
   return count;
+}
+
+/**
+ * `countTasks` of each domain of `input.domains`, in their order. A domain's tasks depend on the
+ * domain, its own failing senders and the moment only, so the domains of many organizations
+ * (the MSP portfolio's clients) are counted in one call, each organization's count the sum of
+ * its domains'.
+ */
+export function countTasksPerDomain(input: Omit<TaskInput, "traffic" | "ruaAddress" | "destination">): number[] {
+  const counts: number[] = [];
+  const failingOf = failingByDomain(input.failing);
+  let count = 0;
+  const emit = () => {
+    count++;
+  };
+  for (const d of input.domains) {
+    count = 0;
+    domainTasks(d, input, failingOf.get(d.id) ?? NO_SENDERS, undefined, emit);
+    counts.push(count);
+  }
+  return counts;
 }
 
 /** The report window as the tasks' text says it. */
@@ -212,7 +232,7 @@ interface TaskText {
 function domainTasks(
   d: DomainState,
   input: TaskInput,
-  failing: FailingSender[],
+  failing: readonly FailingSender[],
   traffic: DomainTraffic | undefined,
   emit: (code: string, category: TaskCategory, priority: TaskPriority, text: () => TaskText) => void,
 ): void {

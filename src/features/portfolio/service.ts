@@ -22,7 +22,7 @@ import { clientsOf, organizationInfo } from "../orgs/audience";
 import { createClient } from "../orgs/service";
 import { failingMailOfOrgs, senderMarksOfOrgs, trafficOfOrgs } from "../reports/across-orgs";
 import { overClients } from "./over-clients";
-import { rowsOf, rowsPerClient, taskCountOf, taskWindow, type ClientRows } from "./tasks";
+import { rowsOf, rowsPerClient, taskCounts, taskWindow, type ClientRows } from "./tasks";
 import { IMPORT_MAX_ROWS, PORTFOLIO_STATUSES, type ImportResponse, type ImportRow, type PortfolioClient, type PortfolioResponse, type PortfolioStatus } from "./contract";
 
 const DAY_MS = 86_400_000;
@@ -87,7 +87,7 @@ function failingSourceCount(rows: ClientRows["failing"], approved: ReadonlySet<s
  * failing rows of the daily sender roll-up the tasks read too, ranked the threat list's way:
  * the same top MAX_SOURCES per client), senderMarks, and the alert feed's count (org_events
  * without test events). Open tasks are the client's tasks counted by the same rules, from the
- * inputs that decide which tasks there are, read the same way (./tasks.ts taskCountOf). The
+ * inputs that decide which tasks there are, read the same way (./tasks.ts taskCounts). The
  * domains, failing mail and marks are grouped per client once, for the figures and the tasks.
  */
 async function clientsFigures(ctx: OrgContext, clients: { id: string; name: string }[], plan: string): Promise<PortfolioClient[]> {
@@ -107,9 +107,7 @@ async function clientsFigures(ctx: OrgContext, clients: { id: string; name: stri
     overClients(ids, (chunk) => senderMarksOfOrgs(ctx, chunk)),
   ]).then(([domains, failing, marks]) => {
     const grouped = rowsPerClient({ domains, failing, marks });
-    const openTasks = new Map<string, number>();
-    for (const id of ids) openTasks.set(id, taskCountOf(rowsOf(grouped, id), now));
-    return { grouped, openTasks };
+    return { grouped, openTasks: taskCounts(grouped, ids, now) };
   });
   const [{ grouped, openTasks }, traffic, alerts] = await Promise.all([
     perClient,

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { rowsOf, rowsPerClient, taskCountOf } from "./tasks";
+import { failingSenders, markedIpsOf, withMarks } from "../../lib/task-inputs";
+import { deriveTasks } from "../../lib/tasks";
+import { rowsOf, rowsPerClient, taskCounts } from "./tasks";
 
 const now = new Date("2025-06-01T12:00:00Z");
 const days = (n: number) => new Date(now.getTime() - n * 86_400_000);
@@ -32,8 +34,8 @@ describe("rowsPerClient", () => {
   });
 });
 
-describe("taskCountOf", () => {
-  const count = (read: Parameters<typeof rowsPerClient>[0], id = "a") => taskCountOf(rowsOf(rowsPerClient(read), id), now);
+describe("taskCounts", () => {
+  const count = (read: Parameters<typeof rowsPerClient>[0], id = "a") => taskCounts(rowsPerClient(read), [id], now).get(id);
 
   test("a domain added after the moment counted has no task yet", () => {
     expect(count({ domains: [domain("a", "a1", { dmarcPolicy: "missing", dmarcRecord: null, createdAt: new Date(now.getTime() + 1000) })], failing: [], marks: [] })).toBe(0);
@@ -50,5 +52,44 @@ describe("taskCountOf", () => {
     expect(count({ domains: [domain("a", "a1")], failing: rows, marks: [{ orgId: "a", key: "ip:203.0.113.7", verdict: "approved" }] })).toBe(2);
     // another client's marks change nothing
     expect(count({ domains: [domain("a", "a1")], failing: rows, marks: [{ orgId: "b", key: "service:Twilio SendGrid", verdict: "not_ours" }] })).toBe(2);
+  });
+
+  test("every client counted at once has as many tasks as its own list, whether its failing mail is named, marked or neither", () => {
+    const sendgrid = { service: "Twilio SendGrid", baseDomain: "sendgrid.net" };
+    const read = {
+      domains: [
+        domain("plain1", "p1a", { dmarcPolicy: "none", dmarcRecord: "v=DMARC1; p=none; rua=mailto:x@p1a.example" }),
+        domain("plain1", "p1b"),
+        domain("plain2", "p2a", { dmarcPolicy: "quarantine", dmarcRecord: "v=DMARC1; p=quarantine; pct=50" }),
+        domain("named", "na", { dkimStatus: "missing" }),
+        domain("marked", "ma"),
+        domain("quiet", "qa", { spfStatus: "missing", createdAt: new Date(now.getTime() + 60_000) }),
+        domain("quiet", "qb", { lastReportAt: days(9) }),
+      ],
+      failing: [
+        failing("plain1", "p1a", "203.0.113.1", 25),
+        failing("plain2", "p2a", "203.0.113.1", 6),
+        failing("plain1", "p1b", "203.0.113.2", 4),
+        failing("plain2", "p2a", "203.0.113.3", 6),
+        failing("plain1", "p1b", "203.0.113.4", 7),
+        failing("named", "na", "167.89.0.1", 3, sendgrid),
+        failing("named", "na", "203.0.113.5", 12),
+        failing("marked", "ma", "203.0.113.6", 30),
+        failing("marked", "ma", "203.0.113.7", 2),
+      ],
+      marks: [{ orgId: "marked", key: "ip:203.0.113.6", verdict: "approved" as const }],
+    };
+    const ids = ["plain1", "plain2", "named", "marked", "quiet", "empty"];
+    const grouped = rowsPerClient(read);
+    // each client's own list: its rows alone, through the inputs the dashboard builds
+    const own = ids.map((id) => {
+      const rows = rowsOf(grouped, id);
+      const marks = new Map(rows.marks.map((m) => [m.key, m.verdict]));
+      const names = new Map(rows.failing.filter((r) => r.name).map((r) => [r.ip, r.name!]));
+      const senders = withMarks(failingSenders(rows.failing, (ip) => names.get(ip), markedIpsOf(marks)), marks);
+      return deriveTasks({ now, domains: rows.domains.filter((d) => d.createdAt <= now), failing: senders }).length;
+    });
+    expect(ids.map((id) => taskCounts(grouped, ids, now).get(id))).toEqual(own);
+    expect(own).toEqual([2, 4, 3, 1, 1, 0]);
   });
 });
