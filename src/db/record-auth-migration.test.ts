@@ -1,6 +1,7 @@
 /**
  * The migration that folds aggregate_auth_results into the records and drops the records' copies
- * of their addresses' names applies to databases with data, on SQLite and PostgreSQL: every record
+ * of their addresses' names and their reports' period start (and the index on it) applies to
+ * databases with data, on SQLite and PostgreSQL: every record
  * carries the DKIM and SPF results its rows held, in their order, with selectors, scopes and human
  * results as stored (null when it had none of a method); a name only a record held is kept in its
  * organization's source_names, a name source_names already holds is left as it is; and the report
@@ -46,7 +47,7 @@ function seed(dialect: "sqlite" | "postgres"): string[] {
 const RECORDS = "SELECT id, org_id, header_from, dkim_results, spf_results FROM aggregate_records ORDER BY id";
 const NAMES = "SELECT org_id, source_ip, ptr, base_domain, service, service_type FROM source_names ORDER BY org_id, source_ip";
 const TABLES = "SELECT table_name AS name FROM information_schema.tables WHERE table_name = 'aggregate_auth_results'";
-const COLUMNS = ["ptr", "base_domain", "service", "service_type"];
+const COLUMNS = ["date_begin", "ptr", "base_domain", "service", "service_type"];
 
 function expectMigrated(records: { id: number | string; header_from: string | null; dkim_results: string | null; spf_results: string | null }[], names: Record<string, unknown>[]): void {
   const view = records.map((r) => ({ id: Number(r.id), dkim: dkimResultsOf(r.dkim_results, r.header_from), spf: spfResultsOf(r.spf_results, r.header_from) }));
@@ -88,9 +89,10 @@ test("SQLite: every record carries its auth results, a name only a record held i
   expect(db.query("SELECT name FROM sqlite_schema WHERE name = 'aggregate_auth_results'").all()).toEqual([]);
   const columns = (db.query("PRAGMA table_info(aggregate_records)").all() as { name: string }[]).map((c) => c.name);
   for (const c of COLUMNS) expect(columns).not.toContain(c);
+  expect(db.query("SELECT name FROM sqlite_schema WHERE tbl_name = 'aggregate_records' AND type = 'index' AND sql IS NOT NULL").all()).toEqual([{ name: "aggregate_records_report_idx" }]);
   expect(db.query("PRAGMA foreign_key_check").all()).toEqual([]);
   // new records continue the ids
-  const { id } = db.query("INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dmarc_pass) VALUES ('r-o1', 'o1', 86400, '192.0.2.9', 1, 'none', 1) RETURNING id").get() as { id: number };
+  const { id } = db.query("INSERT INTO aggregate_records (report_id, org_id, source_ip, message_count, disposition, dmarc_pass) VALUES ('r-o1', 'o1', '192.0.2.9', 1, 'none', 1) RETURNING id").get() as { id: number };
   expect(id).toBe(5);
 });
 
@@ -104,5 +106,6 @@ test.skipIf(!!postgresMissing)("PostgreSQL: every record carries its auth result
     expect(await sql.unsafe(TABLES)).toEqual([]);
     const columns = (await sql.unsafe("SELECT column_name FROM information_schema.columns WHERE table_name = 'aggregate_records'")).map((c: { column_name: string }) => c.column_name);
     for (const c of COLUMNS) expect(columns).not.toContain(c);
+    expect((await sql.unsafe("SELECT indexname FROM pg_indexes WHERE tablename = 'aggregate_records' ORDER BY indexname")).map((i: { indexname: string }) => i.indexname)).toEqual(["aggregate_records_org_id_id_pk", "aggregate_records_report_idx"]);
   });
 }, 120_000);

@@ -145,7 +145,7 @@ async function sourceRollups(domainId: string) {
 /** The migration's backfill rule, run over the raw records: what the roll-ups must equal. */
 async function rawRule(domainId: string) {
   const rows = await t.deps.store.rows<Record<string, unknown>>(sql`
-    SELECT r.date_begin / 86400 AS day, r.source_ip AS source_ip, MAX(r.country) AS country, SUM(r.message_count) AS messages,
+    SELECT a.date_begin / 86400 AS day, r.source_ip AS source_ip, MAX(r.country) AS country, SUM(r.message_count) AS messages,
       SUM(CASE WHEN r.dmarc_pass THEN r.message_count ELSE 0 END) AS passed,
       SUM(CASE WHEN r.disposition = 'quarantine' THEN r.message_count ELSE 0 END) AS quarantined,
       SUM(CASE WHEN r.disposition = 'reject' THEN r.message_count ELSE 0 END) AS rejected,
@@ -153,7 +153,7 @@ async function rawRule(domainId: string) {
       SUM(CASE WHEN r.dkim_aligned = 'pass' THEN r.message_count ELSE 0 END) AS dkim_aligned
     FROM aggregate_records r JOIN aggregate_reports a ON a.id = r.report_id
     WHERE a.domain_id = ${domainId}
-    GROUP BY r.date_begin / 86400, r.source_ip ORDER BY 1, 2`);
+    GROUP BY a.date_begin / 86400, r.source_ip ORDER BY 1, 2`);
   return rows.map((r) => ({
     day: Number(r.day), sourceIp: String(r.source_ip), country: (r.country as string | null) ?? null, messages: Number(r.messages), passed: Number(r.passed), quarantined: Number(r.quarantined),
     rejected: Number(r.rejected), spfAligned: Number(r.spf_aligned), dkimAligned: Number(r.dkim_aligned),

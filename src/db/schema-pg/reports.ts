@@ -63,7 +63,6 @@ export const aggregateRecords = pgTable(
     id: serialId(),
     reportId: text("report_id").notNull(),
     orgId: text("org_id").notNull(),
-    dateBegin: timestamp("date_begin").notNull(),
     sourceIp: text("source_ip").notNull(),
     messageCount: largeCount("message_count").notNull(),
     disposition: text("disposition").notNull(),
@@ -83,7 +82,6 @@ export const aggregateRecords = pgTable(
     primaryKey({ columns: [t.orgId, t.id] }),
     foreignKey({ name: "aggregate_records_report_fk", columns: [t.orgId, t.reportId], foreignColumns: [aggregateReports.orgId, aggregateReports.id] }).onDelete("cascade"),
     index("aggregate_records_report_idx").on(t.reportId),
-    index("aggregate_records_org_date_idx").on(t.orgId, t.dateBegin),
   ],
 );
 

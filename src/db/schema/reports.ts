@@ -64,9 +64,8 @@ export const aggregateRecords = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     reportId: text("report_id").notNull().references(() => aggregateReports.id, { onDelete: "cascade" }),
-    /** denormalised from the report so dashboard queries by org, IP and date need no join */
+    /** the report's organization: every tenant table carries it */
     orgId: text("org_id").notNull(),
-    dateBegin: timestamp("date_begin").notNull(),
     sourceIp: text("source_ip").notNull(),
     messageCount: integer("message_count").notNull(),
     disposition: text("disposition").notNull(),
@@ -91,12 +90,10 @@ export const aggregateRecords = sqliteTable(
     /** The record's SPF results, the same way: [domain, scope, result(, human result)]. */
     spfResults: text("spf_results"),
   },
-  // by report (detail, reverse DNS, purge) and by organisation and period (exports, selectors, a
-  // domain's sources); dashboards and sender lists read the daily roll-ups, never these rows
-  (t) => [
-    index("aggregate_records_report_idx").on(t.reportId),
-    index("aggregate_records_org_date_idx").on(t.orgId, t.dateBegin),
-  ],
+  // by report only (the detail, the purge; an organization's records of a period are its reports'
+  // of the period, by their (org_id, date_begin) index, then theirs: the export and the sender
+  // page's samples); dashboards and sender lists read the daily roll-ups, never these rows
+  (t) => [index("aggregate_records_report_idx").on(t.reportId)],
 );
 
 export const failureReports = sqliteTable(

@@ -2,7 +2,8 @@
  * GET /api/records.csv: one row per aggregate record of the organisation (or one domain) whose
  * report began in the last N UTC days, oldest first, with a header row, quoted as RFC 4180
  * says. The body is a stream that reads the records in keyset pages of EXPORT_PAGE, so memory
- * stays the same at a million rows; the (org_id, date_begin) index serves each page.
+ * stays the same at a million rows; the reports' (org_id, date_begin) index and the records' report
+ * index serve each page.
  */
 import { and, asc, eq, gt, gte, or } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
@@ -48,27 +49,28 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
   const page = async () => {
     const rows = await db
       .select({
-        id: r.id, dateBegin: a.dateBegin, dateEnd: a.dateEnd, recordDate: r.dateBegin, reporter: a.reporterOrg, reportId: a.reportId, policyDomain: a.policyDomain,
+        id: r.id, dateBegin: a.dateBegin, dateEnd: a.dateEnd, reporter: a.reporterOrg, reportId: a.reportId, policyDomain: a.policyDomain,
         sourceIp: r.sourceIp, country: r.country, ptr: n.ptr, service: n.service, count: r.messageCount, disposition: r.disposition,
         dkimAligned: r.dkimAligned, spfAligned: r.spfAligned, headerFrom: r.headerFrom, envelopeFrom: r.envelopeFrom, dkimResults: r.dkimResults, spfResults: r.spfResults,
       })
-      .from(r)
-      .innerJoin(a, and(eq(a.orgId, r.orgId), eq(a.id, r.reportId)))
+      .from(a)
+      .innerJoin(r, and(eq(r.orgId, a.orgId), eq(r.reportId, a.id)))
       .leftJoin(n, and(eq(n.orgId, r.orgId), eq(n.sourceIp, r.sourceIp)))
       .where(
         and(
-          eq(r.orgId, orgId),
-          gte(r.dateBegin, since),
+          eq(a.orgId, orgId),
+          // the page's start (implied by the keyset below, and spelt out so the index starts there)
+          gte(a.dateBegin, after ? after.dateBegin : since),
           domainId ? eq(a.domainId, domainId) : undefined,
-          after ? or(gt(r.dateBegin, after.dateBegin), and(eq(r.dateBegin, after.dateBegin), gt(r.id, after.id))) : undefined,
+          after ? or(gt(a.dateBegin, after.dateBegin), and(eq(a.dateBegin, after.dateBegin), gt(r.id, after.id))) : undefined,
         ),
       )
-      .orderBy(asc(r.dateBegin), asc(r.id))
+      .orderBy(asc(a.dateBegin), asc(r.id))
       .limit(EXPORT_PAGE);
     if (rows.length < EXPORT_PAGE) done = true;
     if (!rows.length) return "";
     const last = rows[rows.length - 1]!;
-    after = { dateBegin: last.recordDate, id: Number(last.id) };
+    after = { dateBegin: last.dateBegin, id: Number(last.id) };
     let text = "";
     for (const row of rows) {
       text += csvLine([

@@ -10,7 +10,7 @@
  * failure report from its arrival date, or when it was processed if the report gave none.
  * One node runs the purge: each round is claimed with a lease (`src/db/leases.ts`).
  */
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
 import { claimLease } from "../../db/leases";
 import { periodic } from "../../lib/periodic";
@@ -68,14 +68,14 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
     const failureCutoff = now - retention.retentionFailureDays * 86_400;
     const done = { aggregateReports: 0, aggregateRecords: 0, failureReports: 0 };
 
-    // records first, a batch per write, so no cascade deletes a million rows at once
+    // records first (those of the reports to go), a batch per write, so no cascade deletes a million rows at once
     done.aggregateRecords = await inBatches(ctx, async (tx) => {
       const ids = (
         await tx
           .select({ id: records.id })
-          .from(records)
-          .where(and(eq(records.orgId, orgId), lt(records.dateBegin, aggregateCutoff)))
-          .orderBy(asc(records.id))
+          .from(reports)
+          .innerJoin(records, and(eq(records.orgId, reports.orgId), eq(records.reportId, reports.id)))
+          .where(and(eq(reports.orgId, orgId), lt(reports.dateBegin, aggregateCutoff)))
           .limit(batch)
       ).map((r) => Number(r.id));
       if (ids.length) {

@@ -109,10 +109,10 @@ async function senderDetail(
   const recent = sampleIps.length
     ? await ctx.store.db
         .select({ record: rec, reportId: rep.reportId, reporter: rep.reporterOrg, policyDomain: rep.policyDomain, dateBegin: rep.dateBegin, dateEnd: rep.dateEnd })
-        .from(rec)
-        .innerJoin(rep, eq(rep.id, rec.reportId))
-        .where(and(eq(rec.orgId, orgId), eq(rep.orgId, orgId), inArray(rec.sourceIp, sampleIps), gte(rec.dateBegin, new Date(fromSecs * 1000)), lt(rec.dateBegin, new Date((toDay + 1) * DAY * 1000))))
-        .orderBy(desc(rec.dateBegin), desc(rec.id))
+        .from(rep)
+        .innerJoin(rec, and(eq(rec.orgId, rep.orgId), eq(rec.reportId, rep.id)))
+        .where(and(eq(rep.orgId, orgId), inArray(rec.sourceIp, sampleIps), gte(rep.dateBegin, new Date(fromSecs * 1000)), lt(rep.dateBegin, new Date((toDay + 1) * DAY * 1000))))
+        .orderBy(desc(rep.dateBegin), desc(rec.id))
         .limit(SENDER_SAMPLES)
     : [];
   const views = await recordViewsOf(ctx, recent.map((r) => r.record));

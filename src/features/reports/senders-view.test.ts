@@ -58,7 +58,6 @@ async function report(orgId: string, domain: string, ago: number, records: Rec[]
       .values({
         reportId: rep!.id,
         orgId,
-        dateBegin: begin,
         sourceIp: r.ip,
         messageCount: r.count,
         disposition: "none",

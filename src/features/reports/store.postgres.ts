@@ -22,11 +22,11 @@ import {
 export const INSERT_BATCH = 1000;
 
 /** Records (each with its DKIM and SPF results, record-auth.ts) go in as one JSON array per statement (src/db/json-rows.ts). */
-async function insertRecordsPostgres(store: StoreCore, reportId: string, orgId: string, begin: number, rows: unknown[][]): Promise<void> {
+async function insertRecordsPostgres(store: StoreCore, reportId: string, orgId: string, rows: unknown[][]): Promise<void> {
   await insertJsonRows(
     store,
-    sql`INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results)`,
-    [sql`${reportId}`, sql`${orgId}`, sql`${begin}::bigint`],
+    sql`INSERT INTO aggregate_records (report_id, org_id, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results)`,
+    [sql`${reportId}`, sql`${orgId}`],
     RECORD_TYPES,
     rows,
   );
@@ -89,9 +89,8 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
     },
 
     async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
-      const { id, ctx, head, geo } = write;
+      const { id, ctx, geo } = write;
       tallyBatch(write, records);
-      const begin = Math.floor(head.dateBegin.getTime() / 1000);
       for (let start = 0; start < records.length; start += INSERT_BATCH) {
         const batch = records.length <= INSERT_BATCH ? records : records.slice(start, start + INSERT_BATCH);
         const rows = batch.map((r) => {
@@ -101,7 +100,7 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
             where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
           ];
         });
-        await insertRecordsPostgres(store, id, ctx.orgId, begin, rows);
+        await insertRecordsPostgres(store, id, ctx.orgId, rows);
       }
       if (addToRollup(write, records)) await writeRollup(write);
     },

@@ -21,9 +21,9 @@ const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
  * Records (each with its DKIM and SPF results, record-auth.ts) go in by multi-row INSERTs of
  * RECORD_ROWS rows (one call into SQLite for many rows; the rest one by one).
  */
-const RECORD_COLUMNS = 17;
+const RECORD_COLUMNS = 16;
 const RECORD_ROWS = 64;
-const INSERT_RECORDS = `INSERT INTO aggregate_records (report_id, org_id, date_begin, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass,
+const INSERT_RECORDS = `INSERT INTO aggregate_records (report_id, org_id, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass,
   header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results) VALUES`;
 const rowsOf = (columns: number, rows: number) => Array.from({ length: rows }, () => `(${Array.from({ length: columns }, () => "?").join(", ")})`).join(", ");
 
@@ -183,15 +183,14 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     },
 
     async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
-      const { id, ctx, head, geo } = write;
+      const { id, ctx, geo } = write;
       tallyBatch(write, records);
-      const begin = epoch(head.dateBegin);
       const values: Value[] = [];
       for (let i = 0; i < records.length; i++) {
         const r = records[i]!;
         const where = geo.get(r.sourceIp)!;
         values.push(
-          id, ctx.orgId, begin, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
+          id, ctx.orgId, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
           r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
         );
       }
