@@ -18,9 +18,12 @@
  *   --requests N   timed requests (default 20, after 2 untimed)
  *   --store sqlite|postgres   the store (default sqlite; postgres starts a throw-away cluster,
  *                  or uses --database-url URL, an empty database it migrates)
- *   --reuse        with --database-url: when the database already holds a "Bench MSP" built by an
- *                  earlier run (of the same --clients), time it as it stands instead of building
- *                  (for comparing builds on the same data; the data's dates are the earlier run's)
+ *   --sqlite-file PATH   with the SQLite store: build in (or, with --reuse, time) this database
+ *                  file instead of a temporary one, and keep it
+ *   --reuse        with --database-url or --sqlite-file: when the database already holds a "Bench
+ *                  MSP" built by an earlier run (of the same --clients), time it as it stands
+ *                  instead of building (for comparing builds on the same data; the data's dates are
+ *                  the earlier run's)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -64,17 +67,18 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 const dir = mkdtempSync(join(tmpdir(), "dw-bench-portfolio-"));
+const SQLITE_FILE = STORE === "sqlite" ? text("sqlite-file") : null;
 const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);
 const pg = STORE === "postgres" ? await benchDatabase(text("database-url")) : null;
 const pgStore = pg ? await openPostgresStore(pg.url) : null;
 const t = await makeTestApp({
-  dbPath: join(dir, "bench.db"),
+  dbPath: SQLITE_FILE ?? join(dir, "bench.db"),
   ...(pgStore ? { config: { databaseUrl: pg!.url, secretKey: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64") } } : {}),
   deps: { now: () => NOW, resolver: { reverse: async () => [] } as never, ...(pgStore ? { store: pgStore, limiter: new RateLimiter(pgStore, () => NOW) } : {}) },
 });
 /** The MSP an earlier run built in this database (--reuse), signed in as its owner. */
 async function builtMsp(): Promise<{ userId: string; orgId: string; cookie: string } | null> {
-  if (!process.argv.includes("--reuse") || !pgStore) return null;
+  if (!process.argv.includes("--reuse") || (!pgStore && !SQLITE_FILE)) return null;
   const [row] = await t.deps.store.db
     .select({ orgId: organizations.id, userId: memberships.userId })
     .from(organizations)
