@@ -13,6 +13,7 @@ import { insertRows, type RowsInsert } from "../../db/json-rows";
 import type { ServiceContext } from "../../http/access";
 import { collectNow, collectWhenGrown, largeWritesDone } from "../../lib/memory";
 import { sendingServiceOf } from "./senders";
+import type { SourceName } from "./source-names";
 
 interface ReverseResolver {
   reverse(ip: string): Promise<string[]>;
@@ -261,14 +262,8 @@ export async function writeNamesFound(): Promise<void> {
   await Promise.allSettled([...writing]);
 }
 
-/** An address's reverse DNS name and the sending service it names, as source_names keeps them. */
-interface RecordName {
-  ip: string;
-  ptr: string;
-  baseDomain: string | null;
-  service: string | null;
-  serviceType: string | null;
-}
+/** An address with its reverse DNS name and the sending service it names, as source_names keeps them. */
+type RecordName = SourceName & { ip: string };
 
 /** names written per statement: source_names rows per upsert */
 const NAMES_PER_STATEMENT = 500;
