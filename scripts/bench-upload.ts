@@ -176,7 +176,7 @@ try {
   if (STORE === "sqlite") {
     const { Database } = await import("bun:sqlite");
     const db = new Database(join(dir, "bench.db"), { readonly: true });
-    const unnamed = db.query("SELECT count(*) AS n FROM aggregate_records r WHERE report_id = ? AND NOT EXISTS (SELECT 1 FROM source_names n WHERE n.org_id = r.org_id AND n.source_ip = r.source_ip)");
+    const unnamed = db.query("SELECT count(*) AS n FROM aggregate_records r WHERE report_seq = (SELECT seq FROM aggregate_reports WHERE id = ?) AND NOT EXISTS (SELECT 1 FROM source_names n WHERE n.org_id = r.org_id AND n.source_ip = r.source_ip)");
     const waiting = () => stored.filter((id) => (unnamed.get(id) as { n: number }).n > 0).length;
     while (waiting() > 0 && performance.now() - enrichStart < 120_000) await Bun.sleep(250);
     const named = (db.query("SELECT count(*) AS n FROM source_names").get() as { n: number }).n;

@@ -28,12 +28,16 @@ type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ?
 type Tables<S> = { [K in keyof S as S[K] extends { $inferSelect: unknown } ? K : never]: S[K] };
 type SqliteTables = Tables<typeof sqliteSchema>;
 type PgTables = Tables<typeof pgSchema>;
-/** Rows read from either dialect have the same TypeScript type; inserts too, except keys PostgreSQL always generates. */
+/**
+ * Rows read from either dialect have the same TypeScript type; inserts too, except keys PostgreSQL
+ * generates (records' `id`, reports' `seq`, which SQLite's writer gives).
+ */
+type Generated = "id" | "seq";
 type RowTypesMatch = {
   [K in keyof SqliteTables]: K extends keyof PgTables
     ? Equal<SqliteTables[K]["$inferSelect"], PgTables[K]["$inferSelect"]> extends true
-      ? Exclude<keyof SqliteTables[K]["$inferInsert"], keyof PgTables[K]["$inferInsert"]> extends "id"
-        ? Equal<Omit<SqliteTables[K]["$inferInsert"], "id">, Omit<PgTables[K]["$inferInsert"], "id">>
+      ? Exclude<keyof SqliteTables[K]["$inferInsert"], keyof PgTables[K]["$inferInsert"]> extends Generated
+        ? Equal<Omit<SqliteTables[K]["$inferInsert"], Generated>, Omit<PgTables[K]["$inferInsert"], Generated>>
         : false
       : false
     : false;
@@ -147,8 +151,12 @@ function describeTable(table: SQLiteTable | PgTable) {
 
 const withOrg = (columns: string[]) => (columns.includes("org_id") ? columns : ["org_id", ...columns]);
 
-/** What the PostgreSQL twin of a SQLite table must look like: the rule of src/db/schema-pg/index.ts. */
-function shardedTwin(sqlite: TableDescription): TableDescription {
+/**
+ * What the PostgreSQL twin of a SQLite table must look like: the rule of src/db/schema-pg/index.ts
+ * (and reports' `seq`, which PostgreSQL numbers and SQLite's report writer gives).
+ */
+function shardedTwin(given: TableDescription): TableDescription {
+  const sqlite = given.name === "aggregate_reports" ? { ...given, columns: given.columns.map((c) => (c.name === "seq" && c.default === "none" ? { ...c, default: "generated key" } : c)) } : given;
   if (!sqlite.tenant) return sqlite;
   const indexes = sqlite.indexes.flatMap((i) =>
     i.unique && !i.columns.includes("org_id")

@@ -107,7 +107,7 @@ test("the CLI and the server ingesting at the same time refuse nothing and store
   const db = new Database(server.dbPath, { readonly: true });
   try {
     const rows = db.query<{ report_id: string; n: number; records: number }, []>(
-      "SELECT r.report_id, count(*) AS n, (SELECT count(*) FROM aggregate_records x WHERE x.report_id = max(r.id)) AS records FROM aggregate_reports r GROUP BY r.report_id",
+      "SELECT r.report_id, count(*) AS n, (SELECT count(*) FROM aggregate_records x WHERE x.report_seq = max(r.seq)) AS records FROM aggregate_reports r GROUP BY r.report_id",
     ).all();
     expect(rows).toHaveLength(REPORTS);
     expect(rows.filter((r) => r.n !== 1)).toEqual([]);

@@ -151,7 +151,7 @@ async function rawRule(domainId: string) {
       SUM(CASE WHEN r.disposition = 'reject' THEN r.message_count ELSE 0 END) AS rejected,
       SUM(CASE WHEN r.spf_aligned = 'pass' THEN r.message_count ELSE 0 END) AS spf_aligned,
       SUM(CASE WHEN r.dkim_aligned = 'pass' THEN r.message_count ELSE 0 END) AS dkim_aligned
-    FROM aggregate_records r JOIN aggregate_reports a ON a.id = r.report_id
+    FROM aggregate_records r JOIN aggregate_reports a ON a.seq = r.report_seq
     WHERE a.domain_id = ${domainId}
     GROUP BY a.date_begin / 86400, r.source_ip ORDER BY 1, 2`);
   return rows.map((r) => ({

@@ -17,6 +17,8 @@ export const aggregateReports = pgTable(
   "aggregate_reports",
   {
     id: tenantId(),
+    /** the report's integer key, which its records carry (numbered by the database) */
+    seq: integer("seq").notNull().generatedByDefaultAsIdentity(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     domainId: text("domain_id").notNull(),
     policyDomain: text("policy_domain").notNull(),
@@ -50,6 +52,8 @@ export const aggregateReports = pgTable(
     primaryKey({ columns: [t.orgId, t.id] }),
     foreignKey({ name: "aggregate_reports_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
     uniqueIndex("aggregate_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain),
+    uniqueIndex("aggregate_reports_seq_unique").on(t.orgId, t.seq),
+    index("aggregate_reports_seq_idx").on(t.seq),
     // the report list's order (newest processed first) and its cursor, and counts by processed time
     index("aggregate_reports_org_list_idx").on(t.orgId, t.processedAt, t.dateEnd, t.id),
     index("aggregate_reports_org_date_idx").on(t.orgId, t.dateBegin),
@@ -61,7 +65,7 @@ export const aggregateRecords = pgTable(
   "aggregate_records",
   {
     id: serialId(),
-    reportId: text("report_id").notNull(),
+    reportSeq: integer("report_seq").notNull(),
     orgId: text("org_id").notNull(),
     sourceIp: text("source_ip").notNull(),
     messageCount: largeCount("message_count").notNull(),
@@ -80,8 +84,8 @@ export const aggregateRecords = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.orgId, t.id] }),
-    foreignKey({ name: "aggregate_records_report_fk", columns: [t.orgId, t.reportId], foreignColumns: [aggregateReports.orgId, aggregateReports.id] }).onDelete("cascade"),
-    index("aggregate_records_report_idx").on(t.reportId),
+    foreignKey({ name: "aggregate_records_report_fk", columns: [t.orgId, t.reportSeq], foreignColumns: [aggregateReports.orgId, aggregateReports.seq] }).onDelete("cascade"),
+    index("aggregate_records_report_idx").on(t.reportSeq),
   ],
 );
 

@@ -7,8 +7,11 @@ import { domains } from "./domains";
  * Ingested reports. A report belongs to the organisation that owns its domain (`domainId`);
  * the same report (reporter, report id, policy domain) is stored once per organisation.
  * Records have integer keys: they are never addressed on their own and a large report has tens
- * of thousands of them, so compact rows and fast inserts matter. A record carries its DKIM and
- * SPF results; the reverse DNS name of its address is the organization's `source_names` row.
+ * of thousands of them, so compact rows and fast inserts matter. A record names its report by the
+ * report's integer `seq` (the report's id, a UUID, is what leaves the server), carries its DKIM
+ * and SPF results, and writes its header From and envelope From as "" when they repeat its
+ * report's policy domain and its header From (record-auth.ts); the reverse DNS name of its
+ * address is the organization's `source_names` row.
  */
 /** when the report was ingested (UTC epoch seconds) */
 const processedAt = () => integer("processed_at", { mode: "timestamp" }).notNull().$defaultFn(() => new Date());
@@ -17,6 +20,11 @@ export const aggregateReports = sqliteTable(
   "aggregate_reports",
   {
     id: id(),
+    /**
+     * The report's integer key, which its records carry instead of the 36-character id: unique,
+     * given by the writer (one more than the largest) as it inserts the report.
+     */
+    seq: integer("seq").notNull(),
     orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
     policyDomain: text("policy_domain").notNull(),
@@ -52,6 +60,7 @@ export const aggregateReports = sqliteTable(
   },
   (t) => [
     uniqueIndex("aggregate_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain),
+    uniqueIndex("aggregate_reports_seq_unique").on(t.seq),
     // the report list's order (newest processed first) and its cursor, and counts by processed time
     index("aggregate_reports_org_list_idx").on(t.orgId, t.processedAt, t.dateEnd, t.id),
     index("aggregate_reports_org_date_idx").on(t.orgId, t.dateBegin),
@@ -63,7 +72,8 @@ export const aggregateRecords = sqliteTable(
   "aggregate_records",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    reportId: text("report_id").notNull().references(() => aggregateReports.id, { onDelete: "cascade" }),
+    /** its report's `seq` */
+    reportSeq: integer("report_seq").notNull().references(() => aggregateReports.seq, { onDelete: "cascade" }),
     /** the report's organization: every tenant table carries it */
     orgId: text("org_id").notNull(),
     sourceIp: text("source_ip").notNull(),
@@ -72,7 +82,9 @@ export const aggregateRecords = sqliteTable(
     dkimAligned: text("dkim_aligned"),
     spfAligned: text("spf_aligned"),
     dmarcPass: integer("dmarc_pass", { mode: "boolean" }).notNull(),
+    /** "" when it is the report's policy domain (record-auth.ts: `recordFroms`) */
     headerFrom: text("header_from"),
+    /** "" when it is the record's header From */
     envelopeFrom: text("envelope_from"),
     envelopeTo: text("envelope_to"),
     /** JSON array of {type, comment} policy override reasons */
@@ -93,7 +105,7 @@ export const aggregateRecords = sqliteTable(
   // by report only (the detail, the purge; an organization's records of a period are its reports'
   // of the period, by their (org_id, date_begin) index, then theirs: the export and the sender
   // page's samples); dashboards and sender lists read the daily roll-ups, never these rows
-  (t) => [index("aggregate_records_report_idx").on(t.reportId)],
+  (t) => [index("aggregate_records_report_idx").on(t.reportSeq)],
 );
 
 export const failureReports = sqliteTable(

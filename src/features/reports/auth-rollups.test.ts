@@ -68,21 +68,24 @@ function backfillOf(table: string): string {
   return found!;
 }
 
-/** The rows aggregate_auth_results held, read from the records' DKIM and SPF results (a domain 0 is the record's header From). */
+/**
+ * The rows aggregate_auth_results held, read from the records' DKIM and SPF results (a domain 0 is
+ * the record's header From, itself '' when it is its report's policy domain).
+ */
 const AUTH_RESULTS_VIEW = {
   sqlite: `CREATE VIEW aggregate_auth_results AS
-    SELECT r.id AS record_id, r.org_id, 'dkim' AS method, CASE WHEN j.value ->> 0 = 0 THEN r.header_from ELSE j.value ->> 0 END AS domain,
+    SELECT r.id AS record_id, r.org_id, 'dkim' AS method, CASE WHEN j.value ->> 0 = 0 THEN CASE WHEN r.header_from = '' THEN (SELECT p.policy_domain FROM aggregate_reports p WHERE p.org_id = r.org_id AND p.seq = r.report_seq) ELSE r.header_from END ELSE j.value ->> 0 END AS domain,
       j.value ->> 1 AS selector, NULL AS scope, j.value ->> 2 AS result, j.value ->> 3 AS human_result
     FROM aggregate_records r, json_each(r.dkim_results) j
     UNION ALL
-    SELECT r.id, r.org_id, 'spf', CASE WHEN j.value ->> 0 = 0 THEN r.header_from ELSE j.value ->> 0 END, NULL, j.value ->> 1, j.value ->> 2, j.value ->> 3
+    SELECT r.id, r.org_id, 'spf', CASE WHEN j.value ->> 0 = 0 THEN CASE WHEN r.header_from = '' THEN (SELECT p.policy_domain FROM aggregate_reports p WHERE p.org_id = r.org_id AND p.seq = r.report_seq) ELSE r.header_from END ELSE j.value ->> 0 END, NULL, j.value ->> 1, j.value ->> 2, j.value ->> 3
     FROM aggregate_records r, json_each(r.spf_results) j`,
   postgres: `CREATE VIEW aggregate_auth_results AS
-    SELECT r.id AS record_id, r.org_id, 'dkim'::text AS method, CASE WHEN jsonb_typeof(j -> 0) = 'number' THEN r.header_from ELSE j ->> 0 END AS domain,
+    SELECT r.id AS record_id, r.org_id, 'dkim'::text AS method, CASE WHEN jsonb_typeof(j -> 0) = 'number' THEN CASE WHEN r.header_from = '' THEN (SELECT p.policy_domain FROM aggregate_reports p WHERE p.org_id = r.org_id AND p.seq = r.report_seq) ELSE r.header_from END ELSE j ->> 0 END AS domain,
       j ->> 1 AS selector, NULL::text AS scope, j ->> 2 AS result, j ->> 3 AS human_result
     FROM aggregate_records r, jsonb_array_elements(r.dkim_results::jsonb) j
     UNION ALL
-    SELECT r.id, r.org_id, 'spf', CASE WHEN jsonb_typeof(j -> 0) = 'number' THEN r.header_from ELSE j ->> 0 END, NULL, j ->> 1, j ->> 2, j ->> 3
+    SELECT r.id, r.org_id, 'spf', CASE WHEN jsonb_typeof(j -> 0) = 'number' THEN CASE WHEN r.header_from = '' THEN (SELECT p.policy_domain FROM aggregate_reports p WHERE p.org_id = r.org_id AND p.seq = r.report_seq) ELSE r.header_from END ELSE j ->> 0 END, NULL, j ->> 1, j ->> 2, j ->> 3
     FROM aggregate_records r, jsonb_array_elements(r.spf_results::jsonb) j`,
 };
 
@@ -136,8 +139,13 @@ test("both writers roll up DKIM and SPF results, selectors and countries as the 
     // the backfills read aggregate_auth_results, since folded into the records (record-auth.ts): a view
     // of the results the records carry stands in for it, so the records must hold every result
     await store.rows(sql.raw(AUTH_RESULTS_VIEW[store.dialect]));
-    await store.rows(sql.raw(backfillOf("daily_auth_stats")));
-    await store.rows(sql.raw(backfillOf("dkim_selectors_seen")));
+    // and records find their report by its seq (0028 / PostgreSQL 0026), no longer by its id
+    const bySeq = (backfill: string) => {
+      expect(backfill).toContain("a.id = r.report_id");
+      return backfill.replace("a.id = r.report_id", "a.seq = r.report_seq");
+    };
+    await store.rows(sql.raw(bySeq(backfillOf("daily_auth_stats"))));
+    await store.rows(sql.raw(bySeq(backfillOf("dkim_selectors_seen"))));
     await store.rows(sql`DROP VIEW aggregate_auth_results`);
     // 0019's backfill read daily_source_stats, since folded into daily_sender_stats (the same sums per domain, day and address)
     await store.rows(sql.raw(backfillOf("daily_country_stats").replace("FROM daily_source_stats", "FROM daily_sender_stats")));

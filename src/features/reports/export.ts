@@ -10,7 +10,7 @@ import type { OrgContext } from "../../http/access";
 import { lastDays, parseUtcDate } from "../../lib/trends";
 import { domainIdByName } from "../trends/service";
 import type { AuthResultView } from "./contract";
-import { dkimResultsOf, spfResultsOf } from "./record-auth";
+import { dkimResultsOf, recordFroms, spfResultsOf } from "./record-auth";
 
 /** Records read per query. */
 export const EXPORT_PAGE = 1000;
@@ -54,7 +54,7 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
         dkimAligned: r.dkimAligned, spfAligned: r.spfAligned, headerFrom: r.headerFrom, envelopeFrom: r.envelopeFrom, dkimResults: r.dkimResults, spfResults: r.spfResults,
       })
       .from(a)
-      .innerJoin(r, and(eq(r.orgId, a.orgId), eq(r.reportId, a.id)))
+      .innerJoin(r, and(eq(r.orgId, a.orgId), eq(r.reportSeq, a.seq)))
       .leftJoin(n, and(eq(n.orgId, r.orgId), eq(n.sourceIp, r.sourceIp)))
       .where(
         and(
@@ -73,9 +73,10 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
     after = { dateBegin: last.dateBegin, id: Number(last.id) };
     let text = "";
     for (const row of rows) {
+      const { headerFrom, envelopeFrom } = recordFroms(row, row.policyDomain);
       text += csvLine([
         row.dateBegin.toISOString(), row.dateEnd.toISOString(), row.reporter, row.reportId, row.policyDomain, row.sourceIp, row.country, row.ptr, row.service,
-        Number(row.count), row.disposition, row.dkimAligned, row.spfAligned, row.headerFrom, row.envelopeFrom, authText(dkimResultsOf(row.dkimResults, row.headerFrom)), authText(spfResultsOf(row.spfResults, row.headerFrom)),
+        Number(row.count), row.disposition, row.dkimAligned, row.spfAligned, headerFrom, envelopeFrom, authText(dkimResultsOf(row.dkimResults, headerFrom)), authText(spfResultsOf(row.spfResults, headerFrom)),
       ]);
     }
     return text;

@@ -62,7 +62,7 @@ async function ingestGroup(files: { name: string; bytes: Uint8Array; poison?: bo
 
 async function storedReports(): Promise<{ reportId: string; recordCount: number; records: number }[]> {
   const rows = await t.deps.store.rows<{ report_id: string; record_count: number | string; records: number | string }>(
-    sql`SELECT r.report_id, r.record_count, (SELECT count(*) FROM aggregate_records x WHERE x.report_id = r.id) AS records FROM aggregate_reports r WHERE r.org_id = ${orgId} ORDER BY r.report_id`,
+    sql`SELECT r.report_id, r.record_count, (SELECT count(*) FROM aggregate_records x WHERE x.report_seq = r.seq) AS records FROM aggregate_reports r WHERE r.org_id = ${orgId} ORDER BY r.report_id`,
   );
   return rows.map((r) => ({ reportId: r.report_id, recordCount: Number(r.record_count), records: Number(r.records) }));
 }

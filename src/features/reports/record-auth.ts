@@ -42,3 +42,19 @@ export const dkimResultsOf = (text: string | null, headerFrom: string | null): A
 /** A record's SPF results as the API shows them, from its `spf_results` and header From. */
 export const spfResultsOf = (text: string | null, headerFrom: string | null): AuthResultView[] =>
   decode(text).map(([domain, scope, result, humanResult]) => ({ domain: domainOf(domain, headerFrom), scope: scope ?? null, result, humanResult: humanResult ?? null }));
+
+/**
+ * A record's header From and envelope From as its row keeps them: the header From as "" when it
+ * is its report's policy domain, the envelope From as "" when it is the header From (most are, and
+ * each saves its domain's bytes in every row). A reporter's empty element is read as null
+ * (lib/reports/aggregate.ts), so "" is free to mean "the same".
+ */
+export function storedFroms(headerFrom: string | null, envelopeFrom: string | null, policyDomain: string): [string | null, string | null] {
+  return [headerFrom !== null && headerFrom === policyDomain ? "" : headerFrom, envelopeFrom !== null && envelopeFrom === headerFrom ? "" : envelopeFrom];
+}
+
+/** A record's header From and envelope From as the reporter gave them, from its row and its report's policy domain. */
+export function recordFroms(row: { headerFrom: string | null; envelopeFrom: string | null }, policyDomain: string): { headerFrom: string | null; envelopeFrom: string | null } {
+  const headerFrom = row.headerFrom === "" ? policyDomain : row.headerFrom;
+  return { headerFrom, envelopeFrom: row.envelopeFrom === "" ? headerFrom : row.envelopeFrom };
+}

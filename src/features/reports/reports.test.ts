@@ -196,7 +196,7 @@ describe("reading reports back", () => {
     const base = new Date("2024-03-01T00:00:00Z").getTime();
     await store.write(async (tx) => {
       const at = (i: number) => new Date(base + i * 60_000);
-      const rows = Array.from({ length: 1005 }, (_, i) => ({ orgId, domainId, policyDomain: "example.com", reporterOrg: "google.com", reportId: `r${i}`, dateBegin: at(i), dateEnd: at(i), recordCount: 1, messageCount: 10, passCount: 9, source: "upload", processedAt: at(i) }));
+      const rows = Array.from({ length: 1005 }, (_, i) => ({ seq: i + 1, orgId, domainId, policyDomain: "example.com", reporterOrg: "google.com", reportId: `r${i}`, dateBegin: at(i), dateEnd: at(i), recordCount: 1, messageCount: 10, passCount: 9, source: "upload", processedAt: at(i) }));
       for (let i = 0; i < rows.length; i += 200) await tx.insert(store.t.aggregateReports).values(rows.slice(i, i + 200));
     });
     const three = await t.json("GET", "/api/dmarc-reports?limit=3", { cookie });

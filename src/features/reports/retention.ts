@@ -74,7 +74,7 @@ export async function purgeExpired(ctx: PurgeContext, options: { batch?: number 
         await tx
           .select({ id: records.id })
           .from(reports)
-          .innerJoin(records, and(eq(records.orgId, reports.orgId), eq(records.reportId, reports.id)))
+          .innerJoin(records, and(eq(records.orgId, reports.orgId), eq(records.reportSeq, reports.seq)))
           .where(and(eq(reports.orgId, orgId), lt(reports.dateBegin, aggregateCutoff)))
           .limit(batch)
       ).map((r) => Number(r.id));

@@ -150,7 +150,7 @@ test("large reports uploaded while another large report is being written are nam
     expect(await count("SELECT count(*) AS n FROM source_names")).toBe(0);
     end();
     await reverseDnsSettled();
-    expect(await count("SELECT count(DISTINCT report_id) AS n FROM aggregate_records")).toBe(3);
+    expect(await count("SELECT count(DISTINCT report_seq) AS n FROM aggregate_records")).toBe(3);
     expect(await count("SELECT count(*) AS n FROM aggregate_records r WHERE NOT EXISTS (SELECT 1 FROM source_names n WHERE n.org_id = r.org_id AND n.source_ip = r.source_ip)")).toBe(0);
     // each address asked of DNS once: the later reports' lookups found the first one's answers
     expect(resolver.queryCount).toBe(addresses);

@@ -110,12 +110,12 @@ async function senderDetail(
     ? await ctx.store.db
         .select({ record: rec, reportId: rep.reportId, reporter: rep.reporterOrg, policyDomain: rep.policyDomain, dateBegin: rep.dateBegin, dateEnd: rep.dateEnd })
         .from(rep)
-        .innerJoin(rec, and(eq(rec.orgId, rep.orgId), eq(rec.reportId, rep.id)))
+        .innerJoin(rec, and(eq(rec.orgId, rep.orgId), eq(rec.reportSeq, rep.seq)))
         .where(and(eq(rep.orgId, orgId), inArray(rec.sourceIp, sampleIps), gte(rep.dateBegin, new Date(fromSecs * 1000)), lt(rep.dateBegin, new Date((toDay + 1) * DAY * 1000))))
         .orderBy(desc(rep.dateBegin), desc(rec.id))
         .limit(SENDER_SAMPLES)
     : [];
-  const views = await recordViewsOf(ctx, recent.map((r) => r.record));
+  const views = await recordViewsOf(ctx, recent);
   const samples = recent.map((r, i) => ({
     ...views[i]!,
     reportId: r.reportId,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { signedInMember } from "../../../tests/support/fixtures";
 
@@ -34,7 +35,8 @@ async function report(orgId: string, domain: string, ago: number, records: Rec[]
   const passing = records.filter((r) => r.dkim === "pass" || r.spf === "pass").reduce((n, r) => n + r.count, 0);
   const [rep] = await db
     .insert(aggregateReports)
-    .values({ orgId, domainId: dom.id, policyDomain: domain, reporterOrg: "google.com", reportId: crypto.randomUUID(), dateBegin: begin, dateEnd: new Date(begin.getTime() + 86_400_000), recordCount: records.length, messageCount: messages, passCount: passing, source: "upload" })
+    // numbered as SQLite's report writer numbers them
+    .values({ seq: sql`(SELECT coalesce(max(seq), 0) + 1 FROM aggregate_reports)`, orgId, domainId: dom.id, policyDomain: domain, reporterOrg: "google.com", reportId: crypto.randomUUID(), dateBegin: begin, dateEnd: new Date(begin.getTime() + 86_400_000), recordCount: records.length, messageCount: messages, passCount: passing, source: "upload" })
     .returning();
   // the roll-ups the Senders view reads, as the report writer keeps them (country and service as given here)
   const { dailySenderStats, sourceNames } = t.deps.store.t;
@@ -56,7 +58,7 @@ async function report(orgId: string, domain: string, ago: number, records: Rec[]
     await db
       .insert(aggregateRecords)
       .values({
-        reportId: rep!.id,
+        reportSeq: rep!.seq,
         orgId,
         sourceIp: r.ip,
         messageCount: r.count,

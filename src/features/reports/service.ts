@@ -6,7 +6,7 @@ import { NotFoundError } from "../../http/errors";
 import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
 import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary, type PageQuery } from "./contract";
 import { afterKey, decodeCursor, pageOf, type Page } from "./paging";
-import { dkimResultsOf, spfResultsOf } from "./record-auth";
+import { dkimResultsOf, recordFroms, spfResultsOf } from "./record-auth";
 import { sourceNamesOf, type SourceName } from "./source-names";
 
 type ReportRow = typeof aggregateReports.$inferSelect;
@@ -65,17 +65,19 @@ export async function listReports(ctx: OrgContext, page: PageQuery = { limit: MA
 type RecordRow = typeof aggregateRecords.$inferSelect;
 
 /**
- * Records as the API shows them, with their DKIM and SPF results (kept in the record's row) and
- * their addresses' reverse DNS names and sending services (the organization's source_names rows,
- * read in batches by address).
+ * Records as the API shows them, each with its report's policy domain: their From domains and
+ * DKIM and SPF results (kept in the record's row, record-auth.ts) and their addresses' reverse DNS
+ * names and sending services (the organization's source_names rows, read in batches by address).
  */
-export async function recordViewsOf(ctx: ServiceContext, records: readonly RecordRow[]): Promise<DmarcRecordView[]> {
+export async function recordViewsOf(ctx: ServiceContext, items: readonly { record: RecordRow; policyDomain: string }[]): Promise<DmarcRecordView[]> {
+  const records = items.map((item) => item.record);
   const names = new Map<string, Map<string, SourceName>>();
   for (const orgId of new Set(records.map((r) => r.orgId))) {
     names.set(orgId, await sourceNamesOf(ctx.store, orgId, records.filter((r) => r.orgId === orgId).map((r) => r.sourceIp)));
   }
-  return records.map((r) => {
+  return items.map(({ record: r, policyDomain }) => {
     const name = names.get(r.orgId)!.get(r.sourceIp);
+    const { headerFrom, envelopeFrom } = recordFroms(r, policyDomain);
     return {
       sourceIp: r.sourceIp,
       country: r.country,
@@ -89,12 +91,12 @@ export async function recordViewsOf(ctx: ServiceContext, records: readonly Recor
       dkimAligned: r.dkimAligned,
       spfAligned: r.spfAligned,
       dmarcPass: r.dmarcPass,
-      headerFrom: r.headerFrom,
-      envelopeFrom: r.envelopeFrom,
+      headerFrom,
+      envelopeFrom,
       envelopeTo: r.envelopeTo,
       reasons: r.reasons ? JSON.parse(r.reasons) : [],
-      dkimResults: dkimResultsOf(r.dkimResults, r.headerFrom),
-      spfResults: spfResultsOf(r.spfResults, r.headerFrom),
+      dkimResults: dkimResultsOf(r.dkimResults, headerFrom),
+      spfResults: spfResultsOf(r.spfResults, headerFrom),
     };
   });
 }
@@ -108,10 +110,10 @@ export async function getReport(ctx: OrgContext, id: string): Promise<DmarcRepor
   const records = await db
     .select()
     .from(aggregateRecords)
-    .where(and(eq(aggregateRecords.reportId, id), eq(aggregateRecords.orgId, ctx.actor.orgId)))
+    .where(and(eq(aggregateRecords.reportSeq, row.seq), eq(aggregateRecords.orgId, ctx.actor.orgId)))
     .orderBy(desc(aggregateRecords.messageCount), aggregateRecords.id)
     .limit(MAX_DETAIL_RECORDS);
-  const recordViews = await recordViewsOf(ctx, records);
+  const recordViews = await recordViewsOf(ctx, records.map((record) => ({ record, policyDomain: row.policyDomain })));
   return {
     ...toSummary(row),
     reporterEmail: row.reporterEmail,

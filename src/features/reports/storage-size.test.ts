@@ -4,10 +4,10 @@
  * shape (one DKIM and one SPF result per record, header and envelope from). A size, not a time:
  * the test fails when a schema change makes records bigger than the bound.
  *
- * The bound is today's figure with a little room, not the goal of issue 14 (150 bytes): each
- * record row carries its organisation's 36-character id (the tenant key PostgreSQL shards on,
- * kept in both stores by the schema twin rule) and its report's, and the report index the
- * report's again: about 110 bytes of the 242.
+ * The bound is the goal of 150 bytes (138 today). Of them, the organization's 36-character id
+ * (the tenant key PostgreSQL shards on, kept in both stores by the schema twin rule) is the largest
+ * part; the report is named by its integer `seq`, and the header From and envelope From are ""
+ * when they repeat the policy domain and the header From (record-auth.ts).
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -24,7 +24,7 @@ import { ensureOrganization } from "../orgs/service";
 import { ingestFile } from "./ingest";
 
 /** bytes per record, the records table and its indexes */
-const MAX_BYTES_PER_RECORD = 255;
+const MAX_BYTES_PER_RECORD = 150;
 /** bytes per record of the daily roll-ups and their indexes, when nearly every record has a source address of its own */
 const MAX_ROLLUP_BYTES_PER_RECORD = 700;
 const REPORTS = 20;

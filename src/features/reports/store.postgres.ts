@@ -10,7 +10,7 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
-import { dkimResultsText, spfResultsText } from "./record-auth";
+import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
 import { insertJsonRows } from "../../db/json-rows";
 import { writeAuthDaysPostgres, writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import {
@@ -22,11 +22,11 @@ import {
 export const INSERT_BATCH = 1000;
 
 /** Records (each with its DKIM and SPF results, record-auth.ts) go in as one JSON array per statement (src/db/json-rows.ts). */
-async function insertRecordsPostgres(store: StoreCore, reportId: string, orgId: string, rows: unknown[][]): Promise<void> {
+async function insertRecordsPostgres(store: StoreCore, reportSeq: number, orgId: string, rows: unknown[][]): Promise<void> {
   await insertJsonRows(
     store,
-    sql`INSERT INTO aggregate_records (report_id, org_id, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results)`,
-    [sql`${reportId}`, sql`${orgId}`],
+    sql`INSERT INTO aggregate_records (report_seq, org_id, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results)`,
+    [sql`${reportSeq}::integer`, sql`${orgId}`],
     RECORD_TYPES,
     rows,
   );
@@ -70,14 +70,15 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
       const inserted = await tx
         .insert(t.aggregateReports)
         .values({
-          id, orgId: ctx.orgId, domainId: ctx.domainId, policyDomain: p.domain, reporterOrg: head.reporterOrg, reporterEmail: head.reporterEmail,
+          // seq: numbered by the database (an identity column)
+          id, seq: sql`default`, orgId: ctx.orgId, domainId: ctx.domainId, policyDomain: p.domain, reporterOrg: head.reporterOrg, reporterEmail: head.reporterEmail,
           reporterContact: head.reporterContact, reportId: head.reportId, generator: head.generator, version: head.version, dmarcbis: head.dmarcbis,
           dateBegin: head.dateBegin, dateEnd: head.dateEnd, policyAdkim: p.adkim, policyAspf: p.aspf, policyP: p.p, policySp: p.sp, policyNp: p.np,
           policyPct: p.pct, policyFo: p.fo, policyTesting: p.testing, policyDiscoveryMethod: p.discoveryMethod, reporterErrors: jsonList(head.reporterErrors),
           ...initialCounts(whole), source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
         })
         .onConflictDoNothing()
-        .returning({ id: t.aggregateReports.id });
+        .returning({ seq: t.aggregateReports.seq });
       if (!inserted.length) {
         const [existing] = await tx
           .select({ id: t.aggregateReports.id, recordCount: t.aggregateReports.recordCount, messageCount: t.aggregateReports.messageCount })
@@ -85,22 +86,24 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
           .where(and(eq(t.aggregateReports.orgId, ctx.orgId), eq(t.aggregateReports.reporterOrg, head.reporterOrg), eq(t.aggregateReports.reportId, head.reportId), eq(t.aggregateReports.policyDomain, p.domain)));
         return { ...existing!, messageCount: Number(existing!.messageCount), duplicate: true };
       }
-      return newAggregateWrite(id, ctx, head, whole !== undefined);
+      return newAggregateWrite(id, inserted[0]!.seq, ctx, head, whole !== undefined);
     },
 
     async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
-      const { id, ctx, geo } = write;
+      const { seq, ctx, geo } = write;
+      const policyDomain = write.head.policy.domain;
       tallyBatch(write, records);
       for (let start = 0; start < records.length; start += INSERT_BATCH) {
         const batch = records.length <= INSERT_BATCH ? records : records.slice(start, start + INSERT_BATCH);
         const rows = batch.map((r) => {
           const where = geo.get(r.sourceIp)!;
+          const [headerFrom, envelopeFrom] = storedFroms(r.headerFrom, r.envelopeFrom, policyDomain);
           return [
-            r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r), r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons),
+            r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r), headerFrom, envelopeFrom, r.envelopeTo, jsonList(r.reasons),
             where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
           ];
         });
-        await insertRecordsPostgres(store, id, ctx.orgId, rows);
+        await insertRecordsPostgres(store, seq, ctx.orgId, rows);
       }
       if (addToRollup(write, records)) await writeRollup(write);
     },

@@ -7,7 +7,7 @@ import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggrega
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
-import { dkimResultsText, spfResultsText } from "./record-auth";
+import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
 import { RowRunner } from "./sqlite-rows";
 import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
@@ -23,7 +23,7 @@ const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
  */
 const RECORD_COLUMNS = 16;
 const RECORD_ROWS = 64;
-const INSERT_RECORDS = `INSERT INTO aggregate_records (report_id, org_id, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass,
+const INSERT_RECORDS = `INSERT INTO aggregate_records (report_seq, org_id, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass,
   header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results) VALUES`;
 const rowsOf = (columns: number, rows: number) => Array.from({ length: rows }, () => `(${Array.from({ length: columns }, () => "?").join(", ")})`).join(", ");
 
@@ -68,8 +68,9 @@ function prepare(sqlite: Database): Statements {
     insertAggregate: sqlite.prepare(
       `INSERT INTO aggregate_reports (id, org_id, domain_id, policy_domain, reporter_org, reporter_email, reporter_contact, report_id, generator, version, dmarcbis,
         date_begin, date_end, policy_adkim, policy_aspf, policy_p, policy_sp, policy_np, policy_pct, policy_fo, policy_testing, policy_discovery_method,
-        reporter_errors, record_count, message_count, pass_count, source, file_name, processed_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        reporter_errors, record_count, message_count, pass_count, source, file_name, processed_at, seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM aggregate_reports))
+       RETURNING seq`,
     ),
     insertRecords: sqlite.prepare(`${INSERT_RECORDS} ${rowsOf(RECORD_COLUMNS, RECORD_ROWS)}`),
     insertRecord: sqlite.prepare(`${INSERT_RECORDS} ${rowsOf(RECORD_COLUMNS, 1)}`),
@@ -174,24 +175,26 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       const id = crypto.randomUUID();
       const p = head.policy;
       const counts = initialCounts(whole);
-      s.insertAggregate.run(
+      const { seq } = s.insertAggregate.get(
         id, ctx.orgId, ctx.domainId, p.domain, head.reporterOrg, head.reporterEmail, head.reporterContact, head.reportId, head.generator, head.version, head.dmarcbis ? 1 : 0,
         epoch(head.dateBegin), epoch(head.dateEnd), p.adkim, p.aspf, p.p, p.sp, p.np, p.pct, p.fo, p.testing, p.discoveryMethod,
         jsonList(head.reporterErrors), counts.recordCount, counts.messageCount, counts.passCount, ctx.source, ctx.fileName, epoch(ctx.now),
-      );
-      return newAggregateWrite(id, ctx, head, whole !== undefined);
+      ) as { seq: number };
+      return newAggregateWrite(id, seq, ctx, head, whole !== undefined);
     },
 
     async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
-      const { id, ctx, geo } = write;
+      const { seq, ctx, geo } = write;
+      const policyDomain = write.head.policy.domain;
       tallyBatch(write, records);
       const values: Value[] = [];
       for (let i = 0; i < records.length; i++) {
         const r = records[i]!;
         const where = geo.get(r.sourceIp)!;
+        const [headerFrom, envelopeFrom] = storedFroms(r.headerFrom, r.envelopeFrom, policyDomain);
         values.push(
-          id, ctx.orgId, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
-          r.headerFrom, r.envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
+          seq, ctx.orgId, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
+          headerFrom, envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
         );
       }
       insertRows(s.insertRecords, s.insertRecord, RECORD_ROWS, RECORD_COLUMNS, values);

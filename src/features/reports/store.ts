@@ -40,6 +40,8 @@ export interface StoredReport {
  */
 export interface AggregateWrite {
   id: string;
+  /** the report's integer key, which its records carry */
+  seq: number;
   ctx: WriteContext;
   head: AggregateHead;
   /** the report's source addresses located so far (country, city), kept across batches */
@@ -105,8 +107,8 @@ export function reportWriter(store: StoreCore, options: ReportWriterOptions = {}
 const WRITE_BATCH = 5000;
 
 /** A new AggregateWrite for the report row `id`. */
-export const newAggregateWrite = (id: string, ctx: WriteContext, head: AggregateHead, countsWritten: boolean): AggregateWrite => ({
-  id, ctx, head, geo: new Map(), recordCount: 0, messageCount: 0, passCount: 0, rollup: null, rollupSources: new Map(), countsWritten,
+export const newAggregateWrite = (id: string, seq: number, ctx: WriteContext, head: AggregateHead, countsWritten: boolean): AggregateWrite => ({
+  id, seq, ctx, head, geo: new Map(), recordCount: 0, messageCount: 0, passCount: 0, rollup: null, rollupSources: new Map(), countsWritten,
 });
 
 /** The counts a report row starts with: its final ones when every record is known, else zero until finishAggregate. */
