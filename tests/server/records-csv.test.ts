@@ -105,6 +105,37 @@ describe("GET /api/records.csv", () => {
     expect(await (await t.request("GET", "/api/records.csv?days=1&domain=example.com", { cookie })).text()).toBe(`${CSV_COLUMNS.join(",")}\r\n`);
   });
 
+  test("header From and envelope From read back as reported, whether they repeat the policy domain, a subdomain or each other", async () => {
+    const { orgId, cookie } = await owner();
+    // [address, header From, envelope From]: the row stores "" for a repeat (record-auth.ts), the reader restores it
+    const cases: [string, string, string | undefined][] = [
+      ["192.0.2.1", "example.com", "example.com"],
+      ["192.0.2.2", "example.com", "bounce.example.net"],
+      ["192.0.2.3", "news.example.com", "news.example.com"],
+      ["192.0.2.4", "news.example.com", "example.com"],
+      ["192.0.2.5", "example.com", undefined],
+    ];
+    await ingest(orgId, {
+      orgName: "google.com", reportId: "froms", begin: dayStart(1), end: new Date(dayStart(1).getTime() + DAY - 1000), domain: "example.com",
+      records: cases.map(([sourceIp, headerFrom, envelopeFrom], i) => ({
+        sourceIp, count: 10 - i, dkim: "pass", spf: "pass", headerFrom, envelopeFrom,
+        dkimAuth: [{ domain: headerFrom, selector: "s1", result: "pass" }], spfAuth: [{ domain: envelopeFrom ?? headerFrom, result: "pass" }],
+      })),
+    });
+    const expected = cases.map(([ip, headerFrom, envelopeFrom]) => [ip, headerFrom, envelopeFrom ?? "", `${headerFrom}:s1=pass`, `${envelopeFrom ?? headerFrom}=pass`]);
+    // the export
+    const rows = parseCsv(await (await t.request("GET", "/api/records.csv?days=7", { cookie })).text());
+    const at = (name: string) => CSV_COLUMNS.indexOf(name as never);
+    expect(rows.slice(1).map((r) => [r[at("source_ip")], r[at("header_from")], r[at("envelope_from")], r[at("dkim_results")], r[at("spf_results")]])).toEqual(expected);
+    // the report's detail
+    const list = await t.json("GET", "/api/dmarc-reports", { cookie });
+    const detail = await t.json("GET", `/api/dmarc-reports/${list.body[0].id}`, { cookie });
+    expect(detail.status).toBe(200);
+    expect(
+      detail.body.records.map((r: any) => [r.sourceIp, r.headerFrom, r.envelopeFrom ?? "", `${r.dkimResults[0].domain}:${r.dkimResults[0].selector}=${r.dkimResults[0].result}`, `${r.spfResults[0].domain}=${r.spfResults[0].result}`]),
+    ).toEqual(expected);
+  });
+
   test("bad input is refused clearly; another organization's domain is not found", async () => {
     const { cookie } = await owner();
     const bad = await t.json("GET", "/api/records.csv?days=0", { cookie });

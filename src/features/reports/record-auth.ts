@@ -1,4 +1,7 @@
 /**
+ * What a record's row keeps in a compact form: its From domains (`storedFroms`, `recordFroms`
+ * below) and its DKIM and SPF results.
+ *
  * A record's DKIM and SPF results as its row keeps them (`aggregate_records.dkim_results` and
  * `spf_results`): a JSON array of [domain, selector or scope, result] per result, with the
  * reporter's human result as a fourth element when it gave one; null when there is none. The
