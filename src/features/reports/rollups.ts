@@ -11,7 +11,7 @@
 import { sql } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
-import type { AggregateReport } from "../../lib/reports/model";
+import type { AggregateRecord, AggregateReport } from "../../lib/reports/model";
 import { insertJsonRows } from "../../db/json-rows";
 
 export interface RollupCounts {
@@ -80,40 +80,76 @@ export function rollupReport(
   locate: (ip: string) => string | null | { country: string | null; city: string | null },
   processedAt: Date = new Date(),
 ): ReportRollup {
-  const day = utcDay(report.dateBegin);
-  const begin = Math.floor(report.dateBegin.getTime() / 1000);
-  const selectors = new Map<string, number>();
-  if (!report.records.length) return { day, domain: null, sources: [], selectors, begin };
-  const seen = Math.floor(Math.min(report.dateEnd.getTime(), processedAt.getTime()) / 1000);
-  const domain = zero();
-  const sources = new Map<string, SourceRollup>();
-  for (const r of report.records) {
-    let source = sources.get(r.sourceIp);
+  const rollup = emptyRollup(report);
+  addRecordsToRollup(rollup, new Map(), report, report.records, locate, processedAt);
+  return rollup;
+}
+
+/** A report's roll-up before any of its records (see addRecordsToRollup). */
+export function emptyRollup(head: Pick<AggregateReport, "dateBegin">): ReportRollup {
+  return { day: utcDay(head.dateBegin), domain: null, sources: [], selectors: new Map(), begin: Math.floor(head.dateBegin.getTime() / 1000) };
+}
+
+/**
+ * Adds `records` of the report `head` to its roll-up `rollup` (`byIp`: the roll-up's sources by
+ * address, kept with it), as rollupReport of all the records added would have made it: a report
+ * read in batches adds each batch in place, without a roll-up of its own to merge.
+ */
+export function addRecordsToRollup(
+  rollup: ReportRollup,
+  byIp: Map<string, SourceRollup>,
+  head: Pick<AggregateReport, "dateEnd">,
+  records: readonly AggregateRecord[],
+  locate: (ip: string) => string | null | { country: string | null; city: string | null },
+  processedAt: Date,
+): void {
+  if (!records.length) return;
+  const { begin, selectors } = rollup;
+  const seen = Math.floor(Math.min(head.dateEnd.getTime(), processedAt.getTime()) / 1000);
+  const domain = (rollup.domain ??= zero());
+  for (const r of records) {
+    let source = byIp.get(r.sourceIp);
     if (!source) {
       const where = locate(r.sourceIp);
       const place = where !== null && typeof where === "object" ? where : { country: where, city: null };
-      sources.set(r.sourceIp, (source = { sourceIp: r.sourceIp, country: place.country, city: place.city, ...zero(), failedDelivered: 0, firstFailedAt: null, lastFailedAt: null, lastBegin: begin, auth: new Map() }));
+      source = {
+        sourceIp: r.sourceIp, country: place.country, city: place.city,
+        messages: 0, passed: 0, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: 0,
+        failedDelivered: 0, firstFailedAt: null, lastFailedAt: null, lastBegin: begin, auth: new Map(),
+      };
+      byIp.set(r.sourceIp, source);
+      rollup.sources.push(source);
     }
-    if (!recordPassesDmarc(r)) {
+    const n = r.count;
+    const passes = recordPassesDmarc(r);
+    if (!passes) {
       source.firstFailedAt = begin;
       source.lastFailedAt = seen;
-      if (r.disposition === "none") source.failedDelivered += r.count;
+      if (r.disposition === "none") source.failedDelivered += n;
     }
     for (const d of r.dkimResults) {
-      bumpAuth(source.auth, authKey("dkim", d.domain, d.selector, d.result), r.count);
+      bumpAuth(source.auth, authKey("dkim", d.domain, d.selector, d.result), n);
       if (d.selector) bumpAuth(selectors, selectorKey(d.domain, d.selector), 1);
     }
-    for (const f of r.spfResults) bumpAuth(source.auth, authKey("spf", f.domain, null, f.result), r.count);
-    for (const counts of [domain, source]) {
-      counts.messages += r.count;
-      if (recordPassesDmarc(r)) counts.passed += r.count;
-      if (r.disposition === "quarantine") counts.quarantined += r.count;
-      if (r.disposition === "reject") counts.rejected += r.count;
-      if (r.spfAligned === "pass") counts.spfAligned += r.count;
-      if (r.dkimAligned === "pass") counts.dkimAligned += r.count;
-    }
+    for (const f of r.spfResults) bumpAuth(source.auth, authKey("spf", f.domain, null, f.result), n);
+    const quarantined = r.disposition === "quarantine" ? n : 0;
+    const rejected = r.disposition === "reject" ? n : 0;
+    const spfAligned = r.spfAligned === "pass" ? n : 0;
+    const dkimAligned = r.dkimAligned === "pass" ? n : 0;
+    const passed = passes ? n : 0;
+    domain.messages += n;
+    domain.passed += passed;
+    domain.quarantined += quarantined;
+    domain.rejected += rejected;
+    domain.spfAligned += spfAligned;
+    domain.dkimAligned += dkimAligned;
+    source.messages += n;
+    source.passed += passed;
+    source.quarantined += quarantined;
+    source.rejected += rejected;
+    source.spfAligned += spfAligned;
+    source.dkimAligned += dkimAligned;
   }
-  return { day, domain, sources: [...sources.values()], selectors, begin };
 }
 
 /** The SQLite upsert of one daily_sender_stats row (values in the order of senderDayValues). */

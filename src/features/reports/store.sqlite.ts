@@ -102,14 +102,6 @@ function prepare(sqlite: Database): Statements {
   return s;
 }
 
-/** Inserts rows of `columns` values from `values`, `rows` at a time. */
-function insertRows(many: Statement, one: Statement, rows: number, columns: number, values: Value[]): void {
-  const count = values.length / columns;
-  let row = 0;
-  for (; row + rows <= count; row += rows) many.run(...values.slice(row * columns, (row + rows) * columns));
-  for (; row < count; row++) one.run(...values.slice(row * columns, (row + 1) * columns));
-}
-
 /** Orders text keys as SQLite's BINARY collation does (for the ASCII of addresses, ids and domains). */
 const compare = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
 /** Orders rows of values by the columns at `at`, in that order. */
@@ -125,6 +117,8 @@ const AUTH_ORDER = byColumns([0, 1, 2, 3, 4, 5, 6, 7]);
 
 export function sqliteReportWriter(sqlite: Database, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const s = prepare(sqlite);
+  /** one multi-row INSERT's parameters, reused for every one (bun:sqlite binds an array's values) */
+  const recordValues = new Array<Value>(RECORD_ROWS * RECORD_COLUMNS).fill(null);
   /**
    * Roll-ups merged per organization, domain, day and policy domain; the per-source rows go in
    * sorted by the keys of the indexes ordered by address (scattered over the whole history), so
@@ -187,17 +181,35 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       const { seq, ctx, geo } = write;
       const policyDomain = write.head.policy.domain;
       tallyBatch(write, records);
-      const values: Value[] = [];
+      // rows go in RECORD_ROWS at a time from one reused parameter array (no array per row, no slices)
+      const values = recordValues;
+      let at = 0;
       for (let i = 0; i < records.length; i++) {
         const r = records[i]!;
         const where = geo.get(r.sourceIp)!;
         const [headerFrom, envelopeFrom] = storedFroms(r.headerFrom, r.envelopeFrom, policyDomain);
-        values.push(
-          seq, ctx.orgId, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
-          headerFrom, envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
-        );
+        values[at++] = seq;
+        values[at++] = ctx.orgId;
+        values[at++] = r.sourceIp;
+        values[at++] = r.count;
+        values[at++] = r.disposition;
+        values[at++] = r.dkimAligned;
+        values[at++] = r.spfAligned;
+        values[at++] = recordPassesDmarc(r) ? 1 : 0;
+        values[at++] = headerFrom;
+        values[at++] = envelopeFrom;
+        values[at++] = r.envelopeTo;
+        values[at++] = jsonList(r.reasons);
+        values[at++] = where.country;
+        values[at++] = where.city;
+        values[at++] = dkimResultsText(r.dkimResults, r.headerFrom);
+        values[at++] = spfResultsText(r.spfResults, r.headerFrom);
+        if (at === values.length) {
+          s.insertRecords.run(values);
+          at = 0;
+        }
       }
-      insertRows(s.insertRecords, s.insertRecord, RECORD_ROWS, RECORD_COLUMNS, values);
+      for (let row = 0; row < at; row += RECORD_COLUMNS) s.insertRecord.run(values.slice(row, row + RECORD_COLUMNS));
       if (addToRollup(write, records)) writeRollup(write);
     },
 
