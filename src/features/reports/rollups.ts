@@ -39,11 +39,56 @@ export interface SourceRollup extends RollupCounts {
 /** The key of one daily_auth_stats row of a source: method, result domain (lowercased), selector ('' for none) and result. */
 export const authKey = (method: "dkim" | "spf", domain: string, selector: string | null, result: string) => `${method}\n${domain.toLowerCase()}\n${selector ?? ""}\n${result}`;
 
+/**
+ * Keys made from three strings, kept for the next time the same three come: a report's records
+ * repeat a few DKIM/SPF results, so a batch adds to the roll-up without making a key string (and
+ * its lower-cased copy) per result of every record. Bounded: emptied once it holds `max` keys.
+ */
+class KeyCache {
+  private keys = new Map<string, Map<string, Map<string, string>>>();
+  private size = 0;
+  constructor(private readonly max: number) {}
+
+  get(a: string, b: string, c: string, make: () => string): string {
+    let byB = this.keys.get(a);
+    if (!byB) this.keys.set(a, (byB = new Map()));
+    let byC = byB.get(b);
+    if (!byC) byB.set(b, (byC = new Map()));
+    let key = byC.get(c);
+    if (key === undefined) {
+      if (this.size >= this.max) {
+        this.keys = new Map([[a, (byB = new Map([[b, (byC = new Map())]]))]]);
+        this.size = 0;
+      }
+      byC.set(c, (key = make()));
+      this.size++;
+    }
+    return key;
+  }
+}
+
+const KEYS_KEPT = 4096;
+const dkimKeys = new KeyCache(KEYS_KEPT);
+const spfKeys = new KeyCache(KEYS_KEPT);
+const selectorKeys = new KeyCache(KEYS_KEPT);
+const dkimKey = (domain: string, selector: string | null, result: string) => dkimKeys.get(domain, selector ?? "", result, () => authKey("dkim", domain, selector, result));
+const spfKey = (domain: string, result: string) => spfKeys.get(domain, "", result, () => authKey("spf", domain, null, result));
+const keptSelectorKey = (domain: string, selector: string) => selectorKeys.get(domain, selector, "", () => selectorKey(domain, selector));
+
 /** A daily_auth_stats key split into its columns. */
 export function authColumns(key: string): { method: string; authDomain: string; selector: string; result: string } {
-  const [method, authDomain, selector, result] = key.split("\n") as [string, string, string, string];
-  return { method, authDomain, selector, result };
+  let columns = columnsKept.get(key);
+  if (!columns) {
+    const [method, authDomain, selector, result] = key.split("\n") as [string, string, string, string];
+    columns = { method, authDomain, selector, result };
+    if (columnsKept.size >= KEYS_KEPT) columnsKept.clear();
+    columnsKept.set(key, columns);
+  }
+  return columns;
 }
+
+/** authColumns of the keys seen last (a report's sources repeat a few results): bounded, like KeyCache */
+const columnsKept = new Map<string, { method: string; authDomain: string; selector: string; result: string }>();
 
 export interface ReportRollup {
   day: number;
@@ -128,10 +173,10 @@ export function addRecordsToRollup(
       if (r.disposition === "none") source.failedDelivered += n;
     }
     for (const d of r.dkimResults) {
-      bumpAuth(source.auth, authKey("dkim", d.domain, d.selector, d.result), n);
-      if (d.selector) bumpAuth(selectors, selectorKey(d.domain, d.selector), 1);
+      bumpAuth(source.auth, dkimKey(d.domain, d.selector, d.result), n);
+      if (d.selector) bumpAuth(selectors, keptSelectorKey(d.domain, d.selector), 1);
     }
-    for (const f of r.spfResults) bumpAuth(source.auth, authKey("spf", f.domain, null, f.result), n);
+    for (const f of r.spfResults) bumpAuth(source.auth, spfKey(f.domain, f.result), n);
     const quarantined = r.disposition === "quarantine" ? n : 0;
     const rejected = r.disposition === "reject" ? n : 0;
     const spfAligned = r.spfAligned === "pass" ? n : 0;
