@@ -238,17 +238,9 @@ export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: st
   );
 }
 
-/** The SQLite upsert of one daily_auth_stats row (values in the order of authDayValues). */
+/** The SQLite upsert of one daily_auth_stats row: organization, domain, source IP, day, then a result's authColumns (method, result domain, selector, result) and its messages. */
 export const AUTH_DAY_UPSERT = `INSERT INTO daily_auth_stats (org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (org_id, domain_id, source_ip, day, method, auth_domain, selector, result) DO UPDATE SET messages = messages + excluded.messages`;
-
-/** The values of AUTH_DAY_UPSERT for each DKIM/SPF result of a source's day. */
-export function authDayValues(ctx: { orgId: string; domainId: string }, day: number, x: SourceRollup) {
-  return [...x.auth].map(([key, messages]) => {
-    const c = authColumns(key);
-    return [ctx.orgId, ctx.domainId, x.sourceIp, day, c.method, c.authDomain, c.selector, c.result, messages] as const;
-  });
-}
 
 /** The PostgreSQL upsert of a report's daily_auth_stats rows (inside the caller's store.write). */
 export async function writeAuthDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {

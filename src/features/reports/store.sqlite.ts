@@ -9,7 +9,7 @@ import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
 import { RowRunner } from "./sqlite-rows";
-import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
+import { AUTH_DAY_UPSERT, authColumns, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
   type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
@@ -104,16 +104,8 @@ function prepare(sqlite: Database): Statements {
 
 /** Orders text keys as SQLite's BINARY collation does (for the ASCII of addresses, ids and domains). */
 const compare = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
-/** Orders rows of values by the columns at `at`, in that order. */
-const byColumns = (at: number[]) => (a: readonly Value[], b: readonly Value[]) => {
-  for (const i of at) {
-    const c = compare(a[i]!, b[i]!);
-    if (c) return c;
-  }
-  return 0;
-};
-/** authDayValues rows in daily_auth_stats' key order (org, domain, source IP, day, method, result domain, selector, result) */
-const AUTH_ORDER = byColumns([0, 1, 2, 3, 4, 5, 6, 7]);
+/** values per row of AUTH_DAY_UPSERT */
+const AUTH_DAY_COLUMNS = 9;
 
 export function sqliteReportWriter(sqlite: Database, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const s = prepare(sqlite);
@@ -144,10 +136,26 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     senders.end();
     // in daily_auth_stats' key order: by source (organization, domain, address, day), then each source's results
     sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.ctx.domainId, b.ctx.domainId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
-    const auth = new RowRunner(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, 9);
+    const auth = new RowRunner(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, AUTH_DAY_COLUMNS);
+    /** one row's values (in the order of AUTH_DAY_UPSERT), reused: the runner copies them */
+    const row = new Array<Value>(AUTH_DAY_COLUMNS).fill(null);
     for (let i = 0; i < sources.length; i++) {
       const { ctx, day, x } = sources[i]!;
-      for (const values of authDayValues(ctx, day, x).sort(AUTH_ORDER)) auth.add(values);
+      row[0] = ctx.orgId;
+      row[1] = ctx.domainId;
+      row[2] = x.sourceIp;
+      row[3] = day;
+      // the source's results in key order (method, result domain, selector, result): their
+      // authKey strings, those fields joined by "\n", sort so
+      for (const key of [...x.auth.keys()].sort()) {
+        const c = authColumns(key);
+        row[4] = c.method;
+        row[5] = c.authDomain;
+        row[6] = c.selector;
+        row[7] = c.result;
+        row[8] = x.auth.get(key)!;
+        auth.add(row);
+      }
       // each source's rows are garbage once written: memory stays near what is live
       if (large && i % 1024 === 1023) collectWhenGrown();
     }
