@@ -15,18 +15,23 @@ import type { AuthResultView } from "./contract";
 /** [domain (0: the record's header From), selector or scope, result, human result?] */
 type Stored = [string | 0, string | null, string, string?];
 
+/** JSON text of a value that is a string or null */
+const jsonText = (v: string | null) => (v === null ? "null" : JSON.stringify(v));
+
+/** JSON.stringify of the Stored list, written out directly (a record's results are many small arrays otherwise, per record written) */
 const encode = (
   list: readonly { domain: string; result: string; humanResult: string | null }[],
   second: (i: number) => string | null,
   headerFrom: string | null,
 ): string | null => {
   if (!list.length) return null;
-  return JSON.stringify(
-    list.map((a, i): Stored => {
-      const domain = a.domain === headerFrom ? 0 : a.domain;
-      return a.humanResult == null ? [domain, second(i), a.result] : [domain, second(i), a.result, a.humanResult];
-    }),
-  );
+  let text = "[";
+  for (let i = 0; i < list.length; i++) {
+    const a = list[i]!;
+    if (i) text += ",";
+    text += `[${a.domain === headerFrom ? "0" : JSON.stringify(a.domain)},${jsonText(second(i) ?? null)},${JSON.stringify(a.result)}${a.humanResult == null ? "" : `,${JSON.stringify(a.humanResult)}`}]`;
+  }
+  return `${text}]`;
 };
 
 /** The `dkim_results` text of a record's DKIM results (`headerFrom`: the record's header From). */

@@ -11,7 +11,7 @@
 import { sql } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
-import type { AggregateReport } from "../../lib/reports/model";
+import type { AggregateRecord, AggregateReport } from "../../lib/reports/model";
 import { insertJsonRows } from "../../db/json-rows";
 
 export interface RollupCounts {
@@ -39,11 +39,56 @@ export interface SourceRollup extends RollupCounts {
 /** The key of one daily_auth_stats row of a source: method, result domain (lowercased), selector ('' for none) and result. */
 export const authKey = (method: "dkim" | "spf", domain: string, selector: string | null, result: string) => `${method}\n${domain.toLowerCase()}\n${selector ?? ""}\n${result}`;
 
+/**
+ * Keys made from three strings, kept for the next time the same three come: a report's records
+ * repeat a few DKIM/SPF results, so a batch adds to the roll-up without making a key string (and
+ * its lower-cased copy) per result of every record. Bounded: emptied once it holds `max` keys.
+ */
+class KeyCache {
+  private keys = new Map<string, Map<string, Map<string, string>>>();
+  private size = 0;
+  constructor(private readonly max: number) {}
+
+  get(a: string, b: string, c: string, make: () => string): string {
+    let byB = this.keys.get(a);
+    if (!byB) this.keys.set(a, (byB = new Map()));
+    let byC = byB.get(b);
+    if (!byC) byB.set(b, (byC = new Map()));
+    let key = byC.get(c);
+    if (key === undefined) {
+      if (this.size >= this.max) {
+        this.keys = new Map([[a, (byB = new Map([[b, (byC = new Map())]]))]]);
+        this.size = 0;
+      }
+      byC.set(c, (key = make()));
+      this.size++;
+    }
+    return key;
+  }
+}
+
+const KEYS_KEPT = 4096;
+const dkimKeys = new KeyCache(KEYS_KEPT);
+const spfKeys = new KeyCache(KEYS_KEPT);
+const selectorKeys = new KeyCache(KEYS_KEPT);
+const dkimKey = (domain: string, selector: string | null, result: string) => dkimKeys.get(domain, selector ?? "", result, () => authKey("dkim", domain, selector, result));
+const spfKey = (domain: string, result: string) => spfKeys.get(domain, "", result, () => authKey("spf", domain, null, result));
+const keptSelectorKey = (domain: string, selector: string) => selectorKeys.get(domain, selector, "", () => selectorKey(domain, selector));
+
 /** A daily_auth_stats key split into its columns. */
 export function authColumns(key: string): { method: string; authDomain: string; selector: string; result: string } {
-  const [method, authDomain, selector, result] = key.split("\n") as [string, string, string, string];
-  return { method, authDomain, selector, result };
+  let columns = columnsKept.get(key);
+  if (!columns) {
+    const [method, authDomain, selector, result] = key.split("\n") as [string, string, string, string];
+    columns = { method, authDomain, selector, result };
+    if (columnsKept.size >= KEYS_KEPT) columnsKept.clear();
+    columnsKept.set(key, columns);
+  }
+  return columns;
 }
+
+/** authColumns of the keys seen last (a report's sources repeat a few results): bounded, like KeyCache */
+const columnsKept = new Map<string, { method: string; authDomain: string; selector: string; result: string }>();
 
 export interface ReportRollup {
   day: number;
@@ -80,40 +125,76 @@ export function rollupReport(
   locate: (ip: string) => string | null | { country: string | null; city: string | null },
   processedAt: Date = new Date(),
 ): ReportRollup {
-  const day = utcDay(report.dateBegin);
-  const begin = Math.floor(report.dateBegin.getTime() / 1000);
-  const selectors = new Map<string, number>();
-  if (!report.records.length) return { day, domain: null, sources: [], selectors, begin };
-  const seen = Math.floor(Math.min(report.dateEnd.getTime(), processedAt.getTime()) / 1000);
-  const domain = zero();
-  const sources = new Map<string, SourceRollup>();
-  for (const r of report.records) {
-    let source = sources.get(r.sourceIp);
+  const rollup = emptyRollup(report);
+  addRecordsToRollup(rollup, new Map(), report, report.records, locate, processedAt);
+  return rollup;
+}
+
+/** A report's roll-up before any of its records (see addRecordsToRollup). */
+export function emptyRollup(head: Pick<AggregateReport, "dateBegin">): ReportRollup {
+  return { day: utcDay(head.dateBegin), domain: null, sources: [], selectors: new Map(), begin: Math.floor(head.dateBegin.getTime() / 1000) };
+}
+
+/**
+ * Adds `records` of the report `head` to its roll-up `rollup` (`byIp`: the roll-up's sources by
+ * address, kept with it), as rollupReport of all the records added would have made it: a report
+ * read in batches adds each batch in place, without a roll-up of its own to merge.
+ */
+export function addRecordsToRollup(
+  rollup: ReportRollup,
+  byIp: Map<string, SourceRollup>,
+  head: Pick<AggregateReport, "dateEnd">,
+  records: readonly AggregateRecord[],
+  locate: (ip: string) => string | null | { country: string | null; city: string | null },
+  processedAt: Date,
+): void {
+  if (!records.length) return;
+  const { begin, selectors } = rollup;
+  const seen = Math.floor(Math.min(head.dateEnd.getTime(), processedAt.getTime()) / 1000);
+  const domain = (rollup.domain ??= zero());
+  for (const r of records) {
+    let source = byIp.get(r.sourceIp);
     if (!source) {
       const where = locate(r.sourceIp);
       const place = where !== null && typeof where === "object" ? where : { country: where, city: null };
-      sources.set(r.sourceIp, (source = { sourceIp: r.sourceIp, country: place.country, city: place.city, ...zero(), failedDelivered: 0, firstFailedAt: null, lastFailedAt: null, lastBegin: begin, auth: new Map() }));
+      source = {
+        sourceIp: r.sourceIp, country: place.country, city: place.city,
+        messages: 0, passed: 0, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: 0,
+        failedDelivered: 0, firstFailedAt: null, lastFailedAt: null, lastBegin: begin, auth: new Map(),
+      };
+      byIp.set(r.sourceIp, source);
+      rollup.sources.push(source);
     }
-    if (!recordPassesDmarc(r)) {
+    const n = r.count;
+    const passes = recordPassesDmarc(r);
+    if (!passes) {
       source.firstFailedAt = begin;
       source.lastFailedAt = seen;
-      if (r.disposition === "none") source.failedDelivered += r.count;
+      if (r.disposition === "none") source.failedDelivered += n;
     }
     for (const d of r.dkimResults) {
-      bumpAuth(source.auth, authKey("dkim", d.domain, d.selector, d.result), r.count);
-      if (d.selector) bumpAuth(selectors, selectorKey(d.domain, d.selector), 1);
+      bumpAuth(source.auth, dkimKey(d.domain, d.selector, d.result), n);
+      if (d.selector) bumpAuth(selectors, keptSelectorKey(d.domain, d.selector), 1);
     }
-    for (const f of r.spfResults) bumpAuth(source.auth, authKey("spf", f.domain, null, f.result), r.count);
-    for (const counts of [domain, source]) {
-      counts.messages += r.count;
-      if (recordPassesDmarc(r)) counts.passed += r.count;
-      if (r.disposition === "quarantine") counts.quarantined += r.count;
-      if (r.disposition === "reject") counts.rejected += r.count;
-      if (r.spfAligned === "pass") counts.spfAligned += r.count;
-      if (r.dkimAligned === "pass") counts.dkimAligned += r.count;
-    }
+    for (const f of r.spfResults) bumpAuth(source.auth, spfKey(f.domain, f.result), n);
+    const quarantined = r.disposition === "quarantine" ? n : 0;
+    const rejected = r.disposition === "reject" ? n : 0;
+    const spfAligned = r.spfAligned === "pass" ? n : 0;
+    const dkimAligned = r.dkimAligned === "pass" ? n : 0;
+    const passed = passes ? n : 0;
+    domain.messages += n;
+    domain.passed += passed;
+    domain.quarantined += quarantined;
+    domain.rejected += rejected;
+    domain.spfAligned += spfAligned;
+    domain.dkimAligned += dkimAligned;
+    source.messages += n;
+    source.passed += passed;
+    source.quarantined += quarantined;
+    source.rejected += rejected;
+    source.spfAligned += spfAligned;
+    source.dkimAligned += dkimAligned;
   }
-  return { day, domain, sources: [...sources.values()], selectors, begin };
 }
 
 /** The SQLite upsert of one daily_sender_stats row (values in the order of senderDayValues). */
@@ -157,17 +238,9 @@ export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: st
   );
 }
 
-/** The SQLite upsert of one daily_auth_stats row (values in the order of authDayValues). */
+/** The SQLite upsert of one daily_auth_stats row: organization, domain, source IP, day, then a result's authColumns (method, result domain, selector, result) and its messages. */
 export const AUTH_DAY_UPSERT = `INSERT INTO daily_auth_stats (org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (org_id, domain_id, source_ip, day, method, auth_domain, selector, result) DO UPDATE SET messages = messages + excluded.messages`;
-
-/** The values of AUTH_DAY_UPSERT for each DKIM/SPF result of a source's day. */
-export function authDayValues(ctx: { orgId: string; domainId: string }, day: number, x: SourceRollup) {
-  return [...x.auth].map(([key, messages]) => {
-    const c = authColumns(key);
-    return [ctx.orgId, ctx.domainId, x.sourceIp, day, c.method, c.authDomain, c.selector, c.result, messages] as const;
-  });
-}
 
 /** The PostgreSQL upsert of a report's daily_auth_stats rows (inside the caller's store.write). */
 export async function writeAuthDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {

@@ -9,7 +9,7 @@ import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
 import { RowRunner } from "./sqlite-rows";
-import { AUTH_DAY_UPSERT, authDayValues, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
+import { AUTH_DAY_UPSERT, authColumns, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
   type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
@@ -102,29 +102,15 @@ function prepare(sqlite: Database): Statements {
   return s;
 }
 
-/** Inserts rows of `columns` values from `values`, `rows` at a time. */
-function insertRows(many: Statement, one: Statement, rows: number, columns: number, values: Value[]): void {
-  const count = values.length / columns;
-  let row = 0;
-  for (; row + rows <= count; row += rows) many.run(...values.slice(row * columns, (row + rows) * columns));
-  for (; row < count; row++) one.run(...values.slice(row * columns, (row + 1) * columns));
-}
-
 /** Orders text keys as SQLite's BINARY collation does (for the ASCII of addresses, ids and domains). */
 const compare = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
-/** Orders rows of values by the columns at `at`, in that order. */
-const byColumns = (at: number[]) => (a: readonly Value[], b: readonly Value[]) => {
-  for (const i of at) {
-    const c = compare(a[i]!, b[i]!);
-    if (c) return c;
-  }
-  return 0;
-};
-/** authDayValues rows in daily_auth_stats' key order (org, domain, source IP, day, method, result domain, selector, result) */
-const AUTH_ORDER = byColumns([0, 1, 2, 3, 4, 5, 6, 7]);
+/** values per row of AUTH_DAY_UPSERT */
+const AUTH_DAY_COLUMNS = 9;
 
 export function sqliteReportWriter(sqlite: Database, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const s = prepare(sqlite);
+  /** one multi-row INSERT's parameters, reused for every one (bun:sqlite binds an array's values) */
+  const recordValues = new Array<Value>(RECORD_ROWS * RECORD_COLUMNS).fill(null);
   /**
    * Roll-ups merged per organization, domain, day and policy domain; the per-source rows go in
    * sorted by the keys of the indexes ordered by address (scattered over the whole history), so
@@ -150,10 +136,26 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     senders.end();
     // in daily_auth_stats' key order: by source (organization, domain, address, day), then each source's results
     sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.ctx.domainId, b.ctx.domainId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
-    const auth = new RowRunner(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, 9);
+    const auth = new RowRunner(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, AUTH_DAY_COLUMNS);
+    /** one row's values (in the order of AUTH_DAY_UPSERT), reused: the runner copies them */
+    const row = new Array<Value>(AUTH_DAY_COLUMNS).fill(null);
     for (let i = 0; i < sources.length; i++) {
       const { ctx, day, x } = sources[i]!;
-      for (const values of authDayValues(ctx, day, x).sort(AUTH_ORDER)) auth.add(values);
+      row[0] = ctx.orgId;
+      row[1] = ctx.domainId;
+      row[2] = x.sourceIp;
+      row[3] = day;
+      // the source's results in key order (method, result domain, selector, result): their
+      // authKey strings, those fields joined by "\n", sort so
+      for (const key of [...x.auth.keys()].sort()) {
+        const c = authColumns(key);
+        row[4] = c.method;
+        row[5] = c.authDomain;
+        row[6] = c.selector;
+        row[7] = c.result;
+        row[8] = x.auth.get(key)!;
+        auth.add(row);
+      }
       // each source's rows are garbage once written: memory stays near what is live
       if (large && i % 1024 === 1023) collectWhenGrown();
     }
@@ -187,17 +189,35 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       const { seq, ctx, geo } = write;
       const policyDomain = write.head.policy.domain;
       tallyBatch(write, records);
-      const values: Value[] = [];
+      // rows go in RECORD_ROWS at a time from one reused parameter array (no array per row, no slices)
+      const values = recordValues;
+      let at = 0;
       for (let i = 0; i < records.length; i++) {
         const r = records[i]!;
         const where = geo.get(r.sourceIp)!;
         const [headerFrom, envelopeFrom] = storedFroms(r.headerFrom, r.envelopeFrom, policyDomain);
-        values.push(
-          seq, ctx.orgId, r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r) ? 1 : 0,
-          headerFrom, envelopeFrom, r.envelopeTo, jsonList(r.reasons), where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
-        );
+        values[at++] = seq;
+        values[at++] = ctx.orgId;
+        values[at++] = r.sourceIp;
+        values[at++] = r.count;
+        values[at++] = r.disposition;
+        values[at++] = r.dkimAligned;
+        values[at++] = r.spfAligned;
+        values[at++] = recordPassesDmarc(r) ? 1 : 0;
+        values[at++] = headerFrom;
+        values[at++] = envelopeFrom;
+        values[at++] = r.envelopeTo;
+        values[at++] = jsonList(r.reasons);
+        values[at++] = where.country;
+        values[at++] = where.city;
+        values[at++] = dkimResultsText(r.dkimResults, r.headerFrom);
+        values[at++] = spfResultsText(r.spfResults, r.headerFrom);
+        if (at === values.length) {
+          s.insertRecords.run(values);
+          at = 0;
+        }
       }
-      insertRows(s.insertRecords, s.insertRecord, RECORD_ROWS, RECORD_COLUMNS, values);
+      for (let row = 0; row < at; row += RECORD_COLUMNS) s.insertRecord.run(values.slice(row, row + RECORD_COLUMNS));
       if (addToRollup(write, records)) writeRollup(write);
     },
 

@@ -12,7 +12,7 @@ import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateHead } from "../../lib/reports/aggregate";
 import type { AggregateRecord, AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp, type GeoLocation } from "./geo";
-import { rollupReport, type ReportRollup, type RollupCounts, type SelectorRow, type SourceRollup } from "./rollups";
+import { addRecordsToRollup, emptyRollup, type ReportRollup, type RollupCounts, type SelectorRow, type SourceRollup } from "./rollups";
 import { postgresReportWriter } from "./store.postgres";
 import { sqliteReportWriter } from "./store.sqlite";
 
@@ -140,16 +140,8 @@ function addCounts(into: RollupCounts, from: RollupCounts): void {
  * ROLLUP_SOURCES_HELD sources or more: write it now (`takeRollup`).
  */
 export function addToRollup(write: AggregateWrite, records: AggregateRecord[]): boolean {
-  const batch = rollupReport({ ...write.head, records }, (ip) => write.geo.get(ip) ?? null, write.ctx.now);
-  const held = write.rollup;
-  const byIp = write.rollupSources;
-  if (!held) {
-    write.rollup = batch;
-    for (const x of batch.sources) byIp.set(x.sourceIp, x);
-    return batch.sources.length >= ROLLUP_SOURCES_HELD;
-  }
-  for (const [key, results] of batch.selectors) held.selectors.set(key, (held.selectors.get(key) ?? 0) + results);
-  mergeSources(held, byIp, batch);
+  const held = (write.rollup ??= emptyRollup(write.head));
+  addRecordsToRollup(held, write.rollupSources, write.head, records, (ip) => write.geo.get(ip) ?? null, write.ctx.now);
   return held.sources.length >= ROLLUP_SOURCES_HELD;
 }
 

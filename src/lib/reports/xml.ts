@@ -78,6 +78,9 @@ export function decodeEntities(s: string): string {
   return last === 0 ? s : out + s.slice(last);
 }
 
+/** a chunk up to this long is joined whole to what is pending (XmlTokenizer.write) */
+const JOIN_WHOLE = 4096;
+
 /** what an incomplete "<!" may still become */
 const BANG_FORMS = ["<!--", "<![CDATA[", "<!DOCTYPE"];
 
@@ -125,6 +128,18 @@ export class XmlTokenizer {
 
   write(chunk: string): void {
     if (this.ended) return;
+    if (this.pending.length && chunk.length > JOIN_WHOLE) {
+      // what is pending joins only the start of the chunk, up to the end of its first tag
+      // (where the pending token most likely ends), not the whole chunk: a long chunk is then
+      // read in place, never copied into a joined string (a copy of every chunk, and garbage)
+      const lt = chunk.indexOf("<");
+      const gt = lt < 0 ? -1 : chunk.indexOf(">", lt);
+      if (gt >= 0 && gt + 1 < chunk.length) {
+        this.write(chunk.slice(0, gt + 1));
+        this.write(chunk.slice(gt + 1));
+        return;
+      }
+    }
     const buf = this.pending.length ? this.pending + chunk : chunk;
     this.pending = "";
     const cap = this.bounds.maxTokenChars;
