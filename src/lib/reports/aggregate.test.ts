@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { fixtureText } from "../../../tests/support/report-fixtures";
-import { parseAggregateXml, recordPassesDmarc } from "./aggregate";
+import { AggregateXmlReader, parseAggregateXml, recordPassesDmarc } from "./aggregate";
 import { aggregateXml } from "./generate";
 import { DEFAULT_LIMITS, ReportRefusedError } from "./model";
 
@@ -42,6 +42,39 @@ describe("aggregate report parser", () => {
     expect(rec).toMatchObject({ sourceIp: "203.0.113.9", disposition: "none", dkimAligned: "pass", spfAligned: "fail", reasons: [], headerFrom: "example.com" });
     expect(rec.dkimResults.map((d) => d.result)).toEqual(["pass", "pass", "fail"]);
     expect(rec.spfResults.map((s) => s.scope)).toEqual(["mfrom", "helo"]);
+  });
+
+  test("a document read in pieces cut anywhere reads as it does whole: tags, entities, comments and CDATA across the cuts", async () => {
+    const records = Array.from({ length: 400 }, (_, i) => ({
+      sourceIp: `192.0.2.${i % 250}`, count: 1 + (i % 7), dkim: i % 3 ? "pass" : "fail", spf: "pass", envelopeFrom: "bounce.example.com",
+      dkimAuth: [{ domain: "example.com", selector: `s${i % 4}`, result: "pass" }], spfAuth: [{ domain: "example.com", result: i % 5 ? "pass" : "softfail" }],
+    }));
+    const base = aggregateXml({ orgName: "Mail &amp; Co", reportId: "pieces", begin: new Date("2026-03-01T00:00:00Z"), end: new Date("2026-03-01T23:59:59Z"), domain: "example.com", records });
+    // a comment with tags in it and a CDATA section with ">" in it, both longer than a piece's start
+    const comment = `<!-- ${"<b>x</b> -> ".repeat(3000)} -->`;
+    const xml = base.replace("<record>", `${comment}<record><![CDATA[ a > b ]]>`);
+    const whole = await parseAggregateXml(xml);
+    const inPieces = (cuts: number[]) => {
+      const reader = new AggregateXmlReader();
+      let at = 0;
+      for (const cut of [...cuts, xml.length]) {
+        reader.write(xml.slice(at, cut));
+        at = cut;
+      }
+      return reader.finish();
+    };
+    const start = xml.indexOf("<!--");
+    // cut just inside the long comment (what follows is one long piece with many tags in it), inside tags, in text
+    for (const cuts of [[start + 2], [start + 4], [start + 10, start + 20_000], [xml.indexOf("<record>") + 3], [100, 5_000, 9_000, 40_000], [xml.indexOf("CDATA") + 2]]) {
+      expect(inPieces(cuts)).toEqual(whole);
+    }
+    // a long comment of many short tags, cut at its start: read, not refused (no piece is read tag by tag)
+    const dense = base.replace("<record>", `<!--${"<>".repeat(30_000)}--><record>`);
+    const cut = dense.indexOf("<!--") + 4;
+    const reader = new AggregateXmlReader();
+    reader.write(dense.slice(0, cut));
+    reader.write(dense.slice(cut));
+    expect(reader.finish()).toEqual(await parseAggregateXml(base));
   });
 
   test("DMARC pass means aligned DKIM or aligned SPF", () => {

@@ -131,15 +131,22 @@ export class XmlTokenizer {
     if (this.pending.length && chunk.length > JOIN_WHOLE) {
       // what is pending joins only the start of the chunk, up to the end of its first tag
       // (where the pending token most likely ends), not the whole chunk: a long chunk is then
-      // read in place, never copied into a joined string (a copy of every chunk, and garbage)
+      // read in place, never copied into a joined string (a copy of every chunk, and garbage).
+      // Once only: when the pending token runs on (a long comment), the rest joins it whole.
       const lt = chunk.indexOf("<");
       const gt = lt < 0 ? -1 : chunk.indexOf(">", lt);
       if (gt >= 0 && gt + 1 < chunk.length) {
-        this.write(chunk.slice(0, gt + 1));
-        this.write(chunk.slice(gt + 1));
+        this.read(chunk.slice(0, gt + 1));
+        this.read(chunk.slice(gt + 1));
         return;
       }
     }
+    this.read(chunk);
+  }
+
+  /** Reads `chunk` after what is pending (joined to it). */
+  private read(chunk: string): void {
+    if (this.ended) return;
     const buf = this.pending.length ? this.pending + chunk : chunk;
     this.pending = "";
     const cap = this.bounds.maxTokenChars;
