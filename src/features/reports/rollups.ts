@@ -115,21 +115,6 @@ const bumpAuth = (into: Map<string, number>, key: string, by: number) => into.se
 
 const zero = (): RollupCounts => ({ messages: 0, passed: 0, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: 0 });
 
-/**
- * The report's day totals, whole and per source IP (`locate` gives an IP's country, or its
- * country and city). `processedAt` is when the report is stored: failing mail counts as seen at
- * the report period's end, or at its arrival when that is earlier.
- */
-export function rollupReport(
-  report: AggregateReport,
-  locate: (ip: string) => string | null | { country: string | null; city: string | null },
-  processedAt: Date = new Date(),
-): ReportRollup {
-  const rollup = emptyRollup(report);
-  addRecordsToRollup(rollup, new Map(), report, report.records, locate, processedAt);
-  return rollup;
-}
-
 /** A report's roll-up before any of its records (see addRecordsToRollup). */
 export function emptyRollup(head: Pick<AggregateReport, "dateBegin">): ReportRollup {
   return { day: utcDay(head.dateBegin), domain: null, sources: [], selectors: new Map(), begin: Math.floor(head.dateBegin.getTime() / 1000) };
@@ -137,8 +122,10 @@ export function emptyRollup(head: Pick<AggregateReport, "dateBegin">): ReportRol
 
 /**
  * Adds `records` of the report `head` to its roll-up `rollup` (`byIp`: the roll-up's sources by
- * address, kept with it), as rollupReport of all the records added would have made it: a report
- * read in batches adds each batch in place, without a roll-up of its own to merge.
+ * address, kept with it): the report's day totals, whole and per source IP (`locate` gives an IP's
+ * country, or its country and city). A report read in batches adds each batch in place, without a
+ * roll-up of its own to merge. `processedAt` is when the report is stored: failing mail counts as
+ * seen at the report period's end, or at its arrival when that is earlier.
  */
 export function addRecordsToRollup(
   rollup: ReportRollup,
@@ -182,19 +169,19 @@ export function addRecordsToRollup(
     const spfAligned = r.spfAligned === "pass" ? n : 0;
     const dkimAligned = r.dkimAligned === "pass" ? n : 0;
     const passed = passes ? n : 0;
-    domain.messages += n;
-    domain.passed += passed;
-    domain.quarantined += quarantined;
-    domain.rejected += rejected;
-    domain.spfAligned += spfAligned;
-    domain.dkimAligned += dkimAligned;
-    source.messages += n;
-    source.passed += passed;
-    source.quarantined += quarantined;
-    source.rejected += rejected;
-    source.spfAligned += spfAligned;
-    source.dkimAligned += dkimAligned;
+    addRecordCounts(domain, n, passed, quarantined, rejected, spfAligned, dkimAligned);
+    addRecordCounts(source, n, passed, quarantined, rejected, spfAligned, dkimAligned);
   }
+}
+
+/** Adds one record's messages and those of them passing, quarantined, rejected and aligned to `into` (no object per record). */
+function addRecordCounts(into: RollupCounts, messages: number, passed: number, quarantined: number, rejected: number, spfAligned: number, dkimAligned: number): void {
+  into.messages += messages;
+  into.passed += passed;
+  into.quarantined += quarantined;
+  into.rejected += rejected;
+  into.spfAligned += spfAligned;
+  into.dkimAligned += dkimAligned;
 }
 
 /** The SQLite upsert of one daily_sender_stats row (values in the order of senderDayValues). */
