@@ -10,7 +10,7 @@ import type { OrgContext } from "../../http/access";
 import { lastDays, parseUtcDate } from "../../lib/trends";
 import { domainIdByName } from "../trends/service";
 import type { AuthResultView } from "./contract";
-import { dkimResultsOf, recordFroms, spfResultsOf } from "./record-auth";
+import { recordIdentifiers } from "./record-auth";
 
 /** Records read per query. */
 export const EXPORT_PAGE = 1000;
@@ -73,10 +73,10 @@ export async function recordsCsv(ctx: OrgContext, query: { days: number; domain?
     after = { dateBegin: last.dateBegin, id: Number(last.id) };
     let text = "";
     for (const row of rows) {
-      const { headerFrom, envelopeFrom } = recordFroms(row, row.policyDomain);
+      const { headerFrom, envelopeFrom, dkimResults, spfResults } = recordIdentifiers(row, row.policyDomain);
       text += csvLine([
         row.dateBegin.toISOString(), row.dateEnd.toISOString(), row.reporter, row.reportId, row.policyDomain, row.sourceIp, row.country, row.ptr, row.service,
-        Number(row.count), row.disposition, row.dkimAligned, row.spfAligned, headerFrom, envelopeFrom, authText(dkimResultsOf(row.dkimResults, headerFrom)), authText(spfResultsOf(row.spfResults, headerFrom)),
+        Number(row.count), row.disposition, row.dkimAligned, row.spfAligned, headerFrom, envelopeFrom, authText(dkimResults), authText(spfResults),
       ]);
     }
     return text;

@@ -66,3 +66,16 @@ export function recordFroms(row: { headerFrom: string | null; envelopeFrom: stri
   const headerFrom = row.headerFrom === "" ? policyDomain : row.headerFrom;
   return { headerFrom, envelopeFrom: row.envelopeFrom === "" ? headerFrom : row.envelopeFrom };
 }
+
+/**
+ * A record row's From domains and DKIM and SPF results as the reporter gave them, from the row and
+ * its report's policy domain: what every reader of records shows (the report detail, the sender
+ * page's samples, the export).
+ */
+export function recordIdentifiers(
+  row: { headerFrom: string | null; envelopeFrom: string | null; dkimResults: string | null; spfResults: string | null },
+  policyDomain: string,
+): { headerFrom: string | null; envelopeFrom: string | null; dkimResults: AuthResultView[]; spfResults: AuthResultView[] } {
+  const { headerFrom, envelopeFrom } = recordFroms(row, policyDomain);
+  return { headerFrom, envelopeFrom, dkimResults: dkimResultsOf(row.dkimResults, headerFrom), spfResults: spfResultsOf(row.spfResults, headerFrom) };
+}

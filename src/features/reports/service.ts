@@ -6,7 +6,7 @@ import { NotFoundError } from "../../http/errors";
 import { SELECTOR_PATTERN } from "../../lib/dns/selectors";
 import { MAX_DETAIL_RECORDS, MAX_REPORT_LIST, passRateOf, type DmarcRecordView, type DmarcReportDetail, type DmarcReportSummary, type PageQuery } from "./contract";
 import { afterKey, decodeCursor, pageOf, type Page } from "./paging";
-import { dkimResultsOf, recordFroms, spfResultsOf } from "./record-auth";
+import { recordIdentifiers } from "./record-auth";
 import { sourceNamesOf, type SourceName } from "./source-names";
 
 type ReportRow = typeof aggregateReports.$inferSelect;
@@ -77,7 +77,7 @@ export async function recordViewsOf(ctx: ServiceContext, items: readonly { recor
   }
   return items.map(({ record: r, policyDomain }) => {
     const name = names.get(r.orgId)!.get(r.sourceIp);
-    const { headerFrom, envelopeFrom } = recordFroms(r, policyDomain);
+    const { headerFrom, envelopeFrom, dkimResults, spfResults } = recordIdentifiers(r, policyDomain);
     return {
       sourceIp: r.sourceIp,
       country: r.country,
@@ -95,8 +95,8 @@ export async function recordViewsOf(ctx: ServiceContext, items: readonly { recor
       envelopeFrom,
       envelopeTo: r.envelopeTo,
       reasons: r.reasons ? JSON.parse(r.reasons) : [],
-      dkimResults: dkimResultsOf(r.dkimResults, headerFrom),
-      spfResults: spfResultsOf(r.spfResults, headerFrom),
+      dkimResults,
+      spfResults,
     };
   });
 }
