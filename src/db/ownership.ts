@@ -41,7 +41,6 @@ export const TABLE_OWNERS: { [K in keyof TableNames]: Owner } = {
   tlsReports: "reports",
   dailyDomainStats: "reports",
   dailySenderStats: "reports",
-  dailyAuthStats: "reports",
   dailyCountryStats: "reports",
   dkimSelectorsSeen: "reports",
   sourceNames: "reports",

@@ -21,7 +21,7 @@ const NOW = new Date(Math.floor(Date.now() / DAY) * DAY + 12 * 3_600_000);
 const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
 
 const RECORD_TABLES = ["aggregate_records", "failure_reports"];
-const ROLLUP_TABLES = ["daily_domain_stats", "daily_sender_stats", "daily_auth_stats", "dkim_selectors_seen", "daily_country_stats", "source_names"];
+const ROLLUP_TABLES = ["daily_domain_stats", "daily_sender_stats", "dkim_selectors_seen", "daily_country_stats", "source_names"];
 
 let t: TestApp;
 let owner: SignedIn;

@@ -10,7 +10,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { strToU8 } from "fflate";
 import { domains } from "../../src/db/schema";
 import { ingestFile } from "../../src/features/reports/ingest";
@@ -185,9 +185,12 @@ describe("answers kept between requests", () => {
     await ingest([fail("198.51.100.9", 9)]);
     expect((await sources()).map((s) => s.slice(0, 2))).toEqual([["198.51.100.9", 9], ["192.0.2.1", 5]]);
     // one more DKIM result of the address, as another server's writer would add it
-    const { dailyAuthStats } = t.deps.store.t;
+    const { dailySenderStats } = t.deps.store.t;
     await t.deps.store.write(async (tx) => {
-      await tx.insert(dailyAuthStats).values({ orgId: owner.orgId, domainId, sourceIp: "192.0.2.1", day: Math.floor(ago(DAY).getTime() / DAY), method: "dkim", authDomain: "signer.example", selector: "s1", result: "pass", messages: 5 });
+      const where = and(eq(dailySenderStats.orgId, owner.orgId), eq(dailySenderStats.sourceIp, "192.0.2.1"));
+      const [row] = await tx.select({ auth: dailySenderStats.auth }).from(dailySenderStats).where(where);
+      const auth = { ...(JSON.parse(row!.auth ?? "{}") as Record<string, number>), "dkim\nsigner.example\ns1\npass": 5 };
+      await tx.update(dailySenderStats).set({ auth: JSON.stringify(auth) }).where(where);
     });
     expect(before[0]![2]).not.toContain("signer.example");
     expect((await sources()).find((s) => s[0] === "192.0.2.1")![2]).toContain("signer.example");

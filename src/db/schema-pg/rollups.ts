@@ -55,6 +55,7 @@ export const dailySenderStats = pgTable(
     firstFailedAt: bigint("first_failed_at", { mode: "number" }),
     lastFailedAt: bigint("last_failed_at", { mode: "number" }),
     lastBegin: bigint("last_begin", { mode: "number" }).notNull(),
+    auth: text("auth"),
   },
   (t) => [
     primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] }),
@@ -81,26 +82,6 @@ export const dailyCountryStats = pgTable(
   (t) => [
     primaryKey({ columns: [t.orgId, t.day, t.domainId, t.country] }),
     foreignKey({ name: "daily_country_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
-  ],
-);
-
-/** DKIM and SPF results per organization, domain, sending IP and day (see the SQLite schema). */
-export const dailyAuthStats = pgTable(
-  "daily_auth_stats",
-  {
-    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull(),
-    sourceIp: text("source_ip").notNull(),
-    day: integer("day").notNull(),
-    method: text("method").notNull(),
-    authDomain: text("auth_domain").notNull(),
-    selector: text("selector").notNull().default(""),
-    result: text("result").notNull(),
-    messages: bigint("messages", { mode: "number" }).notNull().default(0),
-  },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.domainId, t.sourceIp, t.day, t.method, t.authDomain, t.selector, t.result] }),
-    foreignKey({ name: "daily_auth_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
   ],
 );
 

@@ -63,6 +63,14 @@ export const dailySenderStats = sqliteTable(
     lastFailedAt: integer("last_failed_at"),
     /** the latest period start of a report with mail from the IP */
     lastBegin: integer("last_begin").notNull(),
+    /**
+     * The DKIM and SPF results receivers reported for the IP that day (AUTH_RESULTS_COLUMN in
+     * rollups.ts): a JSON object of each result's authKey (method, result domain lowercased,
+     * selector or '', result, joined by a line feed) to its messages; null without results. An
+     * upsert sums the two objects key by key. Until migration 0029 a table of its own
+     * (`daily_auth_stats`, two rows a source a day).
+     */
+    auth: text("auth"),
   },
   (t) => [
     primaryKey({ columns: [t.orgId, t.day, t.sourceIp, t.policyDomain] }),
@@ -94,30 +102,6 @@ export const dailyCountryStats = sqliteTable(
     passed: integer("passed").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.orgId, t.day, t.domainId, t.country] })],
-);
-
-/**
- * The DKIM and SPF results receivers reported, per organization, domain, sending IP and day:
- * the messages of each (method, result domain lowercased, selector, result). The domain page's
- * sources and readiness read the few IPs they show on the primary key. `selector` is '' for SPF
- * results and DKIM results without one. On SQLite a WITHOUT ROWID table (migration 0021, which
- * drizzle does not express): a generated migration that rebuilds it must keep that.
- */
-export const dailyAuthStats = sqliteTable(
-  "daily_auth_stats",
-  {
-    orgId: text("org_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    domainId: text("domain_id").notNull().references(() => domains.id, { onDelete: "cascade" }),
-    sourceIp: text("source_ip").notNull(),
-    day: integer("day").notNull(),
-    /** "dkim" or "spf" */
-    method: text("method").notNull(),
-    authDomain: text("auth_domain").notNull(),
-    selector: text("selector").notNull().default(""),
-    result: text("result").notNull(),
-    messages: integer("messages").notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.orgId, t.domainId, t.sourceIp, t.day, t.method, t.authDomain, t.selector, t.result] })],
 );
 
 /**
@@ -172,7 +156,7 @@ export const senderMarks = sqliteTable(
 
 /**
  * One counter per organisation, raised by database triggers in the same transaction as every
- * change to what the kept reads read (`daily_sender_stats`, `daily_auth_stats`, `source_names`,
+ * change to what the kept reads read (`daily_sender_stats`, `source_names`,
  * `sender_marks`; the retention purge raises it with the records it deletes): a server keeps the
  * Senders list, the sender page, trends' top sources, a domain's sources and the tasks' failing
  * mail while the counter holds (src/features/reports/read-cache.ts), so several servers on one

@@ -1,10 +1,11 @@
 /**
  * The roll-ups the domain page and the threat map read instead of the records or the per-IP
- * rows: daily_auth_stats (DKIM and SPF results per domain, source IP and day),
+ * rows: the DKIM and SPF results per domain, source IP and day (daily_sender_stats' `auth`; a table
+ * of their own, daily_auth_stats, until migration 0029 / PostgreSQL 0027),
  * dkim_selectors_seen (DKIM selectors per domain row and signing domain) and
  * daily_country_stats (messages per day, domain and country). Both report writers fill them in the report's transaction (a streamed
  * upload in batches, a small report whole); their migrations' backfill gives the same rows
- * from the stored records; they go with their domain. Runs on the store the suite runs on.
+ * from the stored records (the results through daily_auth_stats and 0029's fold); they go with their domain. Runs on the store the suite runs on.
  */
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
@@ -51,22 +52,47 @@ function upload(cookie: string, name: string, bytes: Uint8Array) {
   return t.json("POST", "/api/reports/upload", { body: form, cookie });
 }
 
-const AUTH = "SELECT org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages FROM daily_auth_stats ORDER BY org_id, domain_id, source_ip, day, method, auth_domain, selector, result";
 const SELECTORS = "SELECT org_id, domain_id, auth_domain, selector, last_begin, results FROM dkim_selectors_seen ORDER BY org_id, domain_id, auth_domain, selector";
 const COUNTRIES = "SELECT org_id, day, domain_id, country, messages, passed FROM daily_country_stats ORDER BY org_id, day, domain_id, country";
 const rowsOf = async (query: string) =>
   (await t.deps.store.rows<Record<string, unknown>>(sql.raw(query))).map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" || (typeof v === "string" && /^\d+$/.test(v) && k !== "source_ip") ? Number(v) : v])));
 
-/** The backfill INSERT of `table` from the migration that created it, for the suite's store. */
-function backfillOf(table: string): string {
+/**
+ * The DKIM and SPF results the sender rows carry, one row per organization, domain, address, day
+ * and result (summed over the address-day's policy domains), in that order: what daily_auth_stats held.
+ */
+async function authRows() {
+  const rows = await t.deps.store.rows<{ org_id: string; domain_id: string; source_ip: string; day: number | string; auth: string }>(
+    sql`SELECT org_id, domain_id, source_ip, day, auth FROM daily_sender_stats WHERE auth IS NOT NULL`,
+  );
+  const summed = new Map<string, { org_id: string; domain_id: string; source_ip: string; day: number; method: string; auth_domain: string; selector: string; result: string; messages: number }>();
+  for (const r of rows) {
+    for (const [key, messages] of Object.entries(JSON.parse(r.auth) as Record<string, number>)) {
+      const [method, auth_domain, selector, result] = key.split("\n") as [string, string, string, string];
+      const at = [r.org_id, r.domain_id, r.source_ip, r.day, key].join("\t");
+      const cur = summed.get(at);
+      if (cur) cur.messages += Number(messages);
+      else summed.set(at, { org_id: r.org_id, domain_id: r.domain_id, source_ip: r.source_ip, day: Number(r.day), method, auth_domain, selector, result, messages: Number(messages) });
+    }
+  }
+  const order = (x: { org_id: string; domain_id: string; source_ip: string; day: number; method: string; auth_domain: string; selector: string; result: string }) =>
+    [x.org_id, x.domain_id, x.source_ip, String(x.day).padStart(8, "0"), x.method, x.auth_domain, x.selector, x.result].join("\t");
+  return [...summed.values()].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+}
+
+/** The first statement of the suite's store's migrations that `matches` (comments dropped). */
+function statementOf(matches: (statement: string) => boolean): string {
   const migrations = t.deps.store.dialect === "sqlite" ? MIGRATIONS : PG_MIGRATIONS;
   const found = migrations
     .flatMap((m) => migrationStatements(m.sql))
     .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
-    .find((s) => s.startsWith(`INSERT INTO ${table} `));
+    .find(matches);
   expect(found).toBeDefined();
   return found!;
 }
+
+/** The backfill INSERT of `table` from the migration that created it, for the suite's store. */
+const backfillOf = (table: string) => statementOf((s) => s.startsWith(`INSERT INTO ${table} `));
 
 /**
  * The rows aggregate_auth_results held, read from the records' DKIM and SPF results (a domain 0 is
@@ -106,7 +132,7 @@ test("both writers roll up DKIM and SPF results, selectors and countries as the 
   const again = await upload(member.cookie, "small-again.xml", strToU8(report("small", 40, "2026-03-01", 7)));
   expect(again.body.results[0]).toMatchObject({ status: "duplicate" });
 
-  const auth = await rowsOf(AUTH);
+  const auth = await authRows();
   const selectors = await rowsOf(SELECTORS);
   const countries = await rowsOf(COUNTRIES);
   // per country: the day's messages of the domain (the 10.x test addresses are not located)
@@ -130,11 +156,11 @@ test("both writers roll up DKIM and SPF results, selectors and countries as the 
 
   // the migrations' backfill from the stored records gives the same rows
   await store.write(async () => {
-    await store.rows(sql`DELETE FROM daily_auth_stats`);
+    await store.rows(sql`UPDATE daily_sender_stats SET auth = NULL`);
     await store.rows(sql`DELETE FROM dkim_selectors_seen`);
     await store.rows(sql`DELETE FROM daily_country_stats`);
   });
-  expect(await rowsOf(AUTH)).toEqual([]);
+  expect(await authRows()).toEqual([]);
   await store.write(async () => {
     // the backfills read aggregate_auth_results, since folded into the records (record-auth.ts): a view
     // of the results the records carry stands in for it, so the records must hold every result
@@ -144,19 +170,25 @@ test("both writers roll up DKIM and SPF results, selectors and countries as the 
       expect(backfill).toContain("a.id = r.report_id");
       return backfill.replace("a.id = r.report_id", "a.seq = r.report_seq");
     };
+    // the results went into daily_auth_stats (0016 / PostgreSQL 0015), then into the sender rows (0029 / 0027)
+    await store.rows(sql.raw(`CREATE TABLE daily_auth_stats (org_id text NOT NULL, domain_id text NOT NULL, source_ip text NOT NULL, day integer NOT NULL, method text NOT NULL,
+      auth_domain text NOT NULL, selector text NOT NULL DEFAULT '', result text NOT NULL, messages bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY (org_id, domain_id, source_ip, day, method, auth_domain, selector, result))`));
     await store.rows(sql.raw(bySeq(backfillOf("daily_auth_stats"))));
+    await store.rows(sql.raw(statementOf((s) => /^UPDATE daily_sender_stats (s )?SET auth = /.test(s))));
+    await store.rows(sql`DROP TABLE daily_auth_stats`);
     await store.rows(sql.raw(bySeq(backfillOf("dkim_selectors_seen"))));
     await store.rows(sql`DROP VIEW aggregate_auth_results`);
     // 0019's backfill read daily_source_stats, since folded into daily_sender_stats (the same sums per domain, day and address)
     await store.rows(sql.raw(backfillOf("daily_country_stats").replace("FROM daily_source_stats", "FROM daily_sender_stats")));
   });
-  expect(await rowsOf(AUTH)).toEqual(auth);
+  expect(await authRows()).toEqual(auth);
   expect(await rowsOf(SELECTORS)).toEqual(selectors);
   expect(await rowsOf(COUNTRIES)).toEqual(countries);
 
   // deleting the domain deletes its roll-ups
   await store.write(() => store.rows(sql`DELETE FROM domains WHERE org_id = ${member.orgId}`));
-  expect(await rowsOf(AUTH)).toEqual([]);
+  expect(await authRows()).toEqual([]);
   expect(await rowsOf(SELECTORS)).toEqual([]);
   expect(await rowsOf(COUNTRIES)).toEqual([]);
 }, 120_000);

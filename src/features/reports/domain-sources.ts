@@ -4,8 +4,8 @@
  * service and sender key, and the DKIM and SPF results receivers reported for it (d=, s=,
  * result; SPF domain, result) with their messages. Reads the daily roll-ups, never the records:
  * the domain's days of daily_sender_stats (on its (org, domain, day) index) summed per IP (the most mail first, at most
- * MAX_DOMAIN_SOURCES, named from source_names), then those IPs' days of daily_auth_stats on its
- * primary key (docs/rollups.md).
+ * MAX_DOMAIN_SOURCES, named from source_names), then those IPs' days again on the (org, source IP,
+ * day) index for the DKIM and SPF results each row carries (`auth`; docs/rollups.md).
  */
 import { sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
@@ -13,7 +13,7 @@ import { byCodeUnit } from "../../lib/order";
 import { senderKeyOfRow, senderOf } from "../../lib/senders";
 import { topByTotal } from "./daily";
 import { keptRead } from "./read-cache";
-
+import { authColumns, authResultsOf } from "./rollups";
 
 /** Sources read per domain at most (the most mail first). */
 export const MAX_DOMAIN_SOURCES = 200;
@@ -34,7 +34,7 @@ export interface DomainSource {
 
 /** ip, messages, DMARC passes, SPF aligned, DKIM aligned (PostgreSQL may hand numbers back as strings) */
 type DayTuple = [string, number | string, number | string, number | string, number | string];
-type AuthRow = { ip: string; method: string; domain: string; selector: string; result: string; messages: number | string };
+type AuthRow = { ip: string; method: string; domain: string; selector: string; result: string; messages: number };
 
 /**
  * The domain's sources of the UTC days `fromDay`…`toDay` (the roll-up day is the day a report's
@@ -81,26 +81,33 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
     return { ip: c.ip, service: row.service, baseDomain: row.baseDomain, sender: senderOf(row).sender, senderKey: senderKeyOfRow(row), messages: c.messages, passed: c.passed, spfAligned: c.spfAligned, dkimAligned: c.dkimAligned, dkim: [], spf: [] };
   });
   const wanted = new Map(top.map((s) => [s.ip, s]));
-  // the DKIM and SPF results of the IPs shown, summed here in (IP, method, domain, selector, result) order
-  const results = await ctx.store.rows<AuthRow>(sql`
-    SELECT a.source_ip AS "ip", a.method AS "method", a.auth_domain AS "domain", a.selector AS "selector", a.result AS "result", a.messages AS "messages"
-    FROM daily_auth_stats a
-    WHERE a.org_id = ${orgId} AND a.domain_id = ${domainId} AND a.source_ip IN (${inChosen})
-      AND a.day >= ${range.fromDay} AND a.day <= ${range.toDay}`);
-  const summed = new Map<string, AuthRow & { messages: number }>();
-  for (const r of results) {
-    const key = `${r.ip}\n${r.method}\n${r.domain}\n${r.selector}\n${r.result}`;
-    const cur = summed.get(key);
-    if (cur) cur.messages += Number(r.messages);
-    else summed.set(key, { ...r, messages: Number(r.messages) });
+  // the DKIM and SPF results of the IPs shown, summed here per (IP, method, domain, selector, result);
+  // on SQLite the index named, as the sender page does (statistics can lead the planner to the
+  // organization's whole window on the primary key)
+  const byIp = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
+  const results = await ctx.store.tuples<[string, string | null]>(sql`
+    SELECT s.source_ip AS "ip", s.auth AS "auth"
+    FROM daily_sender_stats s ${byIp}
+    WHERE s.org_id = ${orgId} AND s.source_ip IN (${inChosen}) AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}
+      AND s.domain_id = ${domainId} AND s.auth IS NOT NULL`);
+  const summed = new Map<string, AuthRow>();
+  for (const [ip, text] of results) {
+    for (const [key, messages] of authResultsOf(text)) {
+      const at = `${ip}\n${key}`;
+      const cur = summed.get(at);
+      if (cur) cur.messages += messages;
+      else {
+        const c = authColumns(key);
+        summed.set(at, { ip, method: c.method, domain: c.authDomain, selector: c.selector, result: c.result, messages });
+      }
+    }
   }
   const auth = [...summed.values()].sort((a, b) => byCodeUnit(a.ip, b.ip) || byCodeUnit(a.method, b.method) || byCodeUnit(a.domain, b.domain) || byCodeUnit(a.selector, b.selector) || byCodeUnit(a.result, b.result));
   for (const a of auth) {
     const s = wanted.get(a.ip);
     if (!s) continue;
-    const messages = Number(a.messages);
-    if (a.method === "dkim") s.dkim.push({ domain: a.domain, selector: a.selector || null, result: a.result, messages });
-    else if (a.method === "spf") s.spf.push({ domain: a.domain, result: a.result, messages });
+    if (a.method === "dkim") s.dkim.push({ domain: a.domain, selector: a.selector || null, result: a.result, messages: a.messages });
+    else if (a.method === "spf") s.spf.push({ domain: a.domain, result: a.result, messages: a.messages });
   }
   return top;
 }

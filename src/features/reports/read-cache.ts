@@ -8,7 +8,7 @@
  *
  * An answer is kept with its organization's roll-up version (`rollup_versions`), a counter the
  * database's triggers raise in the same transaction as every change to what those reads read
- * (`daily_sender_stats`, `daily_auth_stats`, `source_names`, `sender_marks`: migration 0026 /
+ * (`daily_sender_stats`, `source_names`, `sender_marks`: migration 0026 /
  * PostgreSQL 0024). The sender page also shows sample records, which no trigger watches: they
  * are written with their report's roll-ups, named by reverse DNS with `source_names`, and the
  * retention purge raises the counter with the records it deletes — a new path that changes

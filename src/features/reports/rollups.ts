@@ -32,11 +32,11 @@ export interface SourceRollup extends RollupCounts {
   firstFailedAt: number | null;
   lastFailedAt: number | null;
   lastBegin: number;
-  /** for daily_auth_stats: messages per DKIM/SPF result (authKey: method, domain lowercased, selector or '', result) */
+  /** for daily_sender_stats' `auth`: messages per DKIM/SPF result (authKey: method, domain lowercased, selector or '', result) */
   auth: Map<string, number>;
 }
 
-/** The key of one daily_auth_stats row of a source: method, result domain (lowercased), selector ('' for none) and result. */
+/** The key of one DKIM or SPF result of a source (authResultsText): method, result domain (lowercased), selector ('' for none) and result. */
 export const authKey = (method: "dkim" | "spf", domain: string, selector: string | null, result: string) => `${method}\n${domain.toLowerCase()}\n${selector ?? ""}\n${result}`;
 
 /**
@@ -75,7 +75,7 @@ const dkimKey = (domain: string, selector: string | null, result: string) => dki
 const spfKey = (domain: string, result: string) => spfKeys.get(domain, "", result, () => authKey("spf", domain, null, result));
 const keptSelectorKey = (domain: string, selector: string) => selectorKeys.get(domain, selector, "", () => selectorKey(domain, selector));
 
-/** A daily_auth_stats key split into its columns. */
+/** An authKey split into its fields. */
 export function authColumns(key: string): { method: string; authDomain: string; selector: string; result: string } {
   let columns = columnsKept.get(key);
   if (!columns) {
@@ -184,25 +184,59 @@ function addRecordCounts(into: RollupCounts, messages: number, passed: number, q
   into.dkimAligned += dkimAligned;
 }
 
-/** The SQLite upsert of one daily_sender_stats row (values in the order of senderDayValues). */
+/**
+ * A source's DKIM and SPF results as daily_sender_stats' `auth` column: a JSON object of each
+ * result's authKey to its messages, null without results. Keys are quoted once and kept (a
+ * report's sources repeat a few results).
+ */
+export function authResultsText(auth: ReadonlyMap<string, number>): string | null {
+  if (auth.size === 0) return null;
+  let out = "{";
+  for (const [key, messages] of auth) {
+    let quoted = quotedKeys.get(key);
+    if (quoted === undefined) {
+      if (quotedKeys.size >= KEYS_KEPT) quotedKeys.clear();
+      quotedKeys.set(key, (quoted = JSON.stringify(key)));
+    }
+    out += out.length === 1 ? `${quoted}:${messages}` : `,${quoted}:${messages}`;
+  }
+  return `${out}}`;
+}
+
+/** authResultsText's quoted keys of the results seen last: bounded, like KeyCache */
+const quotedKeys = new Map<string, string>();
+
+/** A daily_sender_stats `auth` column read back: each result's authKey and messages (nothing for null). */
+export function authResultsOf(text: string | null): [key: string, messages: number][] {
+  if (!text) return [];
+  return Object.entries(JSON.parse(text) as Record<string, number | string>).map(([key, messages]) => [key, Number(messages)]);
+}
+
+/**
+ * The SQLite upsert of one daily_sender_stats row (values in the order of senderDayValues). Two
+ * `auth` objects are summed key by key (a source's few results: a row met again is rare within a
+ * bulk group, whose roll-ups are merged before they are written).
+ */
 export const SENDER_DAY_UPSERT = `INSERT INTO daily_sender_stats (org_id, day, source_ip, policy_domain, domain_id, country, city, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned,
-    failed_delivered, first_failed_at, last_failed_at, last_begin)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    failed_delivered, first_failed_at, last_failed_at, last_begin, auth)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
   ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(country, excluded.country), city = COALESCE(city, excluded.city),
     messages = messages + excluded.messages, passed = passed + excluded.passed, quarantined = quarantined + excluded.quarantined, rejected = rejected + excluded.rejected,
     spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned,
     failed_delivered = failed_delivered + excluded.failed_delivered,
     first_failed_at = MIN(COALESCE(first_failed_at, excluded.first_failed_at), COALESCE(excluded.first_failed_at, first_failed_at)),
     last_failed_at = MAX(COALESCE(last_failed_at, excluded.last_failed_at), COALESCE(excluded.last_failed_at, last_failed_at)),
-    last_begin = MAX(last_begin, excluded.last_begin)`;
+    last_begin = MAX(last_begin, excluded.last_begin),
+    auth = CASE WHEN auth IS NULL THEN excluded.auth WHEN excluded.auth IS NULL THEN auth
+      ELSE (SELECT json_group_object(key, n) FROM (SELECT key, sum(value) AS n FROM (SELECT key, value FROM json_each(daily_sender_stats.auth) UNION ALL SELECT key, value FROM json_each(excluded.auth)) GROUP BY key)) END`;
 
 /** Values per row of SENDER_DAY_UPSERT. */
-export const SENDER_DAY_COLUMNS = 17;
+export const SENDER_DAY_COLUMNS = 18;
 
 export function senderDayValues(ctx: { orgId: string; domainId: string }, day: number, policyDomain: string, x: SourceRollup) {
   return [
     ctx.orgId, day, x.sourceIp, policyDomain, ctx.domainId, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned,
-    x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin,
+    x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin, authResultsText(x.auth),
   ] as const;
 }
 
@@ -212,36 +246,19 @@ export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: st
   await insertJsonRows(
     store,
     sql`INSERT INTO daily_sender_stats (org_id, day, policy_domain, domain_id, source_ip, country, city, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned,
-      failed_delivered, first_failed_at, last_failed_at, last_begin)`,
+      failed_delivered, first_failed_at, last_failed_at, last_begin, auth)`,
     [sql`${ctx.orgId}`, sql`${rollup.day}::integer`, sql`${policyDomain}`, sql`${ctx.domainId}`],
-    ["text", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"],
-    rollup.sources.map((x) => [x.sourceIp, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin]),
+    ["text", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "text"],
+    rollup.sources.map((x) => [x.sourceIp, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin, authResultsText(x.auth)]),
     sql`ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(daily_sender_stats.country, excluded.country), city = COALESCE(daily_sender_stats.city, excluded.city),
       messages = daily_sender_stats.messages + excluded.messages, passed = daily_sender_stats.passed + excluded.passed,
       quarantined = daily_sender_stats.quarantined + excluded.quarantined, rejected = daily_sender_stats.rejected + excluded.rejected, spf_aligned = daily_sender_stats.spf_aligned + excluded.spf_aligned,
       dkim_aligned = daily_sender_stats.dkim_aligned + excluded.dkim_aligned, failed_delivered = daily_sender_stats.failed_delivered + excluded.failed_delivered,
       first_failed_at = LEAST(daily_sender_stats.first_failed_at, excluded.first_failed_at), last_failed_at = GREATEST(daily_sender_stats.last_failed_at, excluded.last_failed_at),
-      last_begin = GREATEST(daily_sender_stats.last_begin, excluded.last_begin)`,
-  );
-}
-
-/** The SQLite upsert of one daily_auth_stats row: organization, domain, source IP, day, then a result's authColumns (method, result domain, selector, result) and its messages. */
-export const AUTH_DAY_UPSERT = `INSERT INTO daily_auth_stats (org_id, domain_id, source_ip, day, method, auth_domain, selector, result, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-  ON CONFLICT (org_id, domain_id, source_ip, day, method, auth_domain, selector, result) DO UPDATE SET messages = messages + excluded.messages`;
-
-/** The PostgreSQL upsert of a report's daily_auth_stats rows (inside the caller's store.write). */
-export async function writeAuthDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
-  // one JSON parameter for all the rows (src/db/json-rows.ts)
-  await insertJsonRows(
-    store,
-    sql`INSERT INTO daily_auth_stats (org_id, domain_id, day, source_ip, method, auth_domain, selector, result, messages)`,
-    [sql`${ctx.orgId}`, sql`${ctx.domainId}`, sql`${rollup.day}::integer`],
-    ["text", "text", "text", "text", "text", "bigint"],
-    rollup.sources.flatMap((x) => [...x.auth].map(([key, messages]) => {
-      const c = authColumns(key);
-      return [x.sourceIp, c.method, c.authDomain, c.selector, c.result, messages];
-    })),
-    sql`ON CONFLICT (org_id, domain_id, source_ip, day, method, auth_domain, selector, result) DO UPDATE SET messages = daily_auth_stats.messages + excluded.messages`,
+      last_begin = GREATEST(daily_sender_stats.last_begin, excluded.last_begin),
+      auth = CASE WHEN daily_sender_stats.auth IS NULL THEN excluded.auth WHEN excluded.auth IS NULL THEN daily_sender_stats.auth
+        ELSE (SELECT jsonb_object_agg(key, n)::text FROM (SELECT key, sum(value::bigint) AS n FROM (SELECT key, value FROM jsonb_each_text(daily_sender_stats.auth::jsonb)
+          UNION ALL SELECT key, value FROM jsonb_each_text(excluded.auth::jsonb)) u GROUP BY key) m) END`,
   );
 }
 

@@ -12,7 +12,7 @@ import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from 
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
 import { insertJsonRows } from "../../db/json-rows";
-import { writeAuthDaysPostgres, writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
+import { writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
   type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
@@ -59,7 +59,6 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
           spf_aligned = daily_domain_stats.spf_aligned + excluded.spf_aligned, dkim_aligned = daily_domain_stats.dkim_aligned + excluded.dkim_aligned`);
     }
     await writeSenderDaysPostgres(store, ctx, rollup, policyDomain);
-    await writeAuthDaysPostgres(store, ctx, rollup);
     await writeCountryDaysPostgres(store, ctx, rollup);
   };
   return {

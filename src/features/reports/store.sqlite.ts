@@ -9,7 +9,7 @@ import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
 import { RowRunner } from "./sqlite-rows";
-import { AUTH_DAY_UPSERT, authColumns, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
+import { COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
   type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
@@ -41,8 +41,6 @@ interface Statements {
   upsertDomainDay: Statement;
   upsertSenderDay: Statement;
   upsertSenderDays: Statement;
-  upsertAuthDay: Statement;
-  upsertAuthDays: Statement;
   upsertSelector: Statement;
   upsertCountryDay: Statement;
   setAggregateCounts: Statement;
@@ -92,8 +90,6 @@ function prepare(sqlite: Database): Statements {
     ),
     upsertSenderDay: sqlite.prepare(SENDER_DAY_UPSERT),
     upsertSenderDays: sqlite.prepare(upsertOfRows(SENDER_DAY_UPSERT, UPSERT_ROWS)),
-    upsertAuthDay: sqlite.prepare(AUTH_DAY_UPSERT),
-    upsertAuthDays: sqlite.prepare(upsertOfRows(AUTH_DAY_UPSERT, UPSERT_ROWS)),
     upsertSelector: sqlite.prepare(SELECTOR_UPSERT),
     upsertCountryDay: sqlite.prepare(COUNTRY_DAY_UPSERT),
     setAggregateCounts: sqlite.prepare("UPDATE aggregate_reports SET record_count = ?, message_count = ?, pass_count = ? WHERE id = ?"),
@@ -104,8 +100,6 @@ function prepare(sqlite: Database): Statements {
 
 /** Orders text keys as SQLite's BINARY collation does (for the ASCII of addresses, ids and domains). */
 const compare = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a < b ? -1 : 1);
-/** values per row of AUTH_DAY_UPSERT */
-const AUTH_DAY_COLUMNS = 9;
 
 export function sqliteReportWriter(sqlite: Database, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const s = prepare(sqlite);
@@ -132,34 +126,13 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
     // in the order of daily_sender_stats' (org, source IP, day) index
     sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
     const senders = new RowRunner(s.upsertSenderDays, s.upsertSenderDay, UPSERT_ROWS, SENDER_DAY_COLUMNS);
-    for (const { ctx, day, policyDomain, x } of sources) senders.add(senderDayValues(ctx, day, policyDomain, x));
-    senders.end();
-    // in daily_auth_stats' key order: by source (organization, domain, address, day), then each source's results
-    sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.ctx.domainId, b.ctx.domainId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
-    const auth = new RowRunner(s.upsertAuthDays, s.upsertAuthDay, UPSERT_ROWS, AUTH_DAY_COLUMNS);
-    /** one row's values (in the order of AUTH_DAY_UPSERT), reused: the runner copies them */
-    const row = new Array<Value>(AUTH_DAY_COLUMNS).fill(null);
     for (let i = 0; i < sources.length; i++) {
-      const { ctx, day, x } = sources[i]!;
-      row[0] = ctx.orgId;
-      row[1] = ctx.domainId;
-      row[2] = x.sourceIp;
-      row[3] = day;
-      // the source's results in key order (method, result domain, selector, result): their
-      // authKey strings, those fields joined by "\n", sort so
-      for (const key of [...x.auth.keys()].sort()) {
-        const c = authColumns(key);
-        row[4] = c.method;
-        row[5] = c.authDomain;
-        row[6] = c.selector;
-        row[7] = c.result;
-        row[8] = x.auth.get(key)!;
-        auth.add(row);
-      }
-      // each source's rows are garbage once written: memory stays near what is live
+      const { ctx, day, policyDomain, x } = sources[i]!;
+      senders.add(senderDayValues(ctx, day, policyDomain, x));
+      // each source's row is garbage once written: memory stays near what is live
       if (large && i % 1024 === 1023) collectWhenGrown();
     }
-    auth.end();
+    senders.end();
     if (large) collectWhenGrown();
     for (const values of selectors) s.upsertSelector.run(...values);
   };
