@@ -5,6 +5,7 @@ import { fixture, gzip, sampleAggregate, tlsReportJson, xmlBytes } from "../../.
 import { ReportRefusedError } from "./model";
 import { parseInBackground } from "./parallel";
 import { parseReportFile } from "./parse";
+import { GROUP_FILES } from "../../features/reports/group-ingest";
 
 const files = [
   gzip(xmlBytes(sampleAggregate("example.com", { reportId: "p-1" }))),
@@ -57,5 +58,43 @@ describe("parseInBackground", () => {
     expect(consumed).toBe(30);
     expect(mostAhead).toBeLessThanOrEqual(5);
     expect(unparsed).toEqual([7]);
+  });
+
+  /** Pulls `count` inputs through parseInBackground, taking each only after `pause` ms: how far ahead of the caller the inputs were read at most. */
+  async function mostAheadOf(count: number, input: (i: number) => Uint8Array, options: Parameters<typeof parseInBackground>[2], pause = 0) {
+    let pulled = 0;
+    let consumed = 0;
+    let mostAhead = 0;
+    function* inputs() {
+      for (let i = 0; i < count; i++) {
+        pulled++;
+        mostAhead = Math.max(mostAhead, pulled - consumed);
+        yield input(i);
+      }
+    }
+    for await (const { parsed } of parseInBackground(inputs(), (bytes) => bytes, options)) {
+      expect(parsed).not.toBeInstanceOf(Error);
+      expect(parsed).toBeDefined();
+      consumed++;
+      if (pause) await Bun.sleep(pause);
+    }
+    expect(consumed).toBe(count);
+    return mostAhead;
+  }
+
+  test("parses more than a whole bulk group ahead of a caller busy writing one", async () => {
+    const file = gzip(xmlBytes(sampleAggregate("example.com", { reportId: "p-group" })));
+    expect(await mostAheadOf(GROUP_FILES * 3, () => file, { workers: 1 }, 1)).toBeGreaterThan(GROUP_FILES);
+  });
+
+  test("holds no more parsed ahead than maxParsedAheadBytes, however many files it may read ahead", async () => {
+    const file = xmlBytes(sampleAggregate("example.com", { reportId: "p-held" }));
+    // each file's estimate (twice its bytes, uncompressed) fills the budget: one file ahead at a time
+    expect(await mostAheadOf(20, () => file, { workers: 1, maxParsedAheadBytes: file.length * 2 }, 1)).toBeLessThanOrEqual(2);
+    // room for four files parsed
+    const json = JSON.stringify(await parseReportFile(file)).length;
+    const four = await mostAheadOf(20, () => file, { workers: 1, maxParsedAheadBytes: json * 4 }, 20);
+    expect(four).toBeGreaterThan(2);
+    expect(four).toBeLessThanOrEqual(6);
   });
 });
