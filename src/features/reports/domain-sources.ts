@@ -4,8 +4,8 @@
  * service and sender key, and the DKIM and SPF results receivers reported for it (d=, s=,
  * result; SPF domain, result) with their messages. Reads the daily roll-ups, never the records:
  * the domain's days of daily_sender_stats (on its (org, domain, day) index) summed per IP (the most mail first, at most
- * MAX_DOMAIN_SOURCES, named from source_names), then those IPs' days again on the (org, source IP,
- * day) index for the DKIM and SPF results each row carries (`auth`; docs/rollups.md).
+ * MAX_DOMAIN_SOURCES, named from source_names), with the DKIM and SPF results each of those IPs'
+ * rows carries (`auth`; docs/rollups.md).
  */
 import { sql } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
@@ -32,8 +32,8 @@ export interface DomainSource {
   spf: { domain: string; result: string; messages: number }[];
 }
 
-/** ip, messages, DMARC passes, SPF aligned, DKIM aligned (PostgreSQL may hand numbers back as strings) */
-type DayTuple = [string, number | string, number | string, number | string, number | string];
+/** ip, messages, DMARC passes, SPF aligned, DKIM aligned (PostgreSQL may hand numbers back as strings), DKIM and SPF results (`auth`) */
+type DayTuple = [string, number | string, number | string, number | string, number | string, string | null];
 type AuthRow = { ip: string; method: string; domain: string; selector: string; result: string; messages: number };
 
 /**
@@ -53,19 +53,22 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
   // database without statistics yet would scan across all the organization's domains instead
   const byDomain = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_domain_day_idx` : sql``;
   const days = await ctx.store.tuples<DayTuple>(sql`
-    SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned"
+    SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.auth AS "auth"
     FROM daily_sender_stats s ${byDomain}
     WHERE s.org_id = ${orgId} AND s.domain_id = ${domainId} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`);
-  const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number }>();
+  // each IP's days' DKIM and SPF results are kept as read (the row was read anyway) and decoded
+  // only for the IPs shown
+  const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number; auth: string[] }>();
   for (let i = 0; i < days.length; i++) {
     const d = days[i]!;
     const cur = perIp.get(d[0]);
-    if (!cur) perIp.set(d[0], { ip: d[0], messages: Number(d[1]), passed: Number(d[2]), spfAligned: Number(d[3]), dkimAligned: Number(d[4]) });
+    if (!cur) perIp.set(d[0], { ip: d[0], messages: Number(d[1]), passed: Number(d[2]), spfAligned: Number(d[3]), dkimAligned: Number(d[4]), auth: d[5] === null ? [] : [d[5]] });
     else {
       cur.messages += Number(d[1]);
       cur.passed += Number(d[2]);
       cur.spfAligned += Number(d[3]);
       cur.dkimAligned += Number(d[4]);
+      if (d[5] !== null) cur.auth.push(d[5]);
     }
   }
   const chosen = topByTotal(perIp, (s) => s.messages, MAX_DOMAIN_SOURCES).map((ip) => perIp.get(ip)!);
@@ -81,24 +84,18 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
     return { ip: c.ip, service: row.service, baseDomain: row.baseDomain, sender: senderOf(row).sender, senderKey: senderKeyOfRow(row), messages: c.messages, passed: c.passed, spfAligned: c.spfAligned, dkimAligned: c.dkimAligned, dkim: [], spf: [] };
   });
   const wanted = new Map(top.map((s) => [s.ip, s]));
-  // the DKIM and SPF results of the IPs shown, summed here per (IP, method, domain, selector, result);
-  // on SQLite the index named, as the sender page does (statistics can lead the planner to the
-  // organization's whole window on the primary key)
-  const byIp = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
-  const results = await ctx.store.tuples<[string, string | null]>(sql`
-    SELECT s.source_ip AS "ip", s.auth AS "auth"
-    FROM daily_sender_stats s ${byIp}
-    WHERE s.org_id = ${orgId} AND s.source_ip IN (${inChosen}) AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}
-      AND s.domain_id = ${domainId} AND s.auth IS NOT NULL`);
+  // the DKIM and SPF results of the IPs shown, summed here per (IP, method, domain, selector, result)
   const summed = new Map<string, AuthRow>();
-  for (const [ip, text] of results) {
-    for (const [key, messages] of authResultsOf(text)) {
-      const at = `${ip}\n${key}`;
-      const cur = summed.get(at);
-      if (cur) cur.messages += messages;
-      else {
-        const c = authColumns(key);
-        summed.set(at, { ip, method: c.method, domain: c.authDomain, selector: c.selector, result: c.result, messages });
+  for (const c of chosen) {
+    for (const text of c.auth) {
+      for (const [key, messages] of authResultsOf(text)) {
+        const at = `${c.ip}\n${key}`;
+        const cur = summed.get(at);
+        if (cur) cur.messages += messages;
+        else {
+          const r = authColumns(key);
+          summed.set(at, { ip: c.ip, method: r.method, domain: r.authDomain, selector: r.selector, result: r.result, messages });
+        }
       }
     }
   }
