@@ -1,6 +1,7 @@
 /**
  * The migration that moves each address-day's DKIM and SPF results from daily_auth_stats into its
- * daily_sender_stats row (`auth`, a JSON object of result key → messages) applies to databases
+ * daily_sender_stats row (`auth`, a JSON object of stored result key → messages: the method as d
+ * or s, the result domain as = when it is the row's policy domain) applies to databases
  * with data on SQLite and PostgreSQL: every result keeps its messages; an address-day of one
  * domain with several policy domains carries them on the row of the first; a row without results
  * stays null; organizations keep their own; daily_auth_stats is gone.
@@ -52,12 +53,13 @@ type Read = { org_id: string; source_ip: string; day: number | string; policy_do
 
 function expectMigrated(rows: Read[]): void {
   const key = (method: string, domain: string, selector: string, result: string) => [method, domain, selector, result].join("\n");
+  // as the writer stores them: d or s, = for the row's policy domain
   expect(rows.map((r) => [r.org_id, r.source_ip, Number(r.day), r.policy_domain, Number(r.messages), r.auth === null ? null : JSON.parse(r.auth)])).toEqual([
-    ["o1", "192.0.2.1", 100, "example.com", 10, { [key("dkim", "example.com", "s1", "pass")]: 5, [key("spf", "example.com", "", "pass")]: 5 }],
-    ["o1", "192.0.2.2", 100, "example.com", 10, { [key("dkim", "example.com", "s1", "fail")]: 3, [key("dkim", "esp.example.net", "", "none")]: 2, [key("spf", "bounce.example.com", "", "pass")]: 7 }],
+    ["o1", "192.0.2.1", 100, "example.com", 10, { [key("d", "=", "s1", "pass")]: 5, [key("s", "=", "", "pass")]: 5 }],
+    ["o1", "192.0.2.2", 100, "example.com", 10, { [key("d", "=", "s1", "fail")]: 3, [key("d", "esp.example.net", "", "none")]: 2, [key("s", "bounce.example.com", "", "pass")]: 7 }],
     ["o1", "192.0.2.2", 100, "mail.example.com", 10, null],
     ["o1", "192.0.2.3", 101, "example.com", 10, null],
-    ["o2", "192.0.2.1", 100, "example.com", 10, { [key("spf", "example.com", "", "softfail")]: 9 }],
+    ["o2", "192.0.2.1", 100, "example.com", 10, { [key("s", "=", "", "softfail")]: 9 }],
   ]);
 }
 

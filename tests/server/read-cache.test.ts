@@ -189,7 +189,7 @@ describe("answers kept between requests", () => {
     await t.deps.store.write(async (tx) => {
       const where = and(eq(dailySenderStats.orgId, owner.orgId), eq(dailySenderStats.sourceIp, "192.0.2.1"));
       const [row] = await tx.select({ auth: dailySenderStats.auth }).from(dailySenderStats).where(where);
-      const auth = { ...(JSON.parse(row!.auth ?? "{}") as Record<string, number>), "dkim\nsigner.example\ns1\npass": 5 };
+      const auth = { ...(JSON.parse(row!.auth ?? "{}") as Record<string, number>), "d\nsigner.example\ns1\npass": 5 };
       await tx.update(dailySenderStats).set({ auth: JSON.stringify(auth) }).where(where);
     });
     expect(before[0]![2]).not.toContain("signer.example");

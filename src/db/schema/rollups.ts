@@ -64,11 +64,11 @@ export const dailySenderStats = sqliteTable(
     /** the latest period start of a report with mail from the IP */
     lastBegin: integer("last_begin").notNull(),
     /**
-     * The DKIM and SPF results receivers reported for the IP that day (AUTH_RESULTS_COLUMN in
-     * rollups.ts): a JSON object of each result's authKey (method, result domain lowercased,
-     * selector or '', result, joined by a line feed) to its messages; null without results. An
-     * upsert sums the two objects key by key. Until migration 0029 a table of its own
-     * (`daily_auth_stats`, two rows a source a day).
+     * The DKIM and SPF results receivers reported for the IP that day (`authResultsText` in
+     * rollups.ts): a JSON object of each result's key (method `d` or `s`, result domain lowercased
+     * or `=` for this row's policy domain, selector or '', result, joined by a line feed) to its
+     * messages; null without results. An upsert sums the two objects key by key. Until migration
+     * 0029 a table of its own (`daily_auth_stats`, two rows a source a day).
      */
     auth: text("auth"),
   },

@@ -62,14 +62,17 @@ const rowsOf = async (query: string) =>
  * and result (summed over the address-day's policy domains), in that order: what daily_auth_stats held.
  */
 async function authRows() {
-  const rows = await t.deps.store.rows<{ org_id: string; domain_id: string; source_ip: string; day: number | string; auth: string }>(
-    sql`SELECT org_id, domain_id, source_ip, day, auth FROM daily_sender_stats WHERE auth IS NOT NULL`,
+  const rows = await t.deps.store.rows<{ org_id: string; domain_id: string; source_ip: string; day: number | string; policy_domain: string; auth: string }>(
+    sql`SELECT org_id, domain_id, source_ip, day, policy_domain, auth FROM daily_sender_stats WHERE auth IS NOT NULL`,
   );
   const summed = new Map<string, { org_id: string; domain_id: string; source_ip: string; day: number; method: string; auth_domain: string; selector: string; result: string; messages: number }>();
   for (const r of rows) {
+    // stored keys: the method as d or s, the result domain as = when it is the row's policy domain
     for (const [key, messages] of Object.entries(JSON.parse(r.auth) as Record<string, number>)) {
-      const [method, auth_domain, selector, result] = key.split("\n") as [string, string, string, string];
-      const at = [r.org_id, r.domain_id, r.source_ip, r.day, key].join("\t");
+      const [m, domain, selector, result] = key.split("\n") as [string, string, string, string];
+      const method = m === "d" ? "dkim" : "spf";
+      const auth_domain = domain === "=" ? r.policy_domain.toLowerCase() : domain;
+      const at = [r.org_id, r.domain_id, r.source_ip, r.day, method, auth_domain, selector, result].join("\t");
       const cur = summed.get(at);
       if (cur) cur.messages += Number(messages);
       else summed.set(at, { org_id: r.org_id, domain_id: r.domain_id, source_ip: r.source_ip, day: Number(r.day), method, auth_domain, selector, result, messages: Number(messages) });

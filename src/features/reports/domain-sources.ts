@@ -13,7 +13,7 @@ import { byCodeUnit } from "../../lib/order";
 import { senderKeyOfRow, senderOf } from "../../lib/senders";
 import { topByTotal } from "./daily";
 import { keptRead } from "./read-cache";
-import { authColumns, authResultsOf } from "./rollups";
+import { authResultsOf } from "./rollups";
 
 /** Sources read per domain at most (the most mail first). */
 export const MAX_DOMAIN_SOURCES = 200;
@@ -32,8 +32,8 @@ export interface DomainSource {
   spf: { domain: string; result: string; messages: number }[];
 }
 
-/** ip, messages, DMARC passes, SPF aligned, DKIM aligned (PostgreSQL may hand numbers back as strings), DKIM and SPF results (`auth`) */
-type DayTuple = [string, number | string, number | string, number | string, number | string, string | null];
+/** ip, messages, DMARC passes, SPF aligned, DKIM aligned (PostgreSQL may hand numbers back as strings), DKIM and SPF results (`auth`), policy domain */
+type DayTuple = [string, number | string, number | string, number | string, number | string, string | null, string];
 type AuthRow = { ip: string; method: string; domain: string; selector: string; result: string; messages: number };
 
 /**
@@ -53,22 +53,22 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
   // database without statistics yet would scan across all the organization's domains instead
   const byDomain = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_domain_day_idx` : sql``;
   const days = await ctx.store.tuples<DayTuple>(sql`
-    SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.auth AS "auth"
+    SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.auth AS "auth", s.policy_domain AS "policyDomain"
     FROM daily_sender_stats s ${byDomain}
     WHERE s.org_id = ${orgId} AND s.domain_id = ${domainId} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`);
   // each IP's days' DKIM and SPF results are kept as read (the row was read anyway) and decoded
   // only for the IPs shown
-  const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number; auth: string[] }>();
+  const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number; auth: [text: string, policyDomain: string][] }>();
   for (let i = 0; i < days.length; i++) {
     const d = days[i]!;
     const cur = perIp.get(d[0]);
-    if (!cur) perIp.set(d[0], { ip: d[0], messages: Number(d[1]), passed: Number(d[2]), spfAligned: Number(d[3]), dkimAligned: Number(d[4]), auth: d[5] === null ? [] : [d[5]] });
+    if (!cur) perIp.set(d[0], { ip: d[0], messages: Number(d[1]), passed: Number(d[2]), spfAligned: Number(d[3]), dkimAligned: Number(d[4]), auth: d[5] === null ? [] : [[d[5], d[6]]] });
     else {
       cur.messages += Number(d[1]);
       cur.passed += Number(d[2]);
       cur.spfAligned += Number(d[3]);
       cur.dkimAligned += Number(d[4]);
-      if (d[5] !== null) cur.auth.push(d[5]);
+      if (d[5] !== null) cur.auth.push([d[5], d[6]]);
     }
   }
   const chosen = topByTotal(perIp, (s) => s.messages, MAX_DOMAIN_SOURCES).map((ip) => perIp.get(ip)!);
@@ -87,15 +87,12 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
   // the DKIM and SPF results of the IPs shown, summed here per (IP, method, domain, selector, result)
   const summed = new Map<string, AuthRow>();
   for (const c of chosen) {
-    for (const text of c.auth) {
-      for (const [key, messages] of authResultsOf(text)) {
-        const at = `${c.ip}\n${key}`;
+    for (const [text, policyDomain] of c.auth) {
+      for (const r of authResultsOf(text, policyDomain)) {
+        const at = `${c.ip}\n${r.method}\n${r.authDomain}\n${r.selector}\n${r.result}`;
         const cur = summed.get(at);
-        if (cur) cur.messages += messages;
-        else {
-          const r = authColumns(key);
-          summed.set(at, { ip: c.ip, method: r.method, domain: r.authDomain, selector: r.selector, result: r.result, messages });
-        }
+        if (cur) cur.messages += r.messages;
+        else summed.set(at, { ip: c.ip, method: r.method, domain: r.authDomain, selector: r.selector, result: r.result, messages: r.messages });
       }
     }
   }

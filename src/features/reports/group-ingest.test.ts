@@ -197,11 +197,11 @@ test("a group's roll-ups, written once merged, are those of its files written on
   expect(grouped).toEqual(await rollups(other.orgId));
   // and they count every stored message once: per country, per sender and per DKIM result as per day
   const messages = reports.reduce((n, r) => n + r.records.reduce((m, x) => m + x.count, 0), 0);
-  // the messages of every DKIM result the sender rows carry (`auth`: result key → messages)
+  // the messages of every DKIM result the sender rows carry (`auth`: result key → messages; a DKIM result's key starts with d)
   const dkimMessages =
     store.dialect === "sqlite"
-      ? sql`(SELECT sum(j.value) FROM daily_sender_stats s, json_each(s.auth) j WHERE s.org_id = ${orgId} AND j.key LIKE 'dkim%')`
-      : sql`(SELECT sum(j.value::bigint) FROM daily_sender_stats s, jsonb_each_text(s.auth::jsonb) j WHERE s.org_id = ${orgId} AND j.key LIKE 'dkim%')`;
+      ? sql`(SELECT sum(j.value) FROM daily_sender_stats s, json_each(s.auth) j WHERE s.org_id = ${orgId} AND j.key LIKE 'd%')`
+      : sql`(SELECT sum(j.value::bigint) FROM daily_sender_stats s, jsonb_each_text(s.auth::jsonb) j WHERE s.org_id = ${orgId} AND j.key LIKE 'd%')`;
   const [sums] = await store.rows<Record<string, number | string>>(sql`SELECT
     (SELECT sum(messages) FROM daily_domain_stats WHERE org_id = ${orgId}) AS domains, (SELECT sum(messages) FROM daily_country_stats WHERE org_id = ${orgId}) AS countries,
     (SELECT sum(messages) FROM daily_sender_stats WHERE org_id = ${orgId}) AS senders, ${dkimMessages} AS dkim,

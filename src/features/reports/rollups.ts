@@ -75,20 +75,6 @@ const dkimKey = (domain: string, selector: string | null, result: string) => dki
 const spfKey = (domain: string, result: string) => spfKeys.get(domain, "", result, () => authKey("spf", domain, null, result));
 const keptSelectorKey = (domain: string, selector: string) => selectorKeys.get(domain, selector, "", () => selectorKey(domain, selector));
 
-/** An authKey split into its fields. */
-export function authColumns(key: string): { method: string; authDomain: string; selector: string; result: string } {
-  let columns = columnsKept.get(key);
-  if (!columns) {
-    const [method, authDomain, selector, result] = key.split("\n") as [string, string, string, string];
-    columns = { method, authDomain, selector, result };
-    if (columnsKept.size >= KEYS_KEPT) columnsKept.clear();
-    columnsKept.set(key, columns);
-  }
-  return columns;
-}
-
-/** authColumns of the keys seen last (a report's sources repeat a few results): bounded, like KeyCache */
-const columnsKept = new Map<string, { method: string; authDomain: string; selector: string; result: string }>();
 
 export interface ReportRollup {
   day: number;
@@ -185,31 +171,61 @@ function addRecordCounts(into: RollupCounts, messages: number, passed: number, q
 }
 
 /**
- * A source's DKIM and SPF results as daily_sender_stats' `auth` column: a JSON object of each
- * result's authKey to its messages, null without results. Keys are quoted once and kept (a
- * report's sources repeat a few results).
+ * A source's DKIM and SPF results as daily_sender_stats' `auth` column (docs/rollups.md): a JSON
+ * object of each result's stored key to its messages, null without results. The stored key is
+ * an authKey written short — the method as `d` or `s`, the result domain as `=` when it is the
+ * row's policy domain (most results name the domain itself) — so the rows every window read
+ * scans stay narrow: `{"d\n=\ns1\npass":12,"s\n=\n\npass":12}`. Keys are made once per policy
+ * domain and kept (a report's sources repeat a few results).
  */
-export function authResultsText(auth: ReadonlyMap<string, number>): string | null {
+export function authResultsText(auth: ReadonlyMap<string, number>, policyDomain: string): string | null {
   if (auth.size === 0) return null;
+  let kept = storedKeys.get(policyDomain);
+  if (!kept) {
+    if (storedKeys.size >= KEYS_KEPT) storedKeys.clear();
+    storedKeys.set(policyDomain, (kept = new Map()));
+  }
   let out = "{";
   for (const [key, messages] of auth) {
-    let quoted = quotedKeys.get(key);
+    let quoted = kept.get(key);
     if (quoted === undefined) {
-      if (quotedKeys.size >= KEYS_KEPT) quotedKeys.clear();
-      quotedKeys.set(key, (quoted = JSON.stringify(key)));
+      if (kept.size >= KEYS_KEPT) kept.clear();
+      kept.set(key, (quoted = JSON.stringify(storedKey(key, policyDomain.toLowerCase()))));
     }
     out += out.length === 1 ? `${quoted}:${messages}` : `,${quoted}:${messages}`;
   }
   return `${out}}`;
 }
 
-/** authResultsText's quoted keys of the results seen last: bounded, like KeyCache */
-const quotedKeys = new Map<string, string>();
+/** authResultsText's quoted stored keys of the results seen last, per policy domain: bounded, like KeyCache */
+const storedKeys = new Map<string, Map<string, string>>();
 
-/** A daily_sender_stats `auth` column read back: each result's authKey and messages (nothing for null). */
-export function authResultsOf(text: string | null): [key: string, messages: number][] {
+/** An authKey as daily_sender_stats' `auth` stores it, for a row of `policyDomain` (lowercased). */
+function storedKey(key: string, policyDomain: string): string {
+  const [method, domain, selector, result] = key.split("\n") as [string, string, string, string];
+  return `${method === "dkim" ? "d" : "s"}\n${domain === policyDomain ? "=" : domain}\n${selector}\n${result}`;
+}
+
+/** One DKIM or SPF result of a source, read back from daily_sender_stats' `auth`. */
+export interface AuthResult {
+  method: "dkim" | "spf";
+  /** lowercased */
+  authDomain: string;
+  /** '' for none */
+  selector: string;
+  result: string;
+  messages: number;
+}
+
+/** A daily_sender_stats row's `auth` column read back (nothing for null), its row's policy domain resolving `=`. */
+export function authResultsOf(text: string | null, policyDomain: string): AuthResult[] {
   if (!text) return [];
-  return Object.entries(JSON.parse(text) as Record<string, number | string>).map(([key, messages]) => [key, Number(messages)]);
+  const out: AuthResult[] = [];
+  for (const [key, messages] of Object.entries(JSON.parse(text) as Record<string, number | string>)) {
+    const [method, domain, selector, result] = key.split("\n") as [string, string, string, string];
+    out.push({ method: method === "d" ? "dkim" : "spf", authDomain: domain === "=" ? policyDomain.toLowerCase() : domain, selector, result, messages: Number(messages) });
+  }
+  return out;
 }
 
 /**
@@ -236,7 +252,7 @@ export const SENDER_DAY_COLUMNS = 18;
 export function senderDayValues(ctx: { orgId: string; domainId: string }, day: number, policyDomain: string, x: SourceRollup) {
   return [
     ctx.orgId, day, x.sourceIp, policyDomain, ctx.domainId, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned,
-    x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin, authResultsText(x.auth),
+    x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin, authResultsText(x.auth, policyDomain),
   ] as const;
 }
 
@@ -249,7 +265,7 @@ export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: st
       failed_delivered, first_failed_at, last_failed_at, last_begin, auth)`,
     [sql`${ctx.orgId}`, sql`${rollup.day}::integer`, sql`${policyDomain}`, sql`${ctx.domainId}`],
     ["text", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "text"],
-    rollup.sources.map((x) => [x.sourceIp, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin, authResultsText(x.auth)]),
+    rollup.sources.map((x) => [x.sourceIp, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin, authResultsText(x.auth, policyDomain)]),
     sql`ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(daily_sender_stats.country, excluded.country), city = COALESCE(daily_sender_stats.city, excluded.city),
       messages = daily_sender_stats.messages + excluded.messages, passed = daily_sender_stats.passed + excluded.passed,
       quarantined = daily_sender_stats.quarantined + excluded.quarantined, rejected = daily_sender_stats.rejected + excluded.rejected, spf_aligned = daily_sender_stats.spf_aligned + excluded.spf_aligned,
