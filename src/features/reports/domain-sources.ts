@@ -56,19 +56,16 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
     SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.auth AS "auth", s.policy_domain AS "policyDomain"
     FROM daily_sender_stats s ${byDomain}
     WHERE s.org_id = ${orgId} AND s.domain_id = ${domainId} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`);
-  // each IP's days' DKIM and SPF results are kept as read (the row was read anyway) and decoded
-  // only for the IPs shown
-  const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number; auth: [text: string, policyDomain: string][] }>();
+  const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number }>();
   for (let i = 0; i < days.length; i++) {
     const d = days[i]!;
     const cur = perIp.get(d[0]);
-    if (!cur) perIp.set(d[0], { ip: d[0], messages: Number(d[1]), passed: Number(d[2]), spfAligned: Number(d[3]), dkimAligned: Number(d[4]), auth: d[5] === null ? [] : [[d[5], d[6]]] });
+    if (!cur) perIp.set(d[0], { ip: d[0], messages: Number(d[1]), passed: Number(d[2]), spfAligned: Number(d[3]), dkimAligned: Number(d[4]) });
     else {
       cur.messages += Number(d[1]);
       cur.passed += Number(d[2]);
       cur.spfAligned += Number(d[3]);
       cur.dkimAligned += Number(d[4]);
-      if (d[5] !== null) cur.auth.push([d[5], d[6]]);
     }
   }
   const chosen = topByTotal(perIp, (s) => s.messages, MAX_DOMAIN_SOURCES).map((ip) => perIp.get(ip)!);
@@ -84,16 +81,17 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
     return { ip: c.ip, service: row.service, baseDomain: row.baseDomain, sender: senderOf(row).sender, senderKey: senderKeyOfRow(row), messages: c.messages, passed: c.passed, spfAligned: c.spfAligned, dkimAligned: c.dkimAligned, dkim: [], spf: [] };
   });
   const wanted = new Map(top.map((s) => [s.ip, s]));
-  // the DKIM and SPF results of the IPs shown, summed here per (IP, method, domain, selector, result)
+  // the DKIM and SPF results of the IPs shown, from the rows already read (each row's `auth`,
+  // decoded only for those IPs), summed here per (IP, method, domain, selector, result)
   const summed = new Map<string, AuthRow>();
-  for (const c of chosen) {
-    for (const [text, policyDomain] of c.auth) {
-      for (const r of authResultsOf(text, policyDomain)) {
-        const at = `${c.ip}\n${r.method}\n${r.authDomain}\n${r.selector}\n${r.result}`;
-        const cur = summed.get(at);
-        if (cur) cur.messages += r.messages;
-        else summed.set(at, { ip: c.ip, method: r.method, domain: r.authDomain, selector: r.selector, result: r.result, messages: r.messages });
-      }
+  for (let i = 0; i < days.length; i++) {
+    const [ip, , , , , text, policyDomain] = days[i]!;
+    if (text === null || !wanted.has(ip)) continue;
+    for (const r of authResultsOf(text, policyDomain)) {
+      const at = `${ip}\n${r.method}\n${r.authDomain}\n${r.selector}\n${r.result}`;
+      const cur = summed.get(at);
+      if (cur) cur.messages += r.messages;
+      else summed.set(at, { ip, method: r.method, domain: r.authDomain, selector: r.selector, result: r.result, messages: r.messages });
     }
   }
   const auth = [...summed.values()].sort((a, b) => byCodeUnit(a.ip, b.ip) || byCodeUnit(a.method, b.method) || byCodeUnit(a.domain, b.domain) || byCodeUnit(a.selector, b.selector) || byCodeUnit(a.result, b.result));
