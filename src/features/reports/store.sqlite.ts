@@ -103,8 +103,8 @@ const compare = (a: Value, b: Value) => (a === b ? 0 : a === null ? -1 : b === n
 
 export function sqliteReportWriter(sqlite: Database, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const s = prepare(sqlite);
-  /** one multi-row INSERT's parameters, reused for every one (bun:sqlite binds an array's values) */
-  const recordValues = new Array<Value>(RECORD_ROWS * RECORD_COLUMNS).fill(null);
+  /** one record's values (in the order of INSERT_RECORDS), reused: the runner copies them */
+  const row = new Array<Value>(RECORD_COLUMNS).fill(null);
   /**
    * Roll-ups merged per organization, domain, day and policy domain; the per-source rows go in
    * sorted by the keys of the indexes ordered by address (scattered over the whole history), so
@@ -162,35 +162,31 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       const { seq, ctx, geo } = write;
       const policyDomain = write.head.policy.domain;
       tallyBatch(write, records);
-      // rows go in RECORD_ROWS at a time from one reused parameter array (no array per row, no slices)
-      const values = recordValues;
-      let at = 0;
+      // rows go in RECORD_ROWS at a time (sqlite-rows.ts): no array per row, no slices
+      const rows = new RowRunner(s.insertRecords, s.insertRecord, RECORD_ROWS, RECORD_COLUMNS);
       for (let i = 0; i < records.length; i++) {
         const r = records[i]!;
         const where = geo.get(r.sourceIp)!;
         const [headerFrom, envelopeFrom] = storedFroms(r.headerFrom, r.envelopeFrom, policyDomain);
-        values[at++] = seq;
-        values[at++] = ctx.orgId;
-        values[at++] = r.sourceIp;
-        values[at++] = r.count;
-        values[at++] = r.disposition;
-        values[at++] = r.dkimAligned;
-        values[at++] = r.spfAligned;
-        values[at++] = recordPassesDmarc(r) ? 1 : 0;
-        values[at++] = headerFrom;
-        values[at++] = envelopeFrom;
-        values[at++] = r.envelopeTo;
-        values[at++] = jsonList(r.reasons);
-        values[at++] = where.country;
-        values[at++] = where.city;
-        values[at++] = dkimResultsText(r.dkimResults, r.headerFrom);
-        values[at++] = spfResultsText(r.spfResults, r.headerFrom);
-        if (at === values.length) {
-          s.insertRecords.run(values);
-          at = 0;
-        }
+        row[0] = seq;
+        row[1] = ctx.orgId;
+        row[2] = r.sourceIp;
+        row[3] = r.count;
+        row[4] = r.disposition;
+        row[5] = r.dkimAligned;
+        row[6] = r.spfAligned;
+        row[7] = recordPassesDmarc(r) ? 1 : 0;
+        row[8] = headerFrom;
+        row[9] = envelopeFrom;
+        row[10] = r.envelopeTo;
+        row[11] = jsonList(r.reasons);
+        row[12] = where.country;
+        row[13] = where.city;
+        row[14] = dkimResultsText(r.dkimResults, r.headerFrom);
+        row[15] = spfResultsText(r.spfResults, r.headerFrom);
+        rows.add(row);
       }
-      for (let row = 0; row < at; row += RECORD_COLUMNS) s.insertRecord.run(values.slice(row, row + RECORD_COLUMNS));
+      rows.end();
       if (addToRollup(write, records)) writeRollup(write);
     },
 
