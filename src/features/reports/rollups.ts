@@ -75,7 +75,6 @@ const dkimKey = (domain: string, selector: string | null, result: string) => dki
 const spfKey = (domain: string, result: string) => spfKeys.get(domain, "", result, () => authKey("spf", domain, null, result));
 const keptSelectorKey = (domain: string, selector: string) => selectorKeys.get(domain, selector, "", () => selectorKey(domain, selector));
 
-
 export interface ReportRollup {
   day: number;
   /** the domain's totals of the report, null when the report has no records */

@@ -14,6 +14,7 @@
  * is not held many at once.
  */
 import { availableParallelism } from "node:os";
+import { detectContainer, type ContainerKind } from "./container";
 import { DEFAULT_LIMITS, ReportRefusedError, type ParsedReport, type ReportLimits } from "./model";
 import { parseReportFile, type ParsedFile } from "./parse";
 import type { ParseAnswer, ParseRequest } from "./parse-worker";
@@ -56,9 +57,10 @@ const MB = 1024 * 1024;
 
 /**
  * What a file's JSON text is estimated to be until it is parsed: about ten times the bytes of a
- * compressed one (gzip or zip), twice those of any other.
+ * compressed one (gzip, zip or zlib), twice those of any other.
  */
-const estimatedJson = (bytes: Uint8Array) => bytes.length * ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0x50 && bytes[1] === 0x4b) ? 10 : 2);
+const estimatedJson = (bytes: Uint8Array) => bytes.length * (COMPRESSED.has(detectContainer(bytes)) ? 10 : 2);
+const COMPRESSED = new Set<ContainerKind>(["gzip", "zip", "zlib"]);
 
 /** A file's parse with the size of its JSON text (for one parsed on the calling thread, the estimate). */
 interface Sized {
