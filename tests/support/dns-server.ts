@@ -41,6 +41,8 @@ export interface TestDnsServer {
   latencyMs: number;
   /** questions received, "TYPE name" */
   questions: string[];
+  /** the source ports questions came from over UDP (how many sockets a client asked from) */
+  udpClientPorts: Set<number>;
   close(): Promise<void>;
 }
 
@@ -129,6 +131,7 @@ function hasDescendant(zone: Zone, name: string): boolean {
 
 export async function startDnsServer(zone: Zone, options: { latencyMs?: number } = {}): Promise<TestDnsServer> {
   const questions: string[] = [];
+  const udpClientPorts = new Set<number>();
   const state = { latencyMs: options.latencyMs ?? 0 };
   // UDP and TCP on the same port: pick a random port, retry on a clash.
   for (let attempt = 0; ; attempt++) {
@@ -136,8 +139,11 @@ export async function startDnsServer(zone: Zone, options: { latencyMs?: number }
     const server = DNS.createServer({
       udp: true,
       tcp: true,
-      handle(request: any, send: (r: any) => void) {
+      handle(request: any, send: (r: any) => void, client: object | undefined) {
         const q = request.questions[0];
+        // dns2 hands UDP clients' address info (a port), TCP clients' sockets (a remotePort)
+        const port = (client as { port?: unknown } | undefined)?.port;
+        if (typeof port === "number") udpClientPorts.add(port);
         if (q) questions.push(`${typeName(q.type)} ${String(q.name).toLowerCase()}`);
         const response = answer(zone, request);
         if (!response) return;
@@ -176,6 +182,7 @@ export async function startDnsServer(zone: Zone, options: { latencyMs?: number }
         state.latencyMs = v;
       },
       questions,
+      udpClientPorts,
       close: async () => {
         await server.close();
       },

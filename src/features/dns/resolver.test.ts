@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { generateKeyPairSync } from "node:crypto";
 import { splitTxt, startDnsServer, type TestDnsServer } from "../../../tests/support/dns-server";
-import { createResolver, parseDnsServer, reverseName } from "./resolver";
+import { createResolver, parseDnsServer, QUERIES_PER_SOCKET, reverseName } from "./resolver";
 
 const key2048 = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey.export({ type: "spki", format: "der" }).toString("base64");
 let dns: TestDnsServer;
@@ -76,6 +76,27 @@ describe("resolver against a real DNS server", () => {
     const answers = await Promise.all(Array.from({ length: 5 }, () => r.txt("a.b.example.test")));
     expect(answers.every((a) => a.records[0]?.text === "deep")).toBe(true);
     expect(dns.questions.filter((q) => q === "TXT a.b.example.test").length - before).toBe(1);
+  });
+
+  test("questions under way at once share a few UDP sockets, each answered with its own answer", async () => {
+    const r = resolverFor({ cache: false, timeoutMs: 5000 });
+    const portsBefore = new Set(dns.udpClientPorts);
+    const ips = Array.from({ length: 600 }, (_, i) => `192.0.${2 + Math.floor(i / 250)}.${(i % 250) + 1}`);
+    const names = await Promise.all(ips.map((ip) => r.reverse(ip)));
+    expect(names[ips.indexOf("192.0.2.10")]).toEqual(["mail.example.test"]);
+    expect(names.filter((n) => n.length > 0)).toHaveLength(1);
+    const portsUsed = [...dns.udpClientPorts].filter((p) => !portsBefore.has(p)).length;
+    // 600 questions, a new socket every QUERIES_PER_SOCKET (256) of them: 3, not 600
+    expect(portsUsed).toBeGreaterThanOrEqual(1);
+    expect(portsUsed).toBeLessThanOrEqual(Math.ceil(600 / QUERIES_PER_SOCKET));
+  });
+
+  test("a question left unanswered times out alone: those sent beside it on the same socket are answered", async () => {
+    const r = resolverFor({ cache: false, retries: 0 });
+    const [dropped, answered, truncated] = await Promise.all([r.a("slow.example.test"), r.a("exists.example.test"), r.txt("big._domainkey.example.test")]);
+    expect(dropped.status).toBe("timeout");
+    expect(answered).toMatchObject({ status: "ok", records: ["192.0.2.1"] });
+    expect(truncated.records[0]?.text).toContain(key2048);
   });
 
   test("reverse() reads PTR names", async () => {

@@ -1,11 +1,12 @@
 /**
- * The one DNS resolver: dns2's UDP client (falling back to TCP when an answer is truncated)
+ * The one DNS resolver: questions over UDP (falling back to TCP when an answer is truncated)
  * against the configured servers, with a per-query timeout and one retry, and a cache that
  * honours each answer's TTL, capped by a maximum, with negative caching.
  *
  * Not node:dns: Bun's resolveTxt keeps only the first 255-byte string of a TXT record (every
  * 2048-bit DKIM key is split into several) and reports NODATA as ENOTFOUND.
  */
+import { randomInt } from "node:crypto";
 import dgram from "node:dgram";
 import { readFileSync } from "node:fs";
 import net, { isIP } from "node:net";
@@ -146,6 +147,8 @@ interface CacheEntry {
 class ResolverCore {
   readonly cache = new Map<string, CacheEntry>();
   readonly inFlight = new Map<string, Promise<LookupResult<unknown>>>();
+  /** the UDP socket(s) each server is asked from */
+  private readonly channels = new Map<DnsServer, UdpChannel>();
   queries = 0;
   /** when the full cache was last swept for expired answers */
   private lastSweep = Number.NEGATIVE_INFINITY;
@@ -157,20 +160,27 @@ class ResolverCore {
     readonly now: () => number,
   ) {}
 
-  /** One question to one server; dns2 retries over TCP when the UDP answer is truncated. */
+  /** One question to one server: over UDP (a socket shared by the questions under way, see UdpChannel), over TCP when the answer is truncated. */
   private async ask(server: DnsServer, name: string, type: RecordType): Promise<any> {
     this.queries++;
-    const client = dns2().UDPClient({ dns: server.host, port: server.port, socketType: isIP(server.host) === 6 ? "udp6" : "udp4", timeout: this.timeoutMs, retryOverTCP: true });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // dns2's TCP fallback has no timeout of its own: bound the whole exchange.
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { code: "ETIMEDOUT" })), this.timeoutMs + 50);
-    });
-    try {
-      return await Promise.race([client(name, type), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const Packet = dns2().Packet;
+    const query: any = new Packet();
+    query.header.rd = 1;
+    query.questions.push({ name, class: Packet.CLASS.IN, type: Packet.TYPE[type] });
+    return this.exchange(server, query);
+  }
+
+  /** Sends `query` (its id is set here) and answers its reply: UDP first, TCP when truncated, the whole exchange within the timeout. */
+  private async exchange(server: DnsServer, query: any): Promise<any> {
+    const started = performance.now();
+    let channel = this.channels.get(server);
+    if (!channel) this.channels.set(server, (channel = new UdpChannel(server)));
+    const packet = await channel.exchange(query, this.timeoutMs);
+    if (!packet.header.tc) return packet;
+    const left = Math.max(1, Math.round(this.timeoutMs - (performance.now() - started)));
+    const whole = await exchangeTcp(server, query.toBuffer(), left);
+    if (whole.header.id !== query.header.id) throw new Error("mismatched answer id");
+    return whole;
   }
 
   /** DNSKEY with AD and DO set; dns2's clients cannot set them, so the exchange is done here (UDP, then TCP when truncated). */
@@ -178,16 +188,12 @@ class ResolverCore {
     const server = this.servers[0]!;
     this.queries++;
     const query: any = new (dns2().Packet)();
-    query.header.id = Math.floor(Math.random() * 0x10000);
     query.header.rd = 1;
     (query.header as any).ad = 1;
     query.questions.push({ name, class: dns2().Packet.CLASS.IN, type: dns2().Packet.TYPE.DNSKEY });
     query.additionals.push((dns2().Packet.Resource as any).EDNS([], { doFlag: true, udpPayloadSize: 4096 }));
-    const message: Buffer = query.toBuffer();
     try {
-      let packet: any = await exchangeUdp(server, message, this.timeoutMs);
-      if (packet.header.id !== query.header.id) throw new Error("mismatched answer id");
-      if (packet.header.tc) packet = await exchangeTcp(server, message, this.timeoutMs);
+      const packet = await this.exchange(server, query);
       const rcode: number = packet.header.rcode ?? 0;
       if (rcode !== 0) return { status: RCODE_STATUS[rcode] ?? "error", keys: 0, authenticated: false };
       const keys = (packet.answers ?? []).filter((a: any) => a.type === dns2().Packet.TYPE.DNSKEY).length;
@@ -341,29 +347,97 @@ function timeoutError(ms: number): Error {
   return Object.assign(new Error(`no answer within ${ms} ms`), { code: "ETIMEDOUT" });
 }
 
-function exchangeUdp(server: DnsServer, message: Buffer, timeoutMs: number): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const socket = dgram.createSocket(isIP(server.host) === 6 ? "udp6" : "udp4");
-    const timer = setTimeout(() => done(timeoutError(timeoutMs)), timeoutMs);
-    const done = (error: Error | null, packet?: any) => {
-      clearTimeout(timer);
-      try {
-        socket.close();
-      } catch {}
-      if (error) reject(error);
-      else resolve(packet);
-    };
-    socket.on("message", (data, rinfo) => {
-      if (rinfo.port !== server.port) return;
-      try {
-        done(null, dns2().Packet.parse(data));
-      } catch (error) {
-        done(error as Error);
-      }
+/**
+ * Queries sent from one UDP socket before the next one opens another: thousands of lookups at
+ * once (the reverse DNS of a large report) share a few sockets instead of opening one each,
+ * and the source port still changes every so many questions (RFC 5452).
+ */
+export const QUERIES_PER_SOCKET = 256;
+
+interface Awaited {
+  resolve(packet: any): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+  /** the question asked, lower case, and its type: an answer must repeat both */
+  name: string;
+  type: number;
+}
+
+/** One UDP socket and the questions sent from it still waiting for their answers, by id. */
+interface Outgoing {
+  socket: dgram.Socket;
+  sent: number;
+  awaited: Map<number, Awaited>;
+}
+
+/**
+ * The UDP side of asking one server. Questions under way share a socket, told apart by their
+ * random ids; an answer counts only when it comes from the server's address and port, carries
+ * an id still awaited on that socket and repeats the question. A socket is closed once nothing
+ * sent from it is awaited, and stops taking questions after QUERIES_PER_SOCKET.
+ */
+class UdpChannel {
+  private current: Outgoing | null = null;
+  private readonly expectedAddress: string | null;
+  constructor(private readonly server: DnsServer) {
+    this.expectedAddress = isIP(server.host) ? server.host : null;
+  }
+
+  exchange(query: any, timeoutMs: number): Promise<any> {
+    if (!this.current || this.current.sent >= QUERIES_PER_SOCKET) this.current = this.open();
+    const out = this.current;
+    let id: number;
+    do id = randomInt(0x10000);
+    while (out.awaited.has(id));
+    query.header.id = id;
+    const question = query.questions[0];
+    out.sent++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.settle(out, id)?.reject(timeoutError(timeoutMs)), timeoutMs);
+      out.awaited.set(id, { resolve, reject, timer, name: String(question.name).toLowerCase(), type: question.type });
+      out.socket.send(query.toBuffer(), this.server.port, this.server.host, (error) => {
+        if (error) this.settle(out, id)?.reject(error);
+      });
     });
-    socket.on("error", (error) => done(error));
-    socket.send(message, server.port, server.host);
-  });
+  }
+
+  private open(): Outgoing {
+    const socket = dgram.createSocket(isIP(this.server.host) === 6 ? "udp6" : "udp4");
+    const out: Outgoing = { socket, sent: 0, awaited: new Map() };
+    socket.on("message", (data, rinfo) => {
+      if (rinfo.port !== this.server.port || (this.expectedAddress && rinfo.address !== this.expectedAddress)) return;
+      let packet: any;
+      try {
+        packet = dns2().Packet.parse(data);
+      } catch {
+        return;
+      }
+      const awaited = out.awaited.get(packet.header?.id);
+      const question = packet.questions?.[0];
+      // a late answer to a question given up on, or one for another question: not this one's
+      if (!awaited || !question || String(question.name).toLowerCase() !== awaited.name || question.type !== awaited.type) return;
+      this.settle(out, packet.header.id)?.resolve(packet);
+    });
+    socket.on("error", (error) => {
+      for (const id of [...out.awaited.keys()]) this.settle(out, id)?.reject(error);
+    });
+    return out;
+  }
+
+  /** Takes question `id` off its socket (closing the socket when it was the last awaited); undefined when already settled. */
+  private settle(out: Outgoing, id: number): Awaited | undefined {
+    const awaited = out.awaited.get(id);
+    if (!awaited) return undefined;
+    clearTimeout(awaited.timer);
+    out.awaited.delete(id);
+    if (out.awaited.size === 0) {
+      if (this.current === out) this.current = null;
+      try {
+        out.socket.close();
+      } catch {}
+    }
+    return awaited;
+  }
 }
 
 function exchangeTcp(server: DnsServer, message: Buffer, timeoutMs: number): Promise<any> {
