@@ -46,7 +46,8 @@ export async function buildExecutable(outfile = join(distDir(root), "dmarcwarden
   );
 
   // worker threads are entries of the executable of their own: the report parser's (src/lib/reports/parallel.ts)
-  const workers = ["src/lib/reports/parse-worker.ts"].map((source) => {
+  // and the large report reader's (src/features/reports/streamed-write.ts)
+  const workers = ["src/lib/reports/parse-worker.ts", "src/features/reports/stream-worker.ts"].map((source) => {
     const shim = join(genDir, source.split("/").pop()!);
     writeFileSync(shim, `import ${JSON.stringify(relative(genDir, join(root, source)).split(sep).join("/"))};\n`);
     return shim;

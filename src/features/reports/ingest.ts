@@ -18,7 +18,7 @@ import { noteRecordsWritten } from "./planner-stats";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
 import type { ReportSource } from "./sources";
 import { reportWriter, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
-import { maybeStreamable, NotStreamable, ParseCrashed, streamAggregate } from "./streamed-write";
+import { maybeStreamable, NotStreamable, ParseCrashed, streamAggregate, streamAggregateOnWorker, worthAWorker } from "./streamed-write";
 
 /** where the file came in (src/features/reports/sources.ts names each for the interface) */
 export type IngestSource = ReportSource;
@@ -256,7 +256,8 @@ async function ingestStreamedWrite(
       // a report that does not end within the reader's first batch is large (src/lib/memory.ts)
       let large = false;
       const ips = new Set<string>();
-      const result = await streamAggregate(input.bytes, limits, {
+      const read = worthAWorker(input.bytes) ? streamAggregateOnWorker : streamAggregate;
+      const result = await read(input.bytes, limits, {
         async head(head, whole) {
           domain = matchOwnedDomain(head.policy.domain, owned);
           if (!domain) throw new ForeignDomain(foreignDomainMessage(head.policy.domain, owned));

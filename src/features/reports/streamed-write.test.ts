@@ -4,9 +4,9 @@ import { gzipSync, strToU8 } from "fflate";
 import { makeTestApp, type TestApp } from "../../../tests/support/app";
 import { signedInMember } from "../../../tests/support/fixtures";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
-import { DEFAULT_LIMITS, type AggregateRecord } from "../../lib/reports/model";
+import { DEFAULT_LIMITS, ReportRefusedError, type AggregateRecord } from "../../lib/reports/model";
 import { reverseDnsSettled } from "./reverse-dns";
-import { RECORD_BATCH, streamAggregate } from "./streamed-write";
+import { NotStreamable, RECORD_BATCH, streamAggregate, streamAggregateOnWorker, workerReads, worthAWorker, type RecordSink } from "./streamed-write";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -100,4 +100,88 @@ test("a report refused after thousands of its records were written leaves nothin
   // over the record bound: refused whole as well
   const limited = await streamAggregate(strToU8(report("bound", 10)), { ...DEFAULT_LIMITS, maxRecords: 5 }, { head: async () => true, records: async () => {} }).catch((error) => error);
   expect(String(limited.message)).toContain("more than 5 records");
+}, 120_000);
+
+/** What a sink is handed, in order, with the head's dates as they arrive (Date objects, not strings). */
+async function readWith(read: typeof streamAggregate, bytes: Uint8Array, options: { stopAtHead?: boolean; limits?: typeof DEFAULT_LIMITS } = {}) {
+  const calls: unknown[] = [];
+  const sink: RecordSink = {
+    async head(head, whole) {
+      expect(head.dateBegin).toBeInstanceOf(Date);
+      calls.push({ head, whole: whole ?? null });
+      return !options.stopAtHead;
+    },
+    async records(batch) {
+      calls.push({ batch });
+    },
+  };
+  const result = await read(bytes, options.limits ?? DEFAULT_LIMITS, sink).catch((error: Error) => error);
+  if (!(result instanceof Error)) expect(result.head.dateEnd).toBeInstanceOf(Date);
+  return { calls, result };
+}
+
+test("read on a worker thread, a report hands the sink the same head, batches and result as read here", async () => {
+  const gz = gzipSync(strToU8(report("on-worker")));
+  const before = workerReads.onWorker;
+  const there = await readWith(streamAggregateOnWorker, gz);
+  expect(workerReads.onWorker).toBe(before + 1);
+  const here = await readWith(streamAggregate, gz);
+  expect(there.calls.length).toBeGreaterThan(2);
+  expect(there.calls).toEqual(here.calls);
+  expect(there.result).toEqual(here.result);
+  // a report that ends within its first batch: the head comes with every record (then the one batch)
+  const small = strToU8(report("small", 50));
+  const smallThere = await readWith(streamAggregateOnWorker, small);
+  expect(smallThere.calls).toHaveLength(2);
+  expect((smallThere.calls[0] as { whole: AggregateRecord[] }).whole).toHaveLength(50);
+  expect(smallThere).toEqual(await readWith(streamAggregate, small));
+  // the sink stops at the head (the report is stored already): nothing more is read
+  const stopped = await readWith(streamAggregateOnWorker, gz, { stopAtHead: true });
+  expect(stopped.calls).toHaveLength(1);
+  expect(stopped.result).toMatchObject({ recordCount: 0, complete: false, head: { reportId: "on-worker" } });
+}, 120_000);
+
+test("read on a worker thread, a report is refused as it is here, and a sink's own error comes back as it was thrown", async () => {
+  const broken = gzipSync(strToU8(report("broken").replace("</feedback>", "  <record><row><source_ip>10.9.9.9</source_ip></record>\n</feedback>")));
+  const there = await readWith(streamAggregateOnWorker, broken);
+  const here = await readWith(streamAggregate, broken);
+  expect(there.result).toBeInstanceOf(ReportRefusedError);
+  expect(there.result).toMatchObject({ message: (here.result as Error).message, code: (here.result as ReportRefusedError).code });
+  // the batches before the fault were handed over, as they are here (the caller's transaction undoes them)
+  expect(there.calls).toEqual(here.calls);
+  const bounded = await readWith(streamAggregateOnWorker, strToU8(report("bound", 10)), { limits: { ...DEFAULT_LIMITS, maxRecords: 5 } });
+  expect((bounded.result as Error).message).toContain("more than 5 records");
+  // a gzip of something other than XML is for the whole-file parser
+  expect((await readWith(streamAggregateOnWorker, gzipSync(strToU8('{"not":"xml"}')))).result).toBeInstanceOf(NotStreamable);
+  class Foreign extends Error {}
+  const thrown = await streamAggregateOnWorker(gzipSync(strToU8(report("foreign"))), DEFAULT_LIMITS, {
+    head: async () => {
+      throw new Foreign("not one of your domains");
+    },
+    records: async () => {},
+  }).catch((error) => error);
+  expect(thrown).toBeInstanceOf(Foreign);
+}, 120_000);
+
+test("an uploaded report large enough is read on a worker thread: stored whole, or when refused, not at all", async () => {
+  const { cookie, orgId } = await setUp();
+  // sent as plain XML, the report is over ten times WORKER_MIN_COMPRESSED_BYTES
+  const xml = strToU8(report("large-plain"));
+  expect(worthAWorker(xml)).toBe(true);
+  const before = workerReads.onWorker;
+  const res = await upload(cookie, "large.xml", xml);
+  expect(res.body.results[0]).toMatchObject({ status: "ingested", reports: [{ reportId: "large-plain", recordCount: RECORDS, messageCount: messages() }] });
+  expect(workerReads.onWorker).toBe(before + 1);
+  expect(await count(`SELECT count(*) AS n FROM aggregate_records WHERE org_id = '${orgId}'`)).toBe(RECORDS);
+  expect(await count(`SELECT pass_count AS n FROM aggregate_reports WHERE org_id = '${orgId}'`)).toBe(passing());
+  expect(await count(`SELECT sum(messages) AS n FROM daily_sender_stats WHERE org_id = '${orgId}'`)).toBe(messages());
+
+  const broken = strToU8(report("broken-plain").replace("</feedback>", "  <record><row><source_ip>10.9.9.9</source_ip></record>\n</feedback>"));
+  const refused = await upload(cookie, "broken.xml", broken);
+  expect(refused.body.results[0]).toMatchObject({ status: "rejected" });
+  expect(refused.body.results[0].error).toContain("malformed");
+  expect(workerReads.onWorker).toBe(before + 2);
+  expect(await count(`SELECT count(*) AS n FROM aggregate_reports WHERE org_id = '${orgId}'`)).toBe(1);
+  expect(await count(`SELECT count(*) AS n FROM aggregate_records WHERE org_id = '${orgId}'`)).toBe(RECORDS);
+  expect(await count(`SELECT sum(messages) AS n FROM daily_sender_stats WHERE org_id = '${orgId}'`)).toBe(messages());
 }, 120_000);

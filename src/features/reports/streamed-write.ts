@@ -200,3 +200,151 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
   if (large) collectWhenGrown();
   return { head: finalHead, recordCount, complete: !stopped };
 }
+
+/**
+ * Compressed reports from this size are read on a worker thread (`streamAggregateOnWorker`):
+ * the calling thread only writes what the worker parsed, a batch behind it, and the garbage of
+ * decompressing and parsing stays in the worker's small heap. Smaller ones are read here (a
+ * worker costs a few milliseconds to start). For XML sent as it is, ten times this.
+ */
+export const WORKER_MIN_COMPRESSED_BYTES = 128 * 1024;
+
+/** reports read on a worker thread since the process started, and those read here because no worker could start */
+export const workerReads = { onWorker: 0, here: 0 };
+
+/** Whether `bytes` (see maybeStreamable) is large enough to be read on a worker thread. */
+export function worthAWorker(bytes: Uint8Array): boolean {
+  return bytes.length >= (detectContainer(bytes) === "xml" ? 10 : 1) * WORKER_MIN_COMPRESSED_BYTES;
+}
+
+/**
+ * batches the worker sends before the first of them is written: it reads the next while this
+ * thread writes (two ahead was no faster, and showed in the peak memory of the largest reports)
+ */
+const BATCHES_AHEAD = 1;
+
+/** From the calling thread to the worker. */
+export type StreamRequest = { start: { bytes: Uint8Array; limits: ReportLimits } } | { go: boolean } | { written: true };
+
+/** From the worker: the head (and the whole report's records when it ended within a batch), a batch, the end, or why it stopped. JSON texts: cheaper to pass than cloned objects. */
+export type StreamMessage =
+  | { head: string; whole: string | null }
+  | { records: string }
+  | { done: string }
+  | { refused: { message: string; code: ReportRefusedError["code"] } }
+  | { notStreamable: true }
+  | { crashed: string };
+
+const reviveHead = <T extends { dateBegin: Date; dateEnd: Date }>(head: T): T => ({ ...head, dateBegin: new Date(head.dateBegin), dateEnd: new Date(head.dateEnd) });
+
+/**
+ * `streamAggregate` with the reading on a worker thread (stream-worker.ts): the same sink calls,
+ * in the same order, with the same refusals. The worker reads at most BATCHES_AHEAD batches ahead
+ * of what `sink` has written. When no worker can start, the report is read here.
+ */
+export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportLimits, sink: RecordSink): Promise<StreamedReport> {
+  let worker: Worker;
+  try {
+    worker = new Worker(streamWorkerUrl());
+  } catch {
+    workerReads.here++;
+    return streamAggregate(bytes, limits, sink);
+  }
+  // the worker's messages wait in `inbox` for the loop below, which runs in the caller's async
+  // context: the sink's writes belong to the caller's transaction (on PostgreSQL the store finds it
+  // there), which they would not if they ran in the message callbacks
+  const inbox: (StreamMessage | { lost: string })[] = [];
+  let wake: (() => void) | null = null;
+  let heard = false;
+  const deliver = (message: StreamMessage | { lost: string }) => {
+    inbox.push(message);
+    const resume = wake;
+    wake = null;
+    resume?.();
+  };
+  worker.onmessage = (event: MessageEvent<StreamMessage>) => {
+    if (!heard) workerReads.onWorker++;
+    heard = true;
+    deliver(event.data);
+  };
+  worker.onerror = (event) => deliver({ lost: event.message || "the worker thread stopped" });
+  const next = async () => {
+    while (!inbox.length) await new Promise<void>((resolve) => (wake = resolve));
+    return inbox.shift()!;
+  };
+  try {
+    worker.postMessage({ start: { bytes, limits } } satisfies StreamRequest);
+    let large = false;
+    for (;;) {
+      const message = await next();
+      if ("head" in message) {
+        large = message.whole === null;
+        const go = await sink.head(reviveHead(JSON.parse(message.head) as AggregateHead), message.whole === null ? undefined : (JSON.parse(message.whole) as AggregateRecord[]));
+        worker.postMessage({ go } satisfies StreamRequest);
+      } else if ("records" in message) {
+        await sink.records(JSON.parse(message.records) as AggregateRecord[]);
+        worker.postMessage({ written: true } satisfies StreamRequest);
+        // the batch is garbage now (see streamAggregate)
+        if (large) collectWhenGrown();
+      } else if ("done" in message) {
+        const result = JSON.parse(message.done) as StreamedReport;
+        if (large) collectWhenGrown();
+        return { ...result, head: reviveHead(result.head) };
+      } else if ("refused" in message) throw new ReportRefusedError(message.refused.message, message.refused.code);
+      else if ("notStreamable" in message) throw new NotStreamable();
+      else if ("crashed" in message) throw new ParseCrashed(message.crashed);
+      else if (heard) throw new ParseCrashed(message.lost);
+      else {
+        // a worker that never ran (its entry missing, no threads left): read here instead
+        workerReads.here++;
+        return await streamAggregate(bytes, limits, sink);
+      }
+    }
+  } finally {
+    worker.terminate();
+  }
+}
+
+/** The worker's entry: stream-worker.ts here, stream-worker.js beside the main entry inside the built executable (scripts/build.ts). */
+function streamWorkerUrl(): string {
+  return new URL(import.meta.url.includes("$bunfs") ? "./stream-worker.js" : "./stream-worker.ts", import.meta.url).href;
+}
+
+/** The worker's side of streamAggregateOnWorker: reads the report it is sent, posting what it reads as `post` says. */
+export function serveStream(post: (message: StreamMessage) => void): (request: StreamRequest) => void {
+  let answerHead: ((go: boolean) => void) | null = null;
+  let unwritten = 0;
+  let whenWritten: (() => void) | null = null;
+  return (request) => {
+    if ("go" in request) return answerHead?.(request.go);
+    if ("written" in request) {
+      unwritten--;
+      const resume = whenWritten;
+      whenWritten = null;
+      return resume?.();
+    }
+    const { bytes, limits } = request.start;
+    streamAggregate(bytes, limits, {
+      head: (head, whole) =>
+        new Promise<boolean>((resolve) => {
+          answerHead = resolve;
+          post({ head: JSON.stringify(head), whole: whole ? JSON.stringify(whole) : null });
+        }),
+      async records(batch) {
+        while (unwritten >= BATCHES_AHEAD) await new Promise<void>((resolve) => (whenWritten = resolve));
+        unwritten++;
+        post({ records: JSON.stringify(batch) });
+      },
+    }).then(
+      (result) => post({ done: JSON.stringify(result) }),
+      (error) =>
+        post(
+          error instanceof ReportRefusedError
+            ? { refused: { message: error.message, code: error.code } }
+            : error instanceof NotStreamable
+              ? { notStreamable: true }
+              : { crashed: String((error as Error)?.message ?? error) },
+        ),
+    );
+  };
+}
