@@ -6,7 +6,7 @@ import { signedInMember } from "../../../tests/support/fixtures";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
 import { DEFAULT_LIMITS, ReportRefusedError, type AggregateRecord } from "../../lib/reports/model";
 import { reverseDnsSettled } from "./reverse-dns";
-import { NotStreamable, RECORD_BATCH, streamAggregate, streamAggregateOnWorker, workerReads, worthAWorker, type RecordSink } from "./streamed-write";
+import { MAX_READING_WORKERS, NotStreamable, RECORD_BATCH, streamAggregate, streamAggregateOnWorker, workerReads, worthAWorker, type RecordSink } from "./streamed-write";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -161,6 +161,33 @@ test("read on a worker thread, a report is refused as it is here, and a sink's o
     records: async () => {},
   }).catch((error) => error);
   expect(thrown).toBeInstanceOf(Foreign);
+}, 120_000);
+
+test(`at most ${MAX_READING_WORKERS} reports are read on worker threads at once: one more is read on the calling thread, to the same result`, async () => {
+  const gz = gzipSync(strToU8(report("at-once", RECORD_BATCH * 2)));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const before = { ...workerReads };
+  const counted: number[] = [];
+  const read = () => {
+    let n = 0;
+    return streamAggregateOnWorker(gz, DEFAULT_LIMITS, {
+      // every reading waits at its head until all have begun
+      head: async () => (await held, true),
+      records: async (batch) => void (n += batch.length),
+    }).then((result) => (counted.push(n), result));
+  };
+  const readings = Array.from({ length: MAX_READING_WORKERS + 1 }, read);
+  // the one over the bound began on this thread, at once
+  expect(workerReads.busy).toBe(before.busy + 1);
+  release();
+  const results = await Promise.all(readings);
+  expect(workerReads.onWorker).toBe(before.onWorker + MAX_READING_WORKERS);
+  expect(counted).toEqual(Array(MAX_READING_WORKERS + 1).fill(RECORD_BATCH * 2));
+  expect(results.every((r) => r.recordCount === RECORD_BATCH * 2 && r.complete)).toBe(true);
+  // with the workers done, the next is read on one again
+  await read();
+  expect(workerReads.onWorker).toBe(before.onWorker + MAX_READING_WORKERS + 1);
 }, 120_000);
 
 test("an uploaded report large enough is read on a worker thread: stored whole, or when refused, not at all", async () => {

@@ -209,8 +209,17 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
  */
 export const WORKER_MIN_COMPRESSED_BYTES = 128 * 1024;
 
-/** reports read on a worker thread since the process started, and those read here because no worker could start */
-export const workerReads = { onWorker: 0, here: 0 };
+/** reports read on a worker thread since the process started; read here because no worker could start (`here`) or MAX_READING_WORKERS were busy (`busy`) */
+export const workerReads = { onWorker: 0, here: 0, busy: 0 };
+
+/**
+ * Worker threads reading reports at once (PostgreSQL writes several files' transactions at a
+ * time): a report that comes while as many are under way is read on the calling thread, so
+ * memory never holds more than this many workers' heaps (with two cores, a second worker would
+ * mostly take turns with the first).
+ */
+export const MAX_READING_WORKERS = 1;
+let readingWorkers = 0;
 
 /** Whether `bytes` (see maybeStreamable) is large enough to be read on a worker thread. */
 export function worthAWorker(bytes: Uint8Array): boolean {
@@ -243,6 +252,10 @@ const reviveHead = <T extends { dateBegin: Date; dateEnd: Date }>(head: T): T =>
  * of what `sink` has written. When no worker can start, the report is read here.
  */
 export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportLimits, sink: RecordSink): Promise<StreamedReport> {
+  if (readingWorkers >= MAX_READING_WORKERS) {
+    workerReads.busy++;
+    return streamAggregate(bytes, limits, sink);
+  }
   let worker: Worker;
   try {
     worker = new Worker(streamWorkerUrl());
@@ -250,6 +263,7 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
     workerReads.here++;
     return streamAggregate(bytes, limits, sink);
   }
+  readingWorkers++;
   // the worker's messages wait in `inbox` for the loop below, which runs in the caller's async
   // context: the sink's writes belong to the caller's transaction (on PostgreSQL the store finds it
   // there), which they would not if they ran in the message callbacks
@@ -301,6 +315,7 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
       }
     }
   } finally {
+    readingWorkers--;
     worker.terminate();
   }
 }
