@@ -354,7 +354,7 @@ function timeoutError(ms: number): Error {
  */
 export const QUERIES_PER_SOCKET = 256;
 
-interface Awaited {
+interface AwaitedAnswer {
   resolve(packet: any): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout>;
@@ -367,7 +367,7 @@ interface Awaited {
 interface Outgoing {
   socket: dgram.Socket;
   sent: number;
-  awaited: Map<number, Awaited>;
+  awaited: Map<number, AwaitedAnswer>;
 }
 
 /**
@@ -425,7 +425,7 @@ class UdpChannel {
   }
 
   /** Takes question `id` off its socket (closing the socket when it was the last awaited); undefined when already settled. */
-  private settle(out: Outgoing, id: number): Awaited | undefined {
+  private settle(out: Outgoing, id: number): AwaitedAnswer | undefined {
     const awaited = out.awaited.get(id);
     if (!awaited) return undefined;
     clearTimeout(awaited.timer);
