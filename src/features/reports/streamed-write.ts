@@ -12,9 +12,10 @@ import { createInflateRaw } from "node:zlib";
 import { AggregateXmlReader, assertAggregateHead, type AggregateHead } from "../../lib/reports/aggregate";
 import { assertFieldBounds } from "../../lib/reports/bounds";
 import { Budget, concat, detectContainer, gzipPayload } from "../../lib/reports/container";
-import { ReportRefusedError, yieldToEventLoop, type AggregateRecord, type ReportLimits } from "../../lib/reports/model";
+import { ReportRefusedError, reviveReportPeriod, yieldToEventLoop, type AggregateRecord, type ReportLimits } from "../../lib/reports/model";
 import { collectWhenGrown, LARGE_REPORT_RECORDS } from "../../lib/memory";
 import { textStream, type TextStream } from "../../lib/reports/text";
+import { workerEntryUrl } from "../../lib/worker-entry";
 
 /** records per batch handed to the writer: a report that does not end within its first batch is large (src/lib/memory.ts) */
 export const RECORD_BATCH = LARGE_REPORT_RECORDS;
@@ -244,8 +245,6 @@ export type StreamMessage =
   | { notStreamable: true }
   | { crashed: string };
 
-const reviveHead = <T extends { dateBegin: Date; dateEnd: Date }>(head: T): T => ({ ...head, dateBegin: new Date(head.dateBegin), dateEnd: new Date(head.dateEnd) });
-
 /**
  * `streamAggregate` with the reading on a worker thread (stream-worker.ts): the same sink calls,
  * in the same order, with the same refusals. The worker reads at most BATCHES_AHEAD batches ahead
@@ -258,7 +257,7 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
   }
   let worker: Worker;
   try {
-    worker = new Worker(streamWorkerUrl());
+    worker = new Worker(workerEntryUrl(import.meta.url, "stream-worker"));
   } catch {
     workerReads.here++;
     return streamAggregate(bytes, limits, sink);
@@ -293,7 +292,7 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
       const message = await next();
       if ("head" in message) {
         large = message.whole === null;
-        const go = await sink.head(reviveHead(JSON.parse(message.head) as AggregateHead), message.whole === null ? undefined : (JSON.parse(message.whole) as AggregateRecord[]));
+        const go = await sink.head(reviveReportPeriod(JSON.parse(message.head) as AggregateHead), message.whole === null ? undefined : (JSON.parse(message.whole) as AggregateRecord[]));
         worker.postMessage({ go } satisfies StreamRequest);
       } else if ("records" in message) {
         await sink.records(JSON.parse(message.records) as AggregateRecord[]);
@@ -303,7 +302,8 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
       } else if ("done" in message) {
         const result = JSON.parse(message.done) as StreamedReport;
         if (large) collectWhenGrown();
-        return { ...result, head: reviveHead(result.head) };
+        reviveReportPeriod(result.head);
+        return result;
       } else if ("refused" in message) throw new ReportRefusedError(message.refused.message, message.refused.code);
       else if ("notStreamable" in message) throw new NotStreamable();
       else if ("crashed" in message) throw new ParseCrashed(message.crashed);
@@ -318,11 +318,6 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
     readingWorkers--;
     worker.terminate();
   }
-}
-
-/** The worker's entry: stream-worker.ts here, stream-worker.js beside the main entry inside the built executable (scripts/build.ts). */
-function streamWorkerUrl(): string {
-  return new URL(import.meta.url.includes("$bunfs") ? "./stream-worker.js" : "./stream-worker.ts", import.meta.url).href;
 }
 
 /** The worker's side of streamAggregateOnWorker: reads the report it is sent, posting what it reads as `post` says. */

@@ -198,3 +198,10 @@ export const DEFAULT_LIMITS: ReportLimits = {
 export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export const MB = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+/** An aggregate report's (or its head's) period, which JSON turned into strings, as Dates again, in place. */
+export function reviveReportPeriod<T extends { dateBegin: Date; dateEnd: Date }>(report: T): T {
+  report.dateBegin = new Date(report.dateBegin);
+  report.dateEnd = new Date(report.dateEnd);
+  return report;
+}

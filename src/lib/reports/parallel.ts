@@ -14,8 +14,9 @@
  * is not held many at once.
  */
 import { availableParallelism } from "node:os";
+import { workerEntryUrl } from "../worker-entry";
 import { detectContainer, type ContainerKind } from "./container";
-import { DEFAULT_LIMITS, ReportRefusedError, type ParsedReport, type ReportLimits } from "./model";
+import { DEFAULT_LIMITS, ReportRefusedError, reviveReportPeriod, type ParsedReport, type ReportLimits } from "./model";
 import { parseReportFile, type ParsedFile } from "./parse";
 import type { ParseAnswer, ParseRequest } from "./parse-worker";
 
@@ -72,10 +73,7 @@ interface Sized {
 function revive(file: ParsedFile): ParsedFile {
   for (const report of file.reports as ParsedReport[]) {
     if (report.kind === "failure") report.arrivalDate = report.arrivalDate ? new Date(report.arrivalDate) : null;
-    else {
-      report.dateBegin = new Date(report.dateBegin);
-      report.dateEnd = new Date(report.dateEnd);
-    }
+    else reviveReportPeriod(report);
   }
   return file;
 }
@@ -100,7 +98,7 @@ class WorkerPool {
     for (let i = 0; i < size; i++) {
       let worker: Worker;
       try {
-        worker = new Worker(workerUrl());
+        worker = new Worker(workerEntryUrl(import.meta.url, "parse-worker"));
       } catch (error) {
         this.fail(String(error));
         break;
@@ -154,14 +152,6 @@ class WorkerPool {
 }
 
 class WorkerLost extends Error {}
-
-/**
- * The worker's entry: this folder's parse-worker.ts, or inside the built executable (where
- * modules live under /$bunfs/root/) the parse-worker.js entry scripts/build.ts adds beside the main one.
- */
-function workerUrl(): string {
-  return new URL(import.meta.url.includes("$bunfs") ? "./parse-worker.js" : "./parse-worker.ts", import.meta.url).href;
-}
 
 export function defaultWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
