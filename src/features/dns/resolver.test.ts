@@ -15,6 +15,7 @@ beforeAll(async () => {
     "broken.example.test": { servfail: true },
     "slow.example.test": { drop: true },
     "10.2.0.192.in-addr.arpa": { PTR: ["mail.example.test."] },
+    "signed.example.test": { DNSKEY: ["mdsswUyr3DPW132mOi8V9xESWE8jTo0dxCjjnopKl+GqJxpVXckHAeF+KkxLbxILfDLUT0rAK9iUzy1L53eKGQ=="], authenticated: true, ttl: 2 },
   });
 });
 afterAll(() => dns.close());
@@ -68,6 +69,30 @@ describe("resolver against a real DNS server", () => {
     const off = r.withPolicy({ cache: false });
     await off.a("cached.example.test");
     expect(asked("cached.example.test")).toBe(3);
+  });
+
+  test("DNSKEY answers are cached for their TTL with their AD bit; a refresh asks again; failures are not kept", async () => {
+    let now = 2_000_000;
+    const r = resolverFor({ now: () => now });
+    const asked = (name: string) => dns.questions.filter((q) => q === `DNSKEY ${name}`).length;
+    const first = await r.dnskey("signed.example.test");
+    expect(first).toEqual({ status: "ok", keys: 1, authenticated: true });
+    expect(await r.dnskey("Signed.Example.Test.")).toEqual(first);
+    expect(asked("signed.example.test")).toBe(1);
+    // no keys at a name that exists: a negative answer, kept too
+    expect(await r.dnskey("exists.example.test")).toEqual({ status: "nodata", keys: 0, authenticated: false });
+    await r.dnskey("exists.example.test");
+    expect(asked("exists.example.test")).toBe(1);
+    // "Check now" asks again, and the TTL (2 s) ends the kept answer
+    await r.withPolicy({ refresh: true }).dnskey("signed.example.test");
+    expect(asked("signed.example.test")).toBe(2);
+    now += 3000;
+    await r.dnskey("signed.example.test");
+    expect(asked("signed.example.test")).toBe(3);
+    // an unanswered question is asked again next time
+    expect((await r.dnskey("slow.example.test")).status).toBe("timeout");
+    expect((await r.dnskey("slow.example.test")).status).toBe("timeout");
+    expect(asked("slow.example.test")).toBe(2);
   });
 
   test("identical questions at the same time share one query", async () => {

@@ -38,6 +38,9 @@ export interface DnskeyLookup {
   error?: string;
 }
 
+/** A DNSKEY answer as asked and kept: one record per key (its flags), and the answer's AD bit. */
+type DnskeyResult = LookupResult<number> & { authenticated: boolean };
+
 /** Cache policy; per organisation later (Settings: DNS caching toggle and cache TTL). */
 export interface CachePolicy {
   /** use and fill the cache (default true) */
@@ -60,7 +63,9 @@ export interface DnsResolver {
   reverse(ip: string): Promise<string[]>;
   /**
    * DNSKEY records at `name`, asked with the AD bit and DNSSEC OK set (RFC 6840 §5.7), so a
-   * validating resolver says whether it validated the answer. Not cached.
+   * validating resolver says whether it validated the answer. Cached like the other answers
+   * (for the keys' TTL; a negative answer for its SOA's; failures never), so a readiness page
+   * or a check asked again within the TTL asks nothing.
    */
   dnskey(name: string): Promise<DnskeyLookup>;
   /** the same resolver and cache with another cache policy */
@@ -183,8 +188,11 @@ class ResolverCore {
     return whole;
   }
 
-  /** DNSKEY with AD and DO set; dns2's clients cannot set them, so the exchange is done here (UDP, then TCP when truncated). */
-  async dnskey(name: string): Promise<DnskeyLookup> {
+  /**
+   * DNSKEY with AD and DO set; dns2's clients cannot set them, so the exchange is done here (UDP,
+   * then TCP when truncated). One record per key (its flags), with the AD bit of the answer.
+   */
+  async dnskey(name: string): Promise<DnskeyResult> {
     const server = this.servers[0]!;
     this.queries++;
     const query: any = new (dns2().Packet)();
@@ -194,13 +202,10 @@ class ResolverCore {
     query.additionals.push((dns2().Packet.Resource as any).EDNS([], { doFlag: true, udpPayloadSize: 4096 }));
     try {
       const packet = await this.exchange(server, query);
-      const rcode: number = packet.header.rcode ?? 0;
-      if (rcode !== 0) return { status: RCODE_STATUS[rcode] ?? "error", keys: 0, authenticated: false };
-      const keys = (packet.answers ?? []).filter((a: any) => a.type === dns2().Packet.TYPE.DNSKEY).length;
-      return { status: keys ? "ok" : "nodata", keys, authenticated: packet.header.ad === 1 };
+      return { ...this.interpret(packet, "DNSKEY"), authenticated: packet.header.ad === 1 } as DnskeyResult;
     } catch (error) {
       const code = (error as { code?: string })?.code;
-      return { status: code === "ETIMEDOUT" ? "timeout" : "error", keys: 0, authenticated: false, error: (error as Error)?.message };
+      return { status: code === "ETIMEDOUT" ? "timeout" : "error", records: [], ttl: 0, authenticated: false, error: (error as Error)?.message };
     }
   }
 
@@ -220,7 +225,7 @@ class ResolverCore {
     return last;
   }
 
-  private interpret(packet: any, type: RecordType): LookupResult<unknown> {
+  private interpret(packet: any, type: RecordType | "DNSKEY"): LookupResult<unknown> {
     const rcode: number = packet.header?.rcode ?? 0;
     if (rcode !== 0) {
       const status = RCODE_STATUS[rcode] ?? "error";
@@ -241,6 +246,8 @@ class ResolverCore {
         case "A":
         case "AAAA":
           return String(a.address);
+        case "DNSKEY":
+          return Number(a.flags);
         default:
           return String(a.domain ?? "").replace(/\.$/, "").toLowerCase();
       }
@@ -295,24 +302,28 @@ class PolicyResolver implements DnsResolver {
   async lookup<T>(rawName: string, type: RecordType): Promise<LookupResult<T>> {
     const name = rawName.toLowerCase().replace(/\.$/, "");
     if (!validName(name)) return { status: "error", records: [], ttl: 0, error: "not a valid DNS name" };
-    const key = `${type} ${name}`;
+    return this.cached(`${type} ${name}`, () => this.core.query(name, type)) as Promise<LookupResult<T>>;
+  }
+
+  /** The answer kept for `key` while its TTL lasts (as the policy allows), else `ask`'s, shared by identical questions under way. */
+  private async cached<R extends LookupResult<unknown>>(key: string, ask: () => Promise<R>): Promise<R> {
     const core = this.core;
     if (this.policy.cache && !this.policy.refresh) {
       const hit = core.cache.get(key);
       if (hit && hit.expires > core.now()) {
         const left = Math.ceil((hit.expires - core.now()) / 1000);
-        return { ...(hit.result as LookupResult<T>), ttl: left };
+        return { ...(hit.result as R), ttl: left };
       }
     }
     // identical questions asked at the same time share one query
-    let pending = core.inFlight.get(key);
+    let pending = core.inFlight.get(key) as Promise<R> | undefined;
     if (!pending) {
-      pending = core.query(name, type).finally(() => core.inFlight.delete(key));
+      pending = ask().finally(() => core.inFlight.delete(key));
       core.inFlight.set(key, pending);
     }
     const result = await pending;
     if (this.policy.cache) core.store(key, result, this.policy.maxTtl);
-    return { ...result, ttl: Math.min(result.ttl, this.policy.maxTtl) } as LookupResult<T>;
+    return { ...result, ttl: Math.min(result.ttl, this.policy.maxTtl) };
   }
 
   txt(name: string) {
@@ -330,10 +341,11 @@ class PolicyResolver implements DnsResolver {
   cname(name: string) {
     return this.lookup<string>(name, "CNAME");
   }
-  dnskey(name: string): Promise<DnskeyLookup> {
+  async dnskey(name: string): Promise<DnskeyLookup> {
     const clean = name.toLowerCase().replace(/\.$/, "");
-    if (!validName(clean)) return Promise.resolve({ status: "error", keys: 0, authenticated: false, error: "not a valid DNS name" });
-    return this.core.dnskey(clean);
+    if (!validName(clean)) return { status: "error", keys: 0, authenticated: false, error: "not a valid DNS name" };
+    const { status, records, authenticated, error } = await this.cached(`DNSKEY ${clean}`, () => this.core.dnskey(clean));
+    return { status, keys: records.length, authenticated, ...(error === undefined ? {} : { error }) };
   }
   async reverse(ip: string): Promise<string[]> {
     const name = reverseName(ip);
