@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
 import { passwordSchema } from "../auth/contract";
+import { hashPassword } from "../auth/password-hash";
 
 /**
  * Creates the Master Administrator, or updates its password when it exists: running
@@ -10,7 +11,7 @@ import { passwordSchema } from "../auth/contract";
 export async function seedAdmin(ctx: Pick<ServiceContext, "store">, username: string, password: string): Promise<"created" | "updated"> {
   const rule = passwordSchema.safeParse(password);
   if (!rule.success) throw new Error(`the admin password is refused: ${rule.error.issues[0]?.message ?? "invalid"}`);
-  const passwordHash = await Bun.password.hash(password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(password);
   const { adminUsers } = ctx.store.t;
   return ctx.store.write(async (tx) => {
     const [existing] = await tx.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.username, username));

@@ -2,7 +2,7 @@ import { and, eq, gt, lte } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
 import { UnauthorizedError } from "../../http/errors";
 import { hashToken, newToken } from "../../lib/tokens";
-import { verifyPassword } from "../auth/throttle";
+import { verifyPassword } from "../auth/password-hash";
 
 /** An admin session ends after 12 hours without use. */
 export const ADMIN_IDLE_HOURS = 12;

@@ -18,6 +18,7 @@ import { organizationsOf } from "../orgs/directory";
 import type { SignupInput } from "./contract";
 import { createAccount, userByEmail, type SignedIn } from "./service";
 import { createSession, type WithStore } from "./sessions";
+import { hashPassword } from "./password-hash";
 
 export const VERIFY_LINK_HOURS = 48;
 export const VERIFICATION_SENT_MESSAGE = "Check your inbox: we sent a link to this address. Open it to finish creating your account (and look in the spam folder if it does not arrive).";
@@ -53,7 +54,7 @@ export function mailAccountExists(ctx: MailContext, user: { name: string; email:
 export async function signupWithVerification(ctx: MailContext, input: Required<SignupInput>): Promise<void> {
   const email = input.email.toLowerCase();
   // hashed on every path, so the answer takes as long for a taken email as for a new one
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.password);
   const existing = await userByEmail(ctx, email);
   if (existing?.emailVerifiedAt || (existing && !existing.passwordHash)) {
     mailAccountExists(ctx, existing, "signup");

@@ -15,6 +15,7 @@ import { userMailBase } from "../branding/service";
 import { markEmailVerified } from "./email-verification";
 import { userByEmail, userById, type SignedIn } from "./service";
 import { createSession, deleteSessionsOf, type WithStore } from "./sessions";
+import { hashPassword } from "./password-hash";
 
 export const PASSWORD_LINK_HOURS = 24;
 export const LINK_INVALID = "This link is not valid any more: it was used already or has expired. Ask for a new one from the sign-in page.";
@@ -85,7 +86,7 @@ export async function resetPassword(ctx: PublicContext, input: { token: string; 
   const now = ctx.now();
   const link = await liveToken(ctx, input.token, now);
   if (input.password.toLowerCase() === link.email) throw new ValidationError("Password must not be your email address", { password: "Password must not be your email address" });
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.password);
   const { passwordTokens, users } = ctx.store.t;
   return ctx.store.write(async (tx) => {
     // re-checked inside the transaction: two requests racing with one link, only one wins

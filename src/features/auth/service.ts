@@ -7,7 +7,7 @@ import { createOwnedOrganization } from "../orgs/service";
 import { twoFactorRequiredIn } from "../settings/two-factor-policy";
 import type { LoginInput, MeResponse, SignupInput } from "./contract";
 import { createSession, deleteSessionsOf, type SessionUser, type WithStore } from "./sessions";
-import { verifyPassword } from "./throttle";
+import { hashPassword, verifyPassword } from "./password-hash";
 
 export const LOGIN_FAILED_MESSAGE = "Email or password is incorrect.";
 
@@ -100,7 +100,7 @@ export async function createAccount(
 /** Creates the user, an organisation they own, and a session in it. */
 export async function signup(ctx: ServiceContext, input: Required<SignupInput>): Promise<SignedIn> {
   const email = input.email.toLowerCase();
-  const passwordHash = await Bun.password.hash(input.password, { algorithm: "argon2id" });
+  const passwordHash = await hashPassword(input.password);
   if (await userByEmail(ctx, email)) throw emailTaken();
   try {
     return await ctx.store.write(async () => {

@@ -116,19 +116,3 @@ export async function admitPasswordLinkRequest(deps: ThrottleDeps, address: stri
   const byEmail = await countAttempt(store, "password-link:email", email, PASSWORD_LINK_WINDOW_SECONDS, now);
   if (byEmail.count > PASSWORD_LINKS_PER_EMAIL) throw tooMany(byEmail.retryAfter);
 }
-
-/** A valid argon2id hash of a random password: verified against when the account does not exist. */
-let dummyHash: Promise<string> | null = null;
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
-  return dummyHash;
-}
-
-/** Verifies a password in about the same time whether or not the account (or its hash) exists. */
-export async function verifyPassword(password: string, hash: string | null | undefined): Promise<boolean> {
-  if (!hash) {
-    await Bun.password.verify(password, await dummyPasswordHash()).catch(() => false);
-    return false;
-  }
-  return Bun.password.verify(password, hash).catch(() => false);
-}

@@ -11,6 +11,7 @@ import { ensureDomains } from "../domains/service";
 import { ensureMembership, ensureOrganization } from "../orgs/service";
 import { ingestFile } from "./ingest";
 import { sendingServiceOf } from "./senders";
+import { hashPassword } from "../auth/password-hash";
 
 export const DEMO_SLUG = "demo";
 export const DEMO_EMAIL = "demo@dmarcwarden.local";
@@ -171,7 +172,7 @@ export async function seedDemo(deps: ServiceContext, options: { resetPassword?: 
   // hashed before the write: the hash takes a while and the write holds the store's write lock
   const known = await userByEmail(deps, DEMO_EMAIL);
   const newPassword = known && !options.resetPassword ? null : generatePassword();
-  const passwordHash = newPassword ? await Bun.password.hash(newPassword, { algorithm: "argon2id" }) : null;
+  const passwordHash = newPassword ? await hashPassword(newPassword) : null;
   const { orgId, password } = await store.write(async () => {
     const orgId = await ensureOrganization(deps, DEMO_SLUG, "Demo Company");
     const user = await userByEmail(deps, DEMO_EMAIL);

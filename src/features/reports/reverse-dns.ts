@@ -14,6 +14,7 @@ import type { ServiceContext } from "../../http/access";
 import { collectNow, collectWhenGrown, largeWritesDone } from "../../lib/memory";
 import { sendingServiceOf } from "./senders";
 import type { SourceName } from "./source-names";
+import { Slots } from "../../lib/slots";
 
 interface ReverseResolver {
   reverse(ip: string): Promise<string[]>;
@@ -33,37 +34,6 @@ export const MAX_IN_FLIGHT = 64;
  */
 export const MAX_WAITING = 10_000;
 
-/**
- * A bound on tasks under way: the rest wait their turn, first come first served, and when
- * `maxWaiting` already wait, a task is not run at all (`run` answers `skipped`).
- */
-export class Slots {
-  private used = 0;
-  private readonly queue: (() => void)[] = [];
-  constructor(
-    private readonly size: number,
-    private readonly maxWaiting: number,
-  ) {}
-  async run<T>(task: () => Promise<T>, skipped: T): Promise<T> {
-    if (this.used >= this.size) {
-      if (this.queue.length >= this.maxWaiting) return skipped;
-      await new Promise<void>((resolve) => this.queue.push(resolve));
-    } else this.used++;
-    try {
-      return await task();
-    } finally {
-      const next = this.queue.shift();
-      if (next) next();
-      else this.used--;
-    }
-  }
-  get inFlight(): number {
-    return this.used;
-  }
-  get waiting(): number {
-    return this.queue.length;
-  }
-}
 const slots = new Slots(MAX_IN_FLIGHT, MAX_WAITING);
 /** a lookup not made because too many wait (not cached: a later report asks again) */
 const SKIPPED = Symbol("skipped");
@@ -110,7 +80,7 @@ function lookupPtr(resolver: ReverseResolver, ip: string): Promise<string | null
   const already = running.get(ip);
   if (already) return already;
   const lookup = slots
-    .run<string | null | typeof SKIPPED>(() => (accepting ? resolvePtr(resolver, ip, cache) : Promise.resolve(SKIPPED)), SKIPPED)
+    .runOrSkip<string | null | typeof SKIPPED>(() => (accepting ? resolvePtr(resolver, ip, cache) : Promise.resolve(SKIPPED)), SKIPPED)
     .then((ptr) => (ptr === SKIPPED ? null : ptr))
     .finally(() => running.delete(ip));
   running.set(ip, lookup);
