@@ -212,6 +212,29 @@ describe("answers kept between requests", () => {
     expect(await senderTasks()).toEqual(["Authenticate 192.0.2.1 for shop.example"]);
   });
 
+  test("the threat list: served kept while nothing changes; a new report, a name and a mark show at once", async () => {
+    const threats = async () => {
+      const res = await t.json("GET", "/api/ip-threats", { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      return (res.body as { ipAddress: string; attemptCount: number; ptr: string | null; service: string | null }[]).map((r) => [r.ipAddress, r.attemptCount, r.service]);
+    };
+    await ingest([fail("192.0.2.1", 5)]);
+    expect(await threats()).toEqual([["192.0.2.1", 5, null]]);
+    const hits = keptAnswers.get({ outcome: "hit" });
+    expect(await threats()).toEqual([["192.0.2.1", 5, null]]);
+    expect(keptAnswers.get({ outcome: "hit" })).toBe(hits + 1);
+    await ingest([fail("192.0.2.1", 2), fail("198.51.100.9", 9)]);
+    expect(await threats()).toEqual([["198.51.100.9", 9, null], ["192.0.2.1", 7, null]]);
+    // named by another server, straight into the database
+    await t.deps.store.write(async (tx) => {
+      await tx.insert(t.deps.store.t.sourceNames).values({ orgId: owner.orgId, sourceIp: "198.51.100.9", ptr: "o1.mail.sendgrid.net", baseDomain: "sendgrid.net", service: "Twilio SendGrid", serviceType: "Email Service" });
+    });
+    expect(await threats()).toEqual([["198.51.100.9", 9, "Twilio SendGrid"], ["192.0.2.1", 7, null]]);
+    // a sender the user approved is not a threat
+    expect((await t.json("PUT", `/api/senders/${encodeURIComponent("ip:192.0.2.1")}/mark`, { cookie: owner.cookie, body: { verdict: "approved" } })).status).toBe(200);
+    expect(await threats()).toEqual([["198.51.100.9", 9, "Twilio SendGrid"]]);
+  });
+
   test("kept answers read recently are computed again once the organization's data has settled, before the next request", async () => {
     await ingest([fail("192.0.2.1", 5)]);
     expect((await senders()).map((s) => s.messages)).toEqual([5]);

@@ -135,10 +135,13 @@ function countryName(code: string | null): string {
  */
 export async function listThreats(ctx: OrgContext): Promise<IpThreat[]> {
   const today = utcDay(ctx.now());
-  const [found, marks] = await Promise.all([
-    failingSources(ctx, ctx.actor.orgId, { fromDay: today - (THREAT_DAYS - 1), toDay: today, limit: MAX_THREATS }),
-    senderMarks(ctx),
-  ]);
+  const fromDay = today - (THREAT_DAYS - 1);
+  // kept while the organization's roll-ups, names and marks stay as they are (reports/read-cache.ts)
+  return keptRead(ctx, `threats\n${fromDay}\n${today}`, () => threatsBetween(ctx, fromDay, today));
+}
+
+async function threatsBetween(ctx: OrgContext, fromDay: number, toDay: number): Promise<IpThreat[]> {
+  const [found, marks] = await Promise.all([failingSources(ctx, ctx.actor.orgId, { fromDay, toDay, limit: MAX_THREATS }), senderMarks(ctx)]);
   // a source of a sender the user approved is not a threat: its failures are a set-up task
   const rows = found.map((r) => ({ ...r, mark: marks.get(senderKeyOfRow({ service: r.service, baseDomain: r.baseDomain, sourceIp: r.ip })) ?? null })).filter((r) => r.mark !== "approved");
   return rows.map((r) => ({

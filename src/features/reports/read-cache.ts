@@ -1,8 +1,8 @@
 /**
  * Answers of the heaviest roll-up reads, kept by the server between requests: the Senders list,
- * trends' top sources, the sender page, a domain's sources (its readiness and enforcement pages)
- * and the tasks' failing mail (the tasks and the dashboard's figures) sum every address of a
- * window (at 10 M records the largest organization's 30 days are a quarter of a million
+ * trends' top sources, the sender page, a domain's sources (its readiness and enforcement pages),
+ * the tasks' failing mail (the tasks and the dashboard's figures) and the threat list sum every
+ * address of a window (at 10 M records the largest organization's 30 days are a quarter of a million
  * address-days), while a user moving between screens, ranges and domains asks the same again and
  * again.
  *
