@@ -2,7 +2,8 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ANALYSIS_LIMIT, checkpointWal, openStore, SQLITE_CACHE_KB, WAL_AUTOCHECKPOINT_PAGES, type SqliteStore } from ".";
+import { Database } from "bun:sqlite";
+import { ANALYSIS_LIMIT, checkpointWal, openStore, SQLITE_CACHE_KB, SQLITE_PAGE_SIZE, WAL_AUTOCHECKPOINT_BYTES, type SqliteStore } from ".";
 
 let dir = "";
 let store: SqliteStore | null = null;
@@ -20,7 +21,8 @@ test("SQLite runs with WAL, the sized page cache, in-memory temporaries and chec
   expect(pragma("journal_mode")).toBe("wal");
   expect(pragma("cache_size")).toBe(-SQLITE_CACHE_KB);
   expect(pragma("temp_store")).toBe(2);
-  expect(pragma("wal_autocheckpoint")).toBe(WAL_AUTOCHECKPOINT_PAGES);
+  expect(pragma("page_size")).toBe(SQLITE_PAGE_SIZE);
+  expect(pragma("wal_autocheckpoint")).toBe(WAL_AUTOCHECKPOINT_BYTES / SQLITE_PAGE_SIZE);
   expect(pragma("foreign_keys")).toBe(1);
   // ANALYZE (the open-time and hourly PRAGMA optimize) samples, never reads a table of millions whole
   expect(pragma("analysis_limit")).toBe(ANALYSIS_LIMIT);
@@ -46,4 +48,19 @@ test("SQLite runs with WAL, the sized page cache, in-memory temporaries and chec
   expect(after.busy).toBe(0);
   expect(after.checkpointed).toBe(after.log);
   expect(sqlite.query("SELECT count(*) AS n FROM filler").get()).toEqual({ n: 8 * 256 });
+});
+
+test("a database made with 4 KB pages keeps them, its WAL checkpoint backstop the same size in bytes", async () => {
+  dir = mkdtempSync(join(tmpdir(), "dw-pragmas-"));
+  const path = join(dir, "old.db");
+  const old = new Database(path, { create: true });
+  old.run("PRAGMA page_size = 4096");
+  old.run("PRAGMA journal_mode = WAL");
+  old.run("CREATE TABLE kept (v TEXT)");
+  old.run("INSERT INTO kept (v) VALUES ('still here')");
+  old.close();
+  store = openStore(path);
+  expect(pragma("page_size")).toBe(4096);
+  expect(pragma("wal_autocheckpoint")).toBe(WAL_AUTOCHECKPOINT_BYTES / 4096);
+  expect(store.sqlite.query("SELECT v FROM kept").get()).toEqual({ v: "still here" });
 });
