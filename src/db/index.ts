@@ -32,19 +32,20 @@ export interface DatabaseSettings {
  * SQLite tuning. A new database file has pages of `SQLITE_PAGE_SIZE` bytes (an existing one keeps
  * its own): with 8 KB pages instead of SQLite's 4 KB, each roll-up row's entries in its four
  * B-trees (keys of two 36-character ids) meet fewer page splits, and bench:ingest stores a fifth
- * more records a second (docs/benchmarks.md). The page cache holds the upper pages of what the dashboard reads (roll-ups and
- * their indexes; the rest comes from the operating system's file cache) and no more: a large
- * upload's transaction fills all of it with its dirty pages before they spill to the WAL, and a
- * 32 MB cache held about 35 MB more at the peak of a 100,000-record upload than this one.
- * Temporary b-trees stay in memory. WAL checkpoints are kept
- * off the commit path: SQLite's automatic checkpoint (which a commit runs once the WAL passes
- * `WAL_AUTOCHECKPOINT_BYTES`, whatever the file's page size, and which made every ~10th file's commit slow) only steps in as a
- * backstop, while a background checkpoint copies the WAL back between transactions every
- * `CHECKPOINT_EVERY_MS`. `PRAGMA optimize` runs at open and then every `OPTIMIZE_EVERY_MS`, so
- * the planner's statistics follow the data, each ANALYZE it runs sampling at most
- * `ANALYSIS_LIMIT` rows per index: on a 2 M-record database never analysed before, the open-time
- * optimize took 2.3-21 s unbounded (the main thread waits, `/healthz` with it) and 0.4-0.8 s so; on
- * a 12 GB database whose pages are not in the file cache an unbounded analysis reads the whole file.
+ * more records a second (docs/benchmarks.md). The page cache holds the upper pages of what the
+ * dashboard reads (roll-ups and their indexes; the rest comes from the operating system's file
+ * cache) and no more: a large upload's transaction fills all of it with its dirty pages before
+ * they spill to the WAL, and a 32 MB cache held about 35 MB more at the peak of a 100,000-record
+ * upload than this one. Temporary b-trees stay in memory. WAL checkpoints are kept off the commit
+ * path: SQLite's automatic checkpoint (which a commit runs once the WAL passes
+ * `WAL_AUTOCHECKPOINT_BYTES`, whatever the file's page size, and which made every ~10th file's
+ * commit slow) only steps in as a backstop, while a background checkpoint copies the WAL back
+ * between transactions every `CHECKPOINT_EVERY_MS`. `PRAGMA optimize` runs at open and then every
+ * `OPTIMIZE_EVERY_MS`, so the planner's statistics follow the data, each ANALYZE it runs sampling
+ * at most `ANALYSIS_LIMIT` rows per index: on a 2 M-record database never analysed before, the
+ * open-time optimize took 2.3-21 s unbounded (the main thread waits, `/healthz` with it) and
+ * 0.4-0.8 s so; on a 12 GB database whose pages are not in the file cache an unbounded analysis
+ * reads the whole file.
  */
 export const SQLITE_CACHE_KB = 8 * 1024;
 export const SQLITE_PAGE_SIZE = 8192;
