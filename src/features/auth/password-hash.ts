@@ -19,7 +19,7 @@ export function hashPassword(password: string): Promise<string> {
 
 /** A valid argon2id hash of a random password: verified against when the account does not exist. */
 let dummyHash: Promise<string> | null = null;
-export function dummyPasswordHash(): Promise<string> {
+function dummyPasswordHash(): Promise<string> {
   dummyHash ??= hashPassword(crypto.randomUUID());
   return dummyHash;
 }

@@ -168,11 +168,7 @@ class ResolverCore {
   /** One question to one server: over UDP (a socket shared by the questions under way, see UdpChannel), over TCP when the answer is truncated. */
   private async ask(server: DnsServer, name: string, type: RecordType): Promise<any> {
     this.queries++;
-    const Packet = dns2().Packet;
-    const query: any = new Packet();
-    query.header.rd = 1;
-    query.questions.push({ name, class: Packet.CLASS.IN, type: Packet.TYPE[type] });
-    return this.exchange(server, query);
+    return this.exchange(server, questionPacket(name, type));
   }
 
   /** Sends `query` (its id is set here) and answers its reply: UDP first, TCP when truncated, the whole exchange within the timeout. */
@@ -195,17 +191,14 @@ class ResolverCore {
   async dnskey(name: string): Promise<DnskeyResult> {
     const server = this.servers[0]!;
     this.queries++;
-    const query: any = new (dns2().Packet)();
-    query.header.rd = 1;
-    (query.header as any).ad = 1;
-    query.questions.push({ name, class: dns2().Packet.CLASS.IN, type: dns2().Packet.TYPE.DNSKEY });
+    const query = questionPacket(name, "DNSKEY");
+    query.header.ad = 1;
     query.additionals.push((dns2().Packet.Resource as any).EDNS([], { doFlag: true, udpPayloadSize: 4096 }));
     try {
       const packet = await this.exchange(server, query);
       return { ...this.interpret(packet, "DNSKEY"), authenticated: packet.header.ad === 1 } as DnskeyResult;
     } catch (error) {
-      const code = (error as { code?: string })?.code;
-      return { status: code === "ETIMEDOUT" ? "timeout" : "error", records: [], ttl: 0, authenticated: false, error: (error as Error)?.message };
+      return { ...failedLookup(error), authenticated: false };
     }
   }
 
@@ -218,8 +211,7 @@ class ResolverCore {
         last = this.interpret(packet, type);
         if (last.status !== "servfail" && last.status !== "refused") return last;
       } catch (error) {
-        const code = (error as { code?: string })?.code;
-        last = { status: code === "ETIMEDOUT" ? "timeout" : "error", records: [], ttl: 0, error: (error as Error)?.message ?? String(error) };
+        last = failedLookup(error);
       }
     }
     return last;
@@ -353,6 +345,21 @@ class PolicyResolver implements DnsResolver {
     const result = await this.lookup<string>(name, "PTR");
     return result.status === "ok" ? result.records : [];
   }
+}
+
+/** A query of `name`'s records of `type`, recursion desired (its id is set when it is sent). */
+function questionPacket(name: string, type: RecordType | "DNSKEY"): any {
+  const Packet = dns2().Packet;
+  const query: any = new Packet();
+  query.header.rd = 1;
+  query.questions.push({ name, class: Packet.CLASS.IN, type: Packet.TYPE[type] });
+  return query;
+}
+
+/** A question that got no answer: timed out, or failed otherwise (a socket error, an answer that could not be read). */
+function failedLookup(error: unknown): LookupResult<never> {
+  const code = (error as { code?: string })?.code;
+  return { status: code === "ETIMEDOUT" ? "timeout" : "error", records: [], ttl: 0, error: (error as Error)?.message ?? String(error) };
 }
 
 function timeoutError(ms: number): Error {
