@@ -29,7 +29,7 @@ export interface AppDeps {
   secretKey?: Uint8Array;
   /** called after a domain is added (the DNS checks start from here) */
   onDomainAdded?: (domainId: string) => void;
-  /** the DNS resolver (dns2 against --dns-server or the system's); tests point it at a local DNS server */
+  /** the DNS resolver (src/features/dns/resolver.ts, against --dns-server or the system's); tests point it at a local DNS server */
   resolver?: DnsResolver;
   /** the network probes of the DNS checks (MTA-STS policy, BIMI logo, STARTTLS on MX hosts); absent: DNS only */
   probes?: ProbeOptions;

@@ -10,6 +10,12 @@ beforeAll(async () => {
   dns = await startDnsServer({
     "big._domainkey.example.test": { TXT: [["v=DKIM1; k=rsa; p=", ...splitTxt(key2048)]] },
     "exists.example.test": { A: ["192.0.2.1"] },
+    "records.example.test": {
+      MX: [{ exchange: "MX2.Example.Test.", priority: 20 }, { exchange: "mx1.example.test", priority: 10 }],
+      AAAA: ["2001:0db8:0000:0001:0000:0000:0000:0001", "2001:0:0:1:0:0:0:1"],
+      TXT: ["v=spf1 -all", ["caf\u00e9 ", "au lait"]],
+    },
+    "alias.example.test": { CNAME: "Target.Example.Test." },
     "cached.example.test": { A: ["192.0.2.2"], ttl: 2 },
     "a.b.example.test": { TXT: ["deep"] },
     "broken.example.test": { servfail: true },
@@ -28,6 +34,21 @@ describe("resolver against a real DNS server", () => {
     expect(result.status).toBe("ok");
     expect(result.records[0]!.strings.length).toBeGreaterThan(1);
     expect(result.records[0]!.text).toBe(`v=DKIM1; k=rsa; p=${key2048}`);
+  });
+
+  test("MX, AAAA, TXT and CNAME answers read as the checks use them", async () => {
+    const r = resolverFor();
+    const mx = await r.mx("records.example.test");
+    expect(mx.status).toBe("ok");
+    expect(mx.records.toSorted((a, b) => a.priority - b.priority)).toEqual([
+      { exchange: "mx1.example.test", priority: 10 },
+      { exchange: "mx2.example.test", priority: 20 },
+    ]);
+    // RFC 5952: the longest run of zero groups is the one compressed, leading zeros dropped
+    expect((await r.aaaa("records.example.test")).records.toSorted()).toEqual(["2001:0:0:1::1", "2001:db8:0:1::1"]);
+    const txt = (await r.txt("records.example.test")).records.map((t) => t.text).toSorted();
+    expect(txt).toEqual(["café au lait", "v=spf1 -all"]);
+    expect((await r.cname("alias.example.test")).records).toEqual(["target.example.test"]);
   });
 
   test("NXDOMAIN (no such name) and NODATA (name without that record) are told apart", async () => {
