@@ -131,3 +131,53 @@ test("large reports uploaded while another large report is being written are nam
     expect(resolver.queryCount).toBe(addresses);
   });
 }, 120_000);
+
+test("addresses stored with no name are named once the senders list reads them: each asked of DNS once, the list read again shows their senders, another organization's names untouched", async () => {
+  const zone: Zone = {
+    "1.2.0.192.in-addr.arpa": { PTR: ["mail-a.outbound.example.net."] },
+    "2.2.0.192.in-addr.arpa": { PTR: ["smtp-2.mailer.example.org."] },
+  };
+  const dns = await startDnsServer(zone);
+  const t = await makeTestApp();
+  try {
+    const { orgId, cookie } = await signedInMember(t.deps.store, "admin");
+    const other = await signedInMember(t.deps.store, "member");
+    const { store } = t.deps;
+    await store.write((tx) => tx.insert(store.t.domains).values([{ orgId, name: "example.com" }, { orgId: other.orgId, name: "example.com" }]));
+    const day = new Date(Date.now() - 86_400_000);
+    const records: GeneratedRecord[] = ["192.0.2.1", "192.0.2.2", "192.0.2.3"].map((sourceIp, j) => ({ sourceIp, count: 30 - j, dkim: "pass", spf: "pass" }));
+    const xml = aggregateXml({ orgName: "google.com", reportId: "stored-unnamed", begin: day, end: new Date(day.getTime() + 3600_000), domain: "example.com", records });
+    for (const who of [cookie, other.cookie]) {
+      const form = new FormData();
+      form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], "unnamed.xml.gz"));
+      // stored with no resolver (a CLI ingest that ended before its lookups, a server that skipped them): no names
+      expect((await t.json("POST", "/api/reports/upload", { body: form, cookie: who })).body.results[0].status).toBe("ingested");
+    }
+    await reverseDnsSettled();
+    const names = async () => (await store.rows<{ org: string; ip: string; ptr: string }>(sql`SELECT org_id AS org, source_ip AS ip, ptr FROM source_names ORDER BY source_ip`));
+    expect(await names()).toEqual([]);
+
+    t.deps.resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 2000, retries: 1 });
+    const senders = async () => ((await t.json("GET", "/api/senders?days=7", { cookie })).body as { sender: string; kind: string }[]).map((s) => `${s.kind}:${s.sender}`).toSorted();
+    // the first read lists the addresses as they are, and asks for their names
+    expect(await senders()).toEqual(["ip:192.0.2.1", "ip:192.0.2.2", "ip:192.0.2.3"]);
+    await reverseDnsSettled();
+    expect(await names()).toEqual([
+      { org: orgId, ip: "192.0.2.1", ptr: "mail-a.outbound.example.net" },
+      { org: orgId, ip: "192.0.2.2", ptr: "smtp-2.mailer.example.org" },
+    ]);
+    expect(await senders()).toEqual(["domain:example.net", "domain:example.org", "ip:192.0.2.3"]);
+    // read again (the address without a name included): nothing is asked again
+    const asked = dns.questions.length;
+    expect(asked).toBe(3);
+    // a mark makes the list be read anew (its kept answer no longer holds)
+    expect((await t.json("PUT", `/api/senders/${encodeURIComponent("ip:192.0.2.3")}/mark`, { body: { verdict: "approved" }, cookie })).status).toBe(200);
+    await senders();
+    await reverseDnsSettled();
+    expect(dns.questions.length).toBe(asked);
+  } finally {
+    await reverseDnsSettled();
+    t.close();
+    await dns.close();
+  }
+}, 60_000);

@@ -12,6 +12,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { insertRows, type RowsInsert } from "../../db/json-rows";
 import type { ServiceContext } from "../../http/access";
 import { collectNow, collectWhenGrown, largeWritesDone } from "../../lib/memory";
+import { organizationName } from "../orgs/service";
 import { sendingServiceOf } from "./senders";
 import type { SourceName } from "./source-names";
 import { Slots } from "../../lib/slots";
@@ -108,9 +109,11 @@ async function resolvePtr(resolver: ReverseResolver, ip: string, cache: Map<stri
 }
 
 export interface EnrichmentTarget {
-  table: "aggregate" | "failure";
+  /** a stored report's addresses, or ("sources") addresses of the organization's roll-ups with no name yet (nameUnnamedSources) */
+  table: "aggregate" | "failure" | "sources";
   /** the organization the report belongs to */
   orgId: string;
+  /** the report (empty for "sources") */
   reportRowId: string;
   ips: string[];
   /** one large report's addresses (src/lib/memory.ts): looked up and named keeping memory near what is live */
@@ -132,6 +135,33 @@ export function scheduleReverseDns(deps: ServiceContext, targets: EnrichmentTarg
   if (large) largeTurn = job;
   pending.add(job);
   void job.finally(() => pending.delete(job));
+}
+
+/** addresses named per read at most (nameUnnamedSources): a window of thousands of unnamed addresses is named over several reads */
+export const UNNAMED_PER_READ = 500;
+
+/**
+ * Looks up, in the background, the PTR names of some of an organization's sending addresses
+ * that source_names has no name for: those a CLI ingest ended before asking (its summary waits
+ * one lookup's timeout at most), those skipped while too many lookups waited, those stored with
+ * no resolver. Addresses this process asked about within the hour (named or not) or is asking
+ * about now are left out, so a list read again asks nothing; at most UNNAMED_PER_READ,
+ * in the order given (the most mail first). Names found are written to source_names.
+ */
+export function nameUnnamedSources(deps: ServiceContext, orgId: string, ips: readonly string[]): void {
+  const resolver = resolverOf(deps);
+  if (!resolver || ips.length === 0) return;
+  const cache = caches.get(resolver);
+  const running = inFlight.get(resolver);
+  const now = Date.now();
+  const fresh: string[] = [];
+  for (const ip of ips) {
+    if (fresh.length >= UNNAMED_PER_READ) break;
+    const hit = cache?.get(ip);
+    if ((hit && hit.expires > now) || running?.has(ip)) continue;
+    fresh.push(ip);
+  }
+  scheduleReverseDns(deps, fresh.length ? [{ table: "sources", orgId, reportRowId: "", ips: fresh }] : []);
 }
 
 /** Resolves when every scheduled PTR lookup has been written (CLI and tests wait on it). */
@@ -258,7 +288,9 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             const { baseDomain, service } = sendingServiceOf(ptr);
             names.push({ ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
           }
-          if (names.length) await nameReportSources(deps.store, target, names);
+          if (!names.length) continue;
+          if (target.table === "sources") await nameSources(deps.store, target, names);
+          else await nameReportSources(deps.store, target, names);
         }
       }
     });
@@ -274,9 +306,18 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
  * NAMES_PER_STATEMENT names per statement (nothing when the report was deleted meanwhile).
  * Inside the caller's store.write.
  */
-async function nameReportSources(store: ServiceContext["store"], { orgId, reportRowId, large = false }: EnrichmentTarget, names: RecordName[]): Promise<void> {
-  const report = await store.rows(sql`SELECT 1 AS found FROM aggregate_reports WHERE org_id = ${orgId} AND id = ${reportRowId}`);
-  if (!report.length) return;
+async function nameReportSources(store: ServiceContext["store"], target: EnrichmentTarget, names: RecordName[]): Promise<void> {
+  const report = await store.rows(sql`SELECT 1 AS found FROM aggregate_reports WHERE org_id = ${target.orgId} AND id = ${target.reportRowId}`);
+  if (report.length) await upsertNames(store, target, names);
+}
+
+/** Names an organization's addresses (a "sources" target): nothing when the organization was deleted meanwhile. Inside the caller's store.write. */
+async function nameSources(store: ServiceContext["store"], target: EnrichmentTarget, names: RecordName[]): Promise<void> {
+  if ((await organizationName({ store }, target.orgId)) !== null) await upsertNames(store, target, names);
+}
+
+/** The source_names rows of `names`, NAMES_PER_STATEMENT per statement. */
+async function upsertNames(store: ServiceContext["store"], { orgId, large = false }: EnrichmentTarget, names: RecordName[]): Promise<void> {
   const into: RowsInsert = {
     table: "source_names",
     columns: ["org_id", "source_ip", "ptr", "base_domain", "service", "service_type"],

@@ -4,6 +4,7 @@ import { inChunks, IP_CHUNK } from "../../db/id-set";
 import type { OrgContext } from "../../http/access";
 import { MAX_SENDERS, senderKeyOfRow, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
 import { keptRead } from "./read-cache";
+import { nameUnnamedSources } from "./reverse-dns";
 import { senderMarks } from "./sender-marks";
 
 const DAY = 86_400;
@@ -125,8 +126,22 @@ export async function listSenders(ctx: OrgContext, opts: { days: number; domain?
   // kept while the organization's roll-ups, names and marks stay as they are (read-cache.ts)
   return keptRead(ctx, `senders\n${fromDay}\n${toDay}\n${opts.domain ?? ""}`, async () => {
     const perIp = await senderRowsOf(ctx, { fromDay, toDay, domain: opts.domain }, null);
-    return summariseSenders(ofTopSenders(perIp, MAX_SENDERS), MAX_SENDERS, await senderMarks(ctx));
+    const top = ofTopSenders(perIp, MAX_SENDERS);
+    nameUnnamed(ctx, top);
+    return summariseSenders(top, MAX_SENDERS, await senderMarks(ctx));
   });
+}
+
+/**
+ * The listed addresses that have no PTR name yet, the most mail first, are looked up in the
+ * background (nameUnnamedSources: a CLI ingest that ended before asking, a busy server that
+ * skipped them): once named, the list read again shows their sending service.
+ */
+function nameUnnamed(ctx: OrgContext, rows: readonly NamedSenderRow[]): void {
+  const messages = new Map<string, number>();
+  for (const r of rows) if (r.ptr === null) messages.set(r.sourceIp, (messages.get(r.sourceIp) ?? 0) + r.messages);
+  if (messages.size === 0) return;
+  nameUnnamedSources(ctx, ctx.actor.orgId, [...messages].sort((a, b) => b[1] - a[1]).map(([ip]) => ip));
 }
 
 /**
