@@ -13,10 +13,21 @@ export type { SenderSummary };
 /** The periods the Senders tab offers, in days. */
 export const SENDER_PERIODS = [7, 30, 90] as const;
 
+/**
+ * While the list shows addresses with no name (kind "ip"), it is read again NAMING_REREADS times,
+ * NAMING_REREAD_MS apart: the server looks their names up when it lists them (a lookup answers or
+ * gives up within 3 s), so the senders they belong to show without a reload.
+ */
+export const NAMING_REREAD_MS = 3500;
+export const NAMING_REREADS = 2;
+
 /** GET /api/senders?days=&domain= (the default query function joins the key into the URL). */
 export function useSenders(days: number, domain: string) {
   const query = new URLSearchParams({ days: String(days), ...(domain ? { domain } : {}) });
-  return useQuery<SenderSummary[]>({ queryKey: [`/api/senders?${query}`] });
+  return useQuery<SenderSummary[]>({
+    queryKey: [`/api/senders?${query}`],
+    refetchInterval: (q) => (q.state.data?.some((s) => s.kind === "ip") && q.state.dataUpdateCount <= NAMING_REREADS ? NAMING_REREAD_MS : false),
+  });
 }
 
 export const VERDICT_STYLE: Record<SenderVerdict, { icon: typeof ShieldCheck; className: string }> = {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { cleanUpAfterEach, json, renderWithProviders, withFetch } from "../../../tests/support/ui";
-import type { SenderSummary } from "./Senders";
+import { NAMING_REREAD_MS, type SenderSummary } from "./Senders";
 import ReportsPage from ".";
 
 cleanUpAfterEach();
@@ -75,6 +75,21 @@ describe("Senders tab", () => {
     await userEvent.selectOptions(await screen.findByLabelText("Domain"), "shop.example.com");
     await waitFor(() => expect(calls.some((c) => c.url === "/api/senders?days=7&domain=shop.example.com")).toBe(true));
   });
+
+  test("addresses listed with no name are read again a few seconds later, until their senders show; a list of named senders is not read again", async () => {
+    let reads = 0;
+    const named = [sender({}), sender({ sender: "Twilio SendGrid", serviceType: "Marketing", messages: 7, key: "service:Twilio SendGrid" })];
+    serve(() => (++reads === 1 ? SENDERS : named));
+    renderWithProviders(<ReportsPage />, "/app/reports?tab=senders");
+    expect(await screen.findByRole("link", { name: "203.0.113.9" })).toBeTruthy();
+    // the server looks the names up as it lists the addresses: the list is read again and shows the sender
+    expect(await screen.findByRole("link", { name: "Twilio SendGrid" }, { timeout: NAMING_REREAD_MS + 3000 })).toBeTruthy();
+    expect(screen.queryByRole("link", { name: "203.0.113.9" })).toBeNull();
+    expect(reads).toBe(2);
+    // nothing unnamed is left: no further read
+    await new Promise((resolve) => setTimeout(resolve, NAMING_REREAD_MS + 500));
+    expect(reads).toBe(2);
+  }, 20_000);
 
   test("an empty organization sees the empty state", async () => {
     serve(() => []);
