@@ -12,6 +12,9 @@ export interface IpThreat {
   attemptCount: number;
   threatLevel: "high" | "medium" | "low";
   lastSeenAt: Date | string;
+  /** the address's reverse DNS name and the sending service it names, when known (the API gives them; the demo has none) */
+  ptr?: string | null;
+  service?: string | null;
 }
 
 export type ThreatSortKey = "attemptCount" | "threatLevel" | "country";
@@ -105,7 +108,9 @@ export function ThreatList({ threats, title = "Threat Activity", now, empty }: {
                 <li key={t.ipAddress} className="flex items-center justify-between gap-3 py-2.5" data-ip={t.ipAddress}>
                   <div className="min-w-0">
                     <p className="truncate font-mono text-sm font-medium">{t.ipAddress}</p>
-                    <p className="truncate text-xs opacity-60">
+                    <p className="truncate text-xs opacity-60" title={t.service ?? t.ptr ?? undefined}>
+                      {/* who the address is: its sending service, else its reverse DNS name */}
+                      {t.service || t.ptr ? `${t.service ?? t.ptr} · ` : ""}
                       {[t.city, t.country].filter(Boolean).join(", ")} · {formatRelativeTime(t.lastSeenAt, now)}
                     </p>
                   </div>

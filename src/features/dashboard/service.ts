@@ -13,6 +13,7 @@ import { addDays, parseUtcDate, utcDate } from "../../lib/trends";
 import { listDomains, statusHistoryOf } from "../domains/service";
 import { failingByCountry } from "../reports/failing-countries";
 import { keptRead } from "../reports/read-cache";
+import { nameUnnamedSources } from "../reports/reverse-dns";
 import { utcDay } from "../reports/rollups";
 import { senderMarks } from "../reports/sender-marks";
 import { failingMailByService, failingSources, lastReportByDomain, messagesProcessedBetween, reportsProcessedBetween, trafficByDomain } from "../reports/stats";
@@ -142,6 +143,8 @@ export async function listThreats(ctx: OrgContext): Promise<IpThreat[]> {
 
 async function threatsBetween(ctx: OrgContext, fromDay: number, toDay: number): Promise<IpThreat[]> {
   const [found, marks] = await Promise.all([failingSources(ctx, ctx.actor.orgId, { fromDay, toDay, limit: MAX_THREATS }), senderMarks(ctx)]);
+  // addresses with no PTR name yet are looked up in the background, the most attempts first: named, the list read again shows them
+  nameUnnamedSources(ctx, ctx.actor.orgId, found.filter((r) => r.ptr === null).map((r) => r.ip));
   // a source of a sender the user approved is not a threat: its failures are a set-up task
   const rows = found.map((r) => ({ ...r, mark: marks.get(senderKeyOfRow({ service: r.service, baseDomain: r.baseDomain, sourceIp: r.ip })) ?? null })).filter((r) => r.mark !== "approved");
   return rows.map((r) => ({

@@ -181,3 +181,29 @@ test("addresses stored with no name are named once the senders list reads them: 
     await dns.close();
   }
 }, 60_000);
+
+test("failing addresses on the threat list with no name are named once the list reads them", async () => {
+  const dns = await startDnsServer({ "9.2.0.192.in-addr.arpa": { PTR: ["bulk-7.sender.example.net."] } });
+  const t = await makeTestApp();
+  try {
+    const { orgId, cookie } = await signedInMember(t.deps.store, "member");
+    const { store } = t.deps;
+    await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.com" }));
+    const day = new Date(Date.now() - 86_400_000);
+    const records: GeneratedRecord[] = [{ sourceIp: "192.0.2.9", count: 40, dkim: "fail", spf: "fail" }];
+    const xml = aggregateXml({ orgName: "google.com", reportId: "failing-unnamed", begin: day, end: new Date(day.getTime() + 3600_000), domain: "example.com", records });
+    const form = new FormData();
+    form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], "failing.xml.gz"));
+    expect((await t.json("POST", "/api/reports/upload", { body: form, cookie })).body.results[0].status).toBe("ingested");
+    t.deps.resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 2000, retries: 1 });
+    const threats = async () => ((await t.json("GET", "/api/ip-threats", { cookie })).body as { ipAddress: string; ptr: string | null }[]).map((r) => `${r.ipAddress} ${r.ptr}`);
+    expect(await threats()).toEqual(["192.0.2.9 null"]);
+    await reverseDnsSettled();
+    expect(await threats()).toEqual(["192.0.2.9 bulk-7.sender.example.net"]);
+    expect(dns.questions).toEqual(["PTR 9.2.0.192.in-addr.arpa"]);
+  } finally {
+    await reverseDnsSettled();
+    t.close();
+    await dns.close();
+  }
+}, 60_000);

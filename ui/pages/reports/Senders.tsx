@@ -7,27 +7,17 @@ import { senderVerdictText } from "../../../src/lib/senders";
 import { formatCount, formatPercent, formatRelativeTime, passRateClass } from "../../lib/format";
 import { useDomains } from "../domains/api";
 import { ErrorState, LoadingState } from "../../components/QueryStates";
+import { rereadWhileUnnamed } from "../../lib/naming";
 
 export type { SenderSummary };
 
 /** The periods the Senders tab offers, in days. */
 export const SENDER_PERIODS = [7, 30, 90] as const;
 
-/**
- * While the list shows addresses with no name (kind "ip"), it is read again NAMING_REREADS times,
- * NAMING_REREAD_MS apart: the server looks their names up when it lists them (a lookup answers or
- * gives up within 3 s), so the senders they belong to show without a reload.
- */
-export const NAMING_REREAD_MS = 3500;
-export const NAMING_REREADS = 2;
-
-/** GET /api/senders?days=&domain= (the default query function joins the key into the URL). */
+/** GET /api/senders?days=&domain= (the default query function joins the key into the URL); read again while it lists addresses with no name (ui/lib/naming.ts). */
 export function useSenders(days: number, domain: string) {
   const query = new URLSearchParams({ days: String(days), ...(domain ? { domain } : {}) });
-  return useQuery<SenderSummary[]>({
-    queryKey: [`/api/senders?${query}`],
-    refetchInterval: (q) => (q.state.data?.some((s) => s.kind === "ip") && q.state.dataUpdateCount <= NAMING_REREADS ? NAMING_REREAD_MS : false),
-  });
+  return useQuery<SenderSummary[]>({ queryKey: [`/api/senders?${query}`], refetchInterval: rereadWhileUnnamed((s: SenderSummary) => s.kind === "ip") });
 }
 
 export const VERDICT_STYLE: Record<SenderVerdict, { icon: typeof ShieldCheck; className: string }> = {

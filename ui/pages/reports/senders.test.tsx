@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { cleanUpAfterEach, json, renderWithProviders, withFetch } from "../../../tests/support/ui";
-import { NAMING_REREAD_MS, type SenderSummary } from "./Senders";
+import { NAMING_REREAD_MS } from "../../lib/naming";
+import type { SenderSummary } from "./Senders";
 import ReportsPage from ".";
 
 cleanUpAfterEach();

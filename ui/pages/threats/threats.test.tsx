@@ -10,7 +10,11 @@ const COUNTS: Record<string, Record<string, number>> = { "24h": { US: 5, DE: 120
 
 function serve() {
   return withFetch((url) => {
-    if (url === "/api/ip-threats") return json([{ ipAddress: "203.0.113.9", country: "Germany", countryCode: "DE", city: "", attemptCount: 120, deliveredCount: 0, threatLevel: "high", lastSeenAt: new Date().toISOString(), ptr: null, service: null, domains: ["shop.example"] }]);
+    if (url === "/api/ip-threats")
+      return json([
+        { ipAddress: "203.0.113.9", country: "Germany", countryCode: "DE", city: "", attemptCount: 120, deliveredCount: 0, threatLevel: "high", lastSeenAt: new Date().toISOString(), ptr: null, service: null, domains: ["shop.example"] },
+        { ipAddress: "198.51.100.77", country: "United States", countryCode: "US", city: "Dallas", attemptCount: 5, deliveredCount: 0, threatLevel: "low", lastSeenAt: new Date().toISOString(), ptr: "vps-77.hosting.example", service: null, domains: ["shop.example"] },
+      ]);
     const range = /range=(\w+)/.exec(url)?.[1];
     if (range) return json({ range, from: "2026-01-01", to: "2026-01-02", counts: COUNTS[range], unlocated: range === "24h" ? 2 : 0 });
     return json({ error: { code: "not_found", message: "Not found" } }, 404);
@@ -41,7 +45,8 @@ describe("Threat Map screen", () => {
     await userEvent.click(screen.getByRole("button", { name: "30 days" }));
     expect(await screen.findByText("No failing mail reported for the last 30 days.")).toBeTruthy();
     expect(container.querySelector("path[data-count]")).toBeNull();
-    // the 24-hour threat list stays
-    expect(container.querySelector('[data-ip="203.0.113.9"]')).toBeTruthy();
+    // the 24-hour threat list stays; an address with a reverse DNS name says it
+    expect(container.querySelector('[data-ip="203.0.113.9"]')!.textContent).toContain("203.0.113.9Germany · ");
+    expect(container.querySelector('[data-ip="198.51.100.77"]')!.textContent).toContain("vps-77.hosting.example · Dallas, United States");
   });
 });
