@@ -1,6 +1,6 @@
 /** The bound on reverse DNS lookups: so many under way, so many waiting, the rest not made; a report's own lookups never fill the waiting line. */
 import { expect, test } from "bun:test";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { gzipSync, strToU8 } from "fflate";
 import { makeTestApp } from "../../../tests/support/app";
 import { startDnsServer, type Zone } from "../../../tests/support/dns-server";
@@ -201,6 +201,36 @@ test("failing addresses on the threat list with no name are named once the list 
     await reverseDnsSettled();
     expect(await threats()).toEqual(["192.0.2.9 bulk-7.sender.example.net"]);
     expect(dns.questions).toEqual(["PTR 9.2.0.192.in-addr.arpa"]);
+  } finally {
+    await reverseDnsSettled();
+    t.close();
+    await dns.close();
+  }
+}, 60_000);
+
+test("a name found for an organization deleted meanwhile is dropped, and another organization's names written with it are kept", async () => {
+  // answers come late enough for the organization to be deleted while its lookup is under way
+  const dns = await startDnsServer({ "5.2.0.192.in-addr.arpa": { PTR: ["mx-5.example.net."] }, "6.2.0.192.in-addr.arpa": { PTR: ["mx-6.example.net."] } }, { latencyMs: 300 });
+  const t = await makeTestApp();
+  try {
+    const kept = await signedInMember(t.deps.store, "member");
+    const gone = await signedInMember(t.deps.store, "member");
+    const { store } = t.deps;
+    await store.write((tx) => tx.insert(store.t.domains).values([{ orgId: kept.orgId, name: "example.com" }, { orgId: gone.orgId, name: "example.com" }]));
+    const day = new Date(Date.now() - 86_400_000);
+    // an address of each: one lookup each (the same address would be asked once for both)
+    for (const [who, sourceIp] of [[kept.cookie, "192.0.2.5"], [gone.cookie, "192.0.2.6"]] as const) {
+      const xml = aggregateXml({ orgName: "google.com", reportId: "named-late", begin: day, end: new Date(day.getTime() + 3600_000), domain: "example.com", records: [{ sourceIp, count: 3, dkim: "pass", spf: "pass" }] });
+      const form = new FormData();
+      form.append("files", new File([gzipSync(strToU8(xml)) as Uint8Array<ArrayBuffer>], "late.xml.gz"));
+      expect((await t.json("POST", "/api/reports/upload", { body: form, cookie: who })).body.results[0].status).toBe("ingested");
+    }
+    t.deps.resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 2000, retries: 1, cache: false });
+    for (const who of [kept.cookie, gone.cookie]) expect((await t.json("GET", "/api/senders?days=7", { cookie: who })).status).toBe(200);
+    await store.write((tx) => tx.delete(store.t.organizations).where(eq(store.t.organizations.id, gone.orgId)));
+    await reverseDnsSettled();
+    expect(dns.questions.toSorted()).toEqual(["PTR 5.2.0.192.in-addr.arpa", "PTR 6.2.0.192.in-addr.arpa"]);
+    expect(await store.rows<{ org: string; ptr: string }>(sql`SELECT org_id AS org, ptr FROM source_names`)).toEqual([{ org: kept.orgId, ptr: "mx-5.example.net" }]);
   } finally {
     await reverseDnsSettled();
     t.close();
