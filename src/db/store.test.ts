@@ -21,6 +21,7 @@ import { postgresMissing, startPostgres, type PostgresCluster } from "../../test
 import { openStore, type SqliteStore, type Store } from "./index";
 import { claimLease, releaseLease, sweepLeases } from "./leases";
 import { applyPgMigrations } from "./migrate-pg";
+import { openPostgresStore, RANDOM_PAGE_COST } from "./postgres";
 import { isUniqueViolation } from "./store";
 
 const SUITE_POSTGRES = process.env.DW_TEST_DATABASE_URL || null;
@@ -222,6 +223,23 @@ test.skipIf(!!sqliteSkipped)("SQLite: a write waits while another connection hol
   other.run("COMMIT");
   other.close();
   expect((await pending).name).toBe("Patient");
+});
+
+test.skipIf(!!postgresMissing)("PostgreSQL: the pool plans for SSD storage (random_page_cost 1.1) unless the database, the role or the server's configuration sets its own", async () => {
+  const s = await postgresStore();
+  const costs = async (store: Store) => (await Promise.all(Array.from({ length: 4 }, () => store.rows<{ random_page_cost: string }>(sql`SHOW random_page_cost`)))).map((rows) => rows[0]?.random_page_cost);
+  expect(await costs(s)).toEqual(Array(4).fill(RANDOM_PAGE_COST));
+  // an operator's choice for the database is kept
+  const database = (await s.rows<{ name: string }>(sql`SELECT current_database() AS name`))[0]!.name;
+  await s.rows(sql.raw(`ALTER DATABASE ${database} SET random_page_cost = 2.5`));
+  const url = new URL(clusterBase!);
+  url.pathname = `/${database}`;
+  const again = await openPostgresStore(url.toString(), { pool: 4, migrate: false });
+  try {
+    expect(await costs(again)).toEqual(Array(4).fill("2.5"));
+  } finally {
+    await again.close();
+  }
 });
 
 test.skipIf(!!postgresMissing)("PostgreSQL: reads are planned for each run's own parameters; a write transaction keeps PostgreSQL's choice (its foreign-key checks' kept plans)", async () => {
