@@ -20,8 +20,8 @@ export type MmdbValue = string | number | bigint | boolean | MmdbValue[] | { [ke
 export interface MmdbWriterOptions {
   /** 4: IPv4-only tree; 6 (default): IPv6 tree with IPv4 under ::/96 */
   ipVersion?: 4 | 6;
-  /** bits per record: 24 (default) or 28 */
-  recordSize?: 24 | 28;
+  /** bits per record: 24 (default), 28 or 32 */
+  recordSize?: 24 | 28 | 32;
   databaseType?: string;
   description?: Record<string, string>;
   languages?: string[];
@@ -101,6 +101,9 @@ export function writeMmdb(networks: Record<string, MmdbValue>, options: MmdbWrit
     if (recordSize === 24) {
       tree.set(uint(left, 3), at);
       tree.set(uint(right, 3), at + 3);
+    } else if (recordSize === 32) {
+      tree.set(uint(left, 4), at);
+      tree.set(uint(right, 4), at + 4);
     } else {
       // 28 bits: left's low 24 bits, then a middle byte (left's high nibble | right's high nibble), then right's low 24 bits
       tree.set(uint(left & 0xffffff, 3), at);
@@ -232,6 +235,17 @@ function concat(...parts: Uint8Array[]): Uint8Array {
   for (const p of parts) {
     out.set(p, at);
     at += p.length;
+  }
+  return out;
+}
+
+/** The same IPv4 addresses every run for a seed: a linear congruential sequence of 32-bit numbers, as dotted quads. */
+export function sampleIpv4(count: number, seed: number): string[] {
+  const out: string[] = [];
+  let x = seed >>> 0;
+  for (let i = 0; i < count; i++) {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    out.push(`${x >>> 24}.${(x >>> 16) & 255}.${(x >>> 8) & 255}.${x & 255}`);
   }
   return out;
 }

