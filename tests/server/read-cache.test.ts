@@ -277,6 +277,58 @@ describe("answers kept between requests", () => {
     expect(await keptRead(ctx, "bad", async () => "bad again")).toBe("bad again");
   });
 
+  test("requests that come together for the same answer have it computed once; a failed computation is not shared with later ones", async () => {
+    const ctx = readerContext(t.deps, owner.orgId);
+    let calls = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const compute = async () => {
+      calls++;
+      await gate;
+      return { at: await version(), calls };
+    };
+    const shared = keptAnswers.get({ outcome: "shared" });
+    const together = [keptRead(ctx, "together", compute), keptRead(ctx, "together", compute), keptRead(ctx, "together", compute)];
+    // another key is computed for itself
+    const other = keptRead(ctx, "other", async () => "other");
+    await Bun.sleep(5);
+    release();
+    const answers = await Promise.all(together);
+    expect(calls).toBe(1);
+    expect(answers[1]).toBe(answers[0]!);
+    expect(answers[2]).toBe(answers[0]!);
+    expect(keptAnswers.get({ outcome: "shared" }) - shared).toBe(2);
+    expect(await other).toBe("other");
+    // new data: computed again, once
+    await ingest([fail("192.0.2.1", 5)]);
+    const again = await Promise.all([keptRead(ctx, "together", compute), keptRead(ctx, "together", compute)]);
+    expect(calls).toBe(2);
+    expect(again[0]).toEqual({ at: await version(), calls: 2 });
+    // a computation that fails fails each request that waited for it; the next request computes anew
+    let attempts = 0;
+    const broken = async () => {
+      attempts++;
+      await Bun.sleep(5);
+      throw new Error("broken");
+    };
+    const failed = await Promise.allSettled([keptRead(ctx, "broken", broken), keptRead(ctx, "broken", broken)]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(attempts).toBe(1);
+    expect(await keptRead(ctx, "broken", async () => "mended")).toBe("mended");
+  });
+
+  test("the dashboard's figures and its tasks, asked for at once after new data, sum the failing mail once", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    const count = (outcome: string) => keptAnswers.get({ outcome });
+    const [computed, shared, hit] = [count("computed"), count("shared"), count("hit")];
+    const [stats, tasks] = await Promise.all([t.json("GET", "/api/dashboard/stats", { cookie: owner.cookie }), t.json("GET", "/api/tasks", { cookie: owner.cookie })]);
+    expect([stats.status, tasks.status]).toEqual([200, 200]);
+    // the figures read the failing mail now and at the start of the period, the tasks now: the
+    // window they both read is computed once (the later request waits for it, or finds it kept)
+    expect(count("computed") - computed).toBe(2);
+    expect(count("shared") - shared + (count("hit") - hit)).toBe(1);
+  });
+
   test("a kept answer is still served while a write is open, and one computed then is not kept", async () => {
     await ingest([fail("192.0.2.1", 5)]);
     expect((await senders()).map((s) => s.messages)).toEqual([5]);

@@ -26,6 +26,10 @@
  * (least recently used go first; one answer larger than READ_CACHE_ANSWER_CHARS is never kept);
  * in memory an answer takes about two to three times its JSON text.
  *
+ * Computed once for requests that come together: a request that finds the answer of its key and
+ * version being computed for another waits for that computation and is served its answer (the
+ * dashboard asks for its figures and its tasks at once, and both sum the same failing mail).
+ *
  * Refreshed ahead of the next request (`startKeptRefresh`, run by `serve`): every
  * REFRESH_EVERY_MS a server reads the versions of the organizations whose kept answers were read
  * within REFRESH_READ_WITHIN_MS, and computes again those whose organization's data changed and
@@ -106,6 +110,8 @@ export class KeptAnswers {
 }
 
 const kept = new WeakMap<StoreCore, KeptAnswers>();
+/** the computations under way per store, by answer id and version (see keptRead) */
+const computing = new WeakMap<StoreCore, Map<string, Promise<unknown>>>();
 
 /**
  * Raises the organization's roll-up version by hand, inside the caller's `store.write`: for a
@@ -144,7 +150,23 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
     keptAnswers.inc({ outcome: "hit" });
     return hit.value as T;
   }
-  const value = await compute();
+  // the same answer being computed for another request: its answer, once
+  let under = computing.get(store);
+  if (!under) computing.set(store, (under = new Map()));
+  const flight = `${id}\n${version}`;
+  const running = under.get(flight);
+  if (running) {
+    keptAnswers.inc({ outcome: "shared" });
+    return running as Promise<T>;
+  }
+  const computation = compute();
+  under.set(flight, computation);
+  let value: T;
+  try {
+    value = await computation;
+  } finally {
+    under.delete(flight);
+  }
   keptAnswers.inc({ outcome: "computed" });
   if (epoch !== null && store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
   return value;
