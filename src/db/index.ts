@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
@@ -91,6 +91,38 @@ function startUpkeep(sqlite: Database, path: string, log: Logger): () => Promise
   };
 }
 
+/** compiled statements kept per connection for drizzle (keepingStatements) */
+export const STATEMENTS_KEPT = 512;
+
+/**
+ * The connection as drizzle's bun:sqlite session sees it: its `prepare` answers a statement
+ * already compiled for the same SQL text (the session compiles every query it runs anew; a
+ * dashboard request runs a dozen, the same ones again and again), the least recently used of at
+ * most STATEMENTS_KEPT dropped first. Sharing one is safe: each run is synchronous and resets the
+ * statement when done. Every other property is the connection's own.
+ */
+export function keepingStatements(sqlite: Database): Database {
+  const kept = new Map<string, Statement>();
+  const prepare = (text: string): Statement => {
+    let statement = kept.get(text);
+    if (statement) {
+      kept.delete(text);
+    } else {
+      statement = sqlite.prepare(text);
+      if (kept.size >= STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
+    }
+    kept.set(text, statement);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === "prepare") return prepare;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 /**
  * Opens (creating if needed) the SQLite file with WAL, foreign keys, a busy timeout and the
  * tuning above, and applies pending migrations unless told not to.
@@ -113,7 +145,7 @@ export function openStore(path: string, options: { migrate?: boolean; log?: Logg
   // a long-lived connection: analyse what needs it now (bounded work), then on the schedule
   sqlite.run("PRAGMA optimize = 0x10002");
   const stopUpkeep = startUpkeep(sqlite, path, options.log ?? upkeepLog);
-  const db = drizzle(sqlite, { schema });
+  const db = drizzle(keepingStatements(sqlite), { schema });
   let closed = false;
   return Object.assign(sqliteStoreCore(sqlite, db), {
     sqlite,

@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { testPostgresStore } from "../../tests/support/app";
 import { postgresMissing, startPostgres, type PostgresCluster } from "../../tests/support/postgres";
-import { openStore, type SqliteStore, type Store } from "./index";
+import { keepingStatements, openStore, STATEMENTS_KEPT, type SqliteStore, type Store } from "./index";
 import { claimLease, releaseLease, sweepLeases } from "./leases";
 import { applyPgMigrations } from "./migrate-pg";
 import { openPostgresStore, RANDOM_PAGE_COST } from "./postgres";
@@ -211,6 +211,39 @@ for (const kind of STORES) {
     });
   });
 }
+
+test.skipIf(!!sqliteSkipped)("SQLite: drizzle's statements are compiled once per SQL text, at most STATEMENTS_KEPT kept, and answer what the data holds now", async () => {
+  const s = fileStore();
+  const connection = keepingStatements(s.sqlite);
+  const first = connection.prepare("SELECT 1 AS one");
+  expect(connection.prepare("SELECT 1 AS one")).toBe(first);
+  // the least recently used go first
+  for (let i = 0; i < STATEMENTS_KEPT; i++) connection.prepare(`SELECT ${i + 2} AS n`);
+  const again = connection.prepare("SELECT 1 AS one");
+  expect(again).not.toBe(first);
+  expect(again.get()).toEqual({ one: 1 });
+  // the rest is the connection's own
+  expect(connection.inTransaction).toBe(false);
+  expect(connection.query("SELECT 2 AS two").get()).toEqual({ two: 2 });
+
+  // through the store: a kept statement reads rows written since, and again after a rolled-back write
+  const names = async () => (await s.db.select({ name: s.t.organizations.name }).from(s.t.organizations).orderBy(s.t.organizations.name)).map((o) => o.name);
+  expect(await names()).toEqual([]);
+  await addOrg(s, "Alpha");
+  expect(await names()).toEqual(["Alpha"]);
+  await expect(
+    s.write(async () => {
+      await addOrg(s, "Beta");
+      expect(await names()).toEqual(["Alpha", "Beta"]);
+      throw new Error("undone");
+    }),
+  ).rejects.toThrow("undone");
+  expect(await names()).toEqual(["Alpha"]);
+  // after ANALYZE (statistics change: SQLite compiles its kept statements again) the same answers
+  s.sqlite.run("ANALYZE");
+  await addOrg(s, "Gamma");
+  expect(await names()).toEqual(["Alpha", "Gamma"]);
+});
 
 test.skipIf(!!sqliteSkipped)("SQLite: a write waits while another connection holds the write lock, then succeeds", async () => {
   const s = fileStore();
