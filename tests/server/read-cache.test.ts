@@ -317,6 +317,37 @@ describe("answers kept between requests", () => {
     expect(await keptRead(ctx, "broken", async () => "mended")).toBe("mended");
   });
 
+  test("a computation made inside a write is never shared with a request outside it", async () => {
+    const ctx = readerContext(t.deps, owner.orgId);
+    const store = t.deps.store;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const computed: string[] = [];
+    let begun!: () => void;
+    const insideBegun = new Promise<void>((resolve) => (begun = resolve));
+    // inside a write (it may read what it has not committed yet): its own answer, waiting at the gate
+    const inside = store.write(() =>
+      keptRead(ctx, "apart", async () => {
+        computed.push("inside");
+        begun();
+        await gate;
+        return "inside";
+      }),
+    );
+    await insideBegun;
+    // a request meanwhile, outside it, computes its own (the inside one still under way)
+    const shared = keptAnswers.get({ outcome: "shared" });
+    const outside = keptRead(ctx, "apart", async () => {
+      computed.push("outside");
+      return "outside";
+    });
+    while (!computed.includes("outside") && keptAnswers.get({ outcome: "shared" }) === shared) await Bun.sleep(1);
+    expect(keptAnswers.get({ outcome: "shared" })).toBe(shared);
+    release();
+    expect(await Promise.all([inside, outside])).toEqual(["inside", "outside"]);
+    expect(computed).toEqual(["inside", "outside"]);
+  });
+
   test("the dashboard's figures and its tasks, asked for at once after new data, sum the failing mail once", async () => {
     await ingest([fail("192.0.2.1", 5)]);
     const count = (outcome: string) => keptAnswers.get({ outcome });

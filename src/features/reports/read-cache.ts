@@ -29,6 +29,8 @@
  * Computed once for requests that come together: a request that finds the answer of its key and
  * version being computed for another waits for that computation and is served its answer (the
  * dashboard asks for its figures and its tasks at once, and both sum the same failing mail).
+ * Never across a write: a computation under way while a write is open is not shared, and one
+ * made inside a write (which may read what it has not committed) is its own.
  *
  * Refreshed ahead of the next request (`startKeptRefresh`, run by `serve`): every
  * REFRESH_EVERY_MS a server reads the versions of the organizations whose kept answers were read
@@ -150,22 +152,25 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
     keptAnswers.inc({ outcome: "hit" });
     return hit.value as T;
   }
-  // the same answer being computed for another request: its answer, once
+  // the same answer being computed for another request: its answer, once. Only outside a write:
+  // one computed inside a transaction may read what it has not committed (PostgreSQL), and a
+  // request inside one computes its own
+  const shared = epoch !== null;
   let under = computing.get(store);
   if (!under) computing.set(store, (under = new Map()));
   const flight = `${id}\n${version}`;
-  const running = under.get(flight);
+  const running = shared ? under.get(flight) : undefined;
   if (running) {
     keptAnswers.inc({ outcome: "shared" });
     return running as Promise<T>;
   }
   const computation = compute();
-  under.set(flight, computation);
+  if (shared) under.set(flight, computation);
   let value: T;
   try {
     value = await computation;
   } finally {
-    under.delete(flight);
+    if (shared && under.get(flight) === computation) under.delete(flight);
   }
   keptAnswers.inc({ outcome: "computed" });
   if (epoch !== null && store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
