@@ -33,14 +33,17 @@ export const PG_CONNECTION_SETTINGS = { plan_cache_mode: "force_custom_plan" } a
  * 7.6 M rows) by scanning the whole 2 GB table (650-870 ms) rather than the key (171-251 ms).
  * Timed on every dashboard endpoint at 10 M records: none slower, Senders (30 days) after new data
  * 826-888 → 373-450 ms, trends' top sources 515-547 → 165-177 ms (docs/benchmarks.md). A value the
- * configuration file, the database or the role sets is the operator's, and kept.
+ * configuration file, the database or the role sets is the operator's, and kept. Not sent either
+ * when the database or the role sets `plan_cache_mode` (README's way behind PgBouncer, which
+ * refuses startup parameters it is not told to ignore): such a server is told to set both there.
  */
 export const RANDOM_PAGE_COST = "1.1";
 
-/** The settings the pool's connections start with: PG_CONNECTION_SETTINGS, and RANDOM_PAGE_COST if the server leaves its default. */
+/** The settings the pool's connections start with: PG_CONNECTION_SETTINGS, and RANDOM_PAGE_COST when the server leaves both at their defaults. */
 async function connectionSettings(setup: SQL): Promise<Record<string, string>> {
-  const rows: { source: string }[] = await setup`SELECT source FROM pg_settings WHERE name = 'random_page_cost'`;
-  return rows[0]?.source === "default" ? { ...PG_CONNECTION_SETTINGS, random_page_cost: RANDOM_PAGE_COST } : { ...PG_CONNECTION_SETTINGS };
+  const rows: { name: string; source: string }[] = await setup`SELECT name, source FROM pg_settings WHERE name IN ('random_page_cost', 'plan_cache_mode')`;
+  const untouched = rows.length === 2 && rows.every((r) => r.source === "default");
+  return untouched ? { ...PG_CONNECTION_SETTINGS, random_page_cost: RANDOM_PAGE_COST } : { ...PG_CONNECTION_SETTINGS };
 }
 
 export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean } = {}): Promise<Store> {
