@@ -348,6 +348,42 @@ describe("answers kept between requests", () => {
     expect(computed).toEqual(["inside", "outside"]);
   });
 
+  test("a request joins a computation only while no write has begun since it started (SQLite: it may have read that write's rows)", async () => {
+    const ctx = readerContext(t.deps, owner.orgId);
+    const store = t.deps.store;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const compute = async () => {
+      calls++;
+      await gate;
+      return `answer ${calls}`;
+    };
+    const shared0 = keptAnswers.get({ outcome: "shared" });
+    const first = keptRead(ctx, "epoch", compute);
+    while (calls === 0) await Bun.sleep(1);
+    // a write that leaves the roll-ups as they were (the version holds), rolled back
+    await expect(
+      store.write(async () => {
+        await store.rows(sql`UPDATE domains SET dmarc_policy = 'reject' WHERE id = ${domainId}`);
+        throw new Error("undone");
+      }),
+    ).rejects.toThrow("undone");
+    const second = keptRead(ctx, "epoch", compute);
+    while (calls === 1 && keptAnswers.get({ outcome: "shared" }) === shared0) await Bun.sleep(1);
+    release();
+    const answers = await Promise.all([first, second]);
+    if (store.dialect === "sqlite") {
+      // the first computation may have read the write's rows on the shared connection: the second computes its own
+      expect(calls).toBe(2);
+      expect(answers).toEqual(["answer 2", "answer 2"]);
+    } else {
+      // PostgreSQL's reads outside a transaction see only what is committed: the second waits for the first
+      expect(calls).toBe(1);
+      expect(answers).toEqual(["answer 1", "answer 1"]);
+    }
+  });
+
   test("the dashboard's figures and its tasks, asked for at once after new data, sum the failing mail once", async () => {
     await ingest([fail("192.0.2.1", 5)]);
     const count = (outcome: string) => keptAnswers.get({ outcome });

@@ -29,8 +29,10 @@
  * Computed once for requests that come together: a request that finds the answer of its key and
  * version being computed for another waits for that computation and is served its answer (the
  * dashboard asks for its figures and its tasks at once, and both sum the same failing mail).
- * Never across a write: a computation under way while a write is open is not shared, and one
- * made inside a write (which may read what it has not committed) is its own.
+ * Never across a write: a computation made inside a write (which may read what it has not
+ * committed) or while one is open is its own, and a request joins a computation only while no
+ * write of this process has begun since it started (on SQLite it may have read a write's rows
+ * that were then rolled back: a read made meanwhile may be served them, a later one never).
  *
  * Refreshed ahead of the next request (`startKeptRefresh`, run by `serve`): every
  * REFRESH_EVERY_MS a server reads the versions of the organizations whose kept answers were read
@@ -112,8 +114,8 @@ export class KeptAnswers {
 }
 
 const kept = new WeakMap<StoreCore, KeptAnswers>();
-/** the computations under way per store, by answer id and version (see keptRead) */
-const computing = new WeakMap<StoreCore, Map<string, Promise<unknown>>>();
+/** the computations under way per store, by answer id and version, with the store's read epoch when each began (see keptRead) */
+const computing = new WeakMap<StoreCore, Map<string, { epoch: number; computation: Promise<unknown> }>>();
 
 /**
  * Raises the organization's roll-up version by hand, inside the caller's `store.write`: for a
@@ -152,25 +154,22 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
     keptAnswers.inc({ outcome: "hit" });
     return hit.value as T;
   }
-  // the same answer being computed for another request: its answer, once. Only outside a write:
-  // one computed inside a transaction may read what it has not committed (PostgreSQL), and a
-  // request inside one computes its own
-  const shared = epoch !== null;
+  // the same answer being computed for another request since no write began: its answer, once
   let under = computing.get(store);
   if (!under) computing.set(store, (under = new Map()));
   const flight = `${id}\n${version}`;
-  const running = shared ? under.get(flight) : undefined;
-  if (running) {
+  const running = epoch === null ? undefined : under.get(flight);
+  if (running && running.epoch === epoch) {
     keptAnswers.inc({ outcome: "shared" });
-    return running as Promise<T>;
+    return running.computation as Promise<T>;
   }
   const computation = compute();
-  if (shared) under.set(flight, computation);
+  if (epoch !== null) under.set(flight, { epoch, computation });
   let value: T;
   try {
     value = await computation;
   } finally {
-    if (shared && under.get(flight) === computation) under.delete(flight);
+    if (under.get(flight)?.computation === computation) under.delete(flight);
   }
   keptAnswers.inc({ outcome: "computed" });
   if (epoch !== null && store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
