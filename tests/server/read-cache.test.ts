@@ -258,6 +258,33 @@ describe("answers kept between requests", () => {
     expect(await refreshKeptAnswers(store, later)).toBe(0);
   });
 
+  test("a request that comes while the refresh computes its answer is served the refresh's computation", async () => {
+    const ctx = readerContext(t.deps, owner.orgId);
+    let calls = 0;
+    let gate: Promise<void> = Promise.resolve();
+    const compute = async () => {
+      calls++;
+      await gate;
+      return `answer at ${await version()}`;
+    };
+    expect(await keptRead(ctx, "refreshed", compute)).toBe(`answer at ${await version()}`);
+    await ingest([fail("192.0.2.1", 5)]);
+    const run = () => refreshKeptAnswers(t.deps.store, Date.now(), 60_000);
+    expect(await run()).toBe(0); // the change is seen; the data must settle for a run
+    let release!: () => void;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    const refreshing = run();
+    while (calls < 2) await Bun.sleep(1);
+    const shared = keptAnswers.get({ outcome: "shared" });
+    let settled = false;
+    const asked = keptRead(ctx, "refreshed", async () => "computed again").finally(() => (settled = true));
+    while (!settled && keptAnswers.get({ outcome: "shared" }) === shared) await Bun.sleep(1);
+    release();
+    expect(await asked).toBe(`answer at ${await version()}`);
+    expect(await refreshing).toBe(1);
+    expect(calls).toBe(2);
+  });
+
   test("a refresh that fails for one answer drops it and refreshes the others", async () => {
     const ctx = readerContext(t.deps, owner.orgId);
     let badCalls = 0;

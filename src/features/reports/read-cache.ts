@@ -27,8 +27,9 @@
  * in memory an answer takes about two to three times its JSON text.
  *
  * Computed once for requests that come together: a request that finds the answer of its key and
- * version being computed for another waits for that computation and is served its answer (the
- * dashboard asks for its figures and its tasks at once, and both sum the same failing mail).
+ * version being computed for another request, or by the refresh below, waits for that
+ * computation and is served its answer (the dashboard asks for its figures and its tasks at
+ * once, and both sum the same failing mail).
  * Never across a write: a computation made inside a write (which may read what it has not
  * committed) or while one is open is its own, and a request joins a computation only while no
  * write of this process has begun since it started (on SQLite it may have read a write's rows
@@ -154,26 +155,38 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
     keptAnswers.inc({ outcome: "hit" });
     return hit.value as T;
   }
-  // the same answer being computed for another request since no write began: its answer, once
-  let under = computing.get(store);
-  if (!under) computing.set(store, (under = new Map()));
-  const flight = `${id}\n${version}`;
-  const running = epoch === null ? undefined : under.get(flight);
-  if (running && running.epoch === epoch) {
+  const { computation, shared } = computeOnce(store, `${id}\n${version}`, epoch, compute);
+  if (shared) {
     keptAnswers.inc({ outcome: "shared" });
-    return running.computation as Promise<T>;
+    return computation;
   }
-  const computation = compute();
-  if (epoch !== null) under.set(flight, { epoch, computation });
-  let value: T;
-  try {
-    value = await computation;
-  } finally {
-    if (under.get(flight)?.computation === computation) under.delete(flight);
-  }
+  const value = await computation;
   keptAnswers.inc({ outcome: "computed" });
   if (epoch !== null && store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
   return value;
+}
+
+/**
+ * The computation of the answer `flight` (its id and version): the one under way for another
+ * caller (a request, or the refresh) when it began with the same read `epoch` — no write of this
+ * process has begun since — else `compute()`, made the one to join while it runs. Inside a write
+ * (`epoch` null) always the caller's own, never joined. `shared`: another caller's.
+ */
+function computeOnce<T>(store: StoreCore, flight: string, epoch: number | null, compute: () => Promise<T>): { computation: Promise<T>; shared: boolean } {
+  let under = computing.get(store);
+  if (!under) computing.set(store, (under = new Map()));
+  const running = epoch === null ? undefined : under.get(flight);
+  if (running && running.epoch === epoch) return { computation: running.computation as Promise<T>, shared: true };
+  const computation = compute();
+  if (epoch !== null) {
+    const table = under;
+    table.set(flight, { epoch, computation });
+    const done = () => {
+      if (table.get(flight)?.computation === computation) table.delete(flight);
+    };
+    computation.then(done, done);
+  }
+  return { computation, shared: false };
 }
 
 /**
@@ -203,7 +216,8 @@ export async function refreshKeptAnswers(store: StoreCore, nowMs = Date.now(), b
     // fails is dropped (its next request computes it and says why) and the run goes on
     let value: unknown;
     try {
-      value = await e.compute();
+      // a request asking for it meanwhile is served this computation (and this run one under way for a request)
+      value = await computeOnce(store, `${id}\n${version}`, epoch, e.compute).computation;
     } catch (error) {
       cache.drop(id);
       failed?.(error);
