@@ -10,6 +10,7 @@
  * main thread. This reads the bytes in place, and answers the record's value, so a caller can
  * keep what a record decodes to per value (a country database has a few hundred records).
  */
+import { ipv4Number } from "./net/address";
 
 /** the address is not a dotted quad in canonical form (the caller asks the library) */
 export const NOT_IPV4 = -1;
@@ -20,31 +21,6 @@ export interface MmdbTreeShape {
   nodeCount: number;
   recordSize: number;
   ipVersion: number;
-}
-
-/** The IPv4 address `ip` as an unsigned 32-bit number, or -1 unless it is four decimal parts 0-255 without leading zeros. */
-export function ipv4Number(ip: string): number {
-  const n = ip.length;
-  if (n < 7 || n > 15) return -1;
-  let value = 0;
-  let part = 0;
-  let digits = 0;
-  let parts = 0;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? ip.charCodeAt(i) : 46;
-    if (c === 46) {
-      if (digits === 0 || part > 255) return -1;
-      value = value * 256 + part;
-      parts++;
-      part = 0;
-      digits = 0;
-    } else if (c >= 48 && c <= 57) {
-      if (digits === 1 && part === 0) return -1; // a leading zero: not the canonical form
-      part = part * 10 + (c - 48);
-      if (++digits > 3) return -1;
-    } else return -1;
-  }
-  return parts === 4 ? value : -1;
 }
 
 /**

@@ -23,7 +23,7 @@ export const schedulerLag = registry.register(
   new Gauge("dmarcwarden_scheduler_lag_seconds", "How late this node's timers fire (the delay every scheduled job — DNS checks, mailbox polls, alert delivery, purge — sees), over the last interval.", []),
 );
 export const keptAnswers = registry.register(
-  new Counter("dmarcwarden_kept_answers_total", "Kept answers of the heavy roll-up reads, by outcome (hit: served kept; computed: computed for a request; shared: the answer another request was computing; refreshed: computed again ahead of the next request).", ["outcome"]),
+  new Counter("dmarcwarden_kept_answers_total", "Kept answers of the heavy roll-up reads, by outcome (hit: served kept; computed: computed for a request; shared: the answer another request or the refresh was computing; refreshed: computed again ahead of the next request).", ["outcome"]),
 );
 export const retentionDeleted = registry.register(new Counter("dmarcwarden_retention_deleted_rows_total", "Rows deleted by the retention purge, by table.", ["table"]));
 

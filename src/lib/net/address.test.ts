@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { cidrContains, isPublicAddress, nonPublicReason, normalizeAddress, parseAddress, parseCidr } from "./address";
+import { cidrContains, ipv4Number, isPublicAddress, nonPublicReason, normalizeAddress, parseAddress, parseCidr } from "./address";
 
 describe("parseAddress / normalizeAddress", () => {
   test.each([
@@ -106,5 +106,19 @@ describe("which addresses are public", () => {
   test("text that is not an address is never public", () => {
     expect(isPublicAddress("127.1")).toBe(false);
     expect(isPublicAddress("example.com")).toBe(false);
+  });
+});
+
+describe("ipv4Number", () => {
+  test("reads canonical dotted quads", () => {
+    expect(ipv4Number("0.0.0.0")).toBe(0);
+    expect(ipv4Number("255.255.255.255")).toBe(0xffffffff);
+    expect(ipv4Number("192.0.2.10")).toBe(0xc000020a);
+    expect(ipv4Number("10.200.1.1")).toBe((10 << 24) + (200 << 16) + (1 << 8) + 1);
+  });
+  test("refuses anything else: short forms, leading zeros, parts over 255, IPv6", () => {
+    for (const bad of ["", "1.2.3", "1.2.3.4.5", "1.2.3.256", "01.2.3.4", "1.2.3.04", "1..3.4", "1.2.3.", ".1.2.3", "1.2.3.4 ", "a.b.c.d", "::1", "::ffff:1.2.3.4", "1.2.3.-4", "1234.1.1.1"]) {
+      expect([bad, ipv4Number(bad)]).toEqual([bad, -1]);
+    }
   });
 });

@@ -15,11 +15,38 @@ export interface Cidr {
   prefix: number;
 }
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/**
+ * A dotted-quad IPv4 address as an unsigned 32-bit number, or -1 unless it is four decimal parts
+ * 0-255 without leading zeros. One pass over the characters, nothing allocated: ingest locates
+ * every source address through it (src/lib/mmdb-ipv4.ts).
+ */
+export function ipv4Number(text: string): number {
+  const n = text.length;
+  if (n < 7 || n > 15) return -1;
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let parts = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : 46;
+    if (c === 46) {
+      if (digits === 0 || part > 255) return -1;
+      value = value * 256 + part;
+      parts++;
+      part = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits === 1 && part === 0) return -1; // a leading zero
+      part = part * 10 + (c - 48);
+      if (++digits > 3) return -1;
+    } else return -1;
+  }
+  return parts === 4 ? value : -1;
+}
 
 function parseIpv4(text: string): AddressBytes | null {
-  if (!IPV4.test(text)) return null;
-  return Uint8Array.from(text.split(".").map(Number));
+  const n = ipv4Number(text);
+  return n < 0 ? null : Uint8Array.of(n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255);
 }
 
 function parseIpv6(text: string): AddressBytes | null {
