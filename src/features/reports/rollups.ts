@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateRecord, AggregateReport } from "../../lib/reports/model";
-import { insertJsonRows } from "../../db/json-rows";
+import { insertJsonRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
 
 export interface RollupCounts {
   messages: number;
@@ -255,26 +255,54 @@ export function senderDayValues(ctx: { orgId: string; domainId: string }, day: n
   ] as const;
 }
 
-/** The PostgreSQL upsert of a report's daily_sender_stats rows (inside the caller's store.write). */
-export async function writeSenderDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup, policyDomain: string): Promise<void> {
-  // one JSON parameter for all the rows (src/db/json-rows.ts)
-  await insertJsonRows(
-    store,
-    sql`INSERT INTO daily_sender_stats (org_id, day, policy_domain, domain_id, source_ip, country, city, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned,
-      failed_delivered, first_failed_at, last_failed_at, last_begin, auth)`,
-    [sql`${ctx.orgId}`, sql`${rollup.day}::integer`, sql`${policyDomain}`, sql`${ctx.domainId}`],
-    ["text", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "text"],
-    rollup.sources.map((x) => [x.sourceIp, x.country, x.city, x.messages, x.passed, x.quarantined, x.rejected, x.spfAligned, x.dkimAligned, x.failedDelivered, x.firstFailedAt, x.lastFailedAt, x.lastBegin, authResultsText(x.auth, policyDomain)]),
-    sql`ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(daily_sender_stats.country, excluded.country), city = COALESCE(daily_sender_stats.city, excluded.city),
-      messages = daily_sender_stats.messages + excluded.messages, passed = daily_sender_stats.passed + excluded.passed,
-      quarantined = daily_sender_stats.quarantined + excluded.quarantined, rejected = daily_sender_stats.rejected + excluded.rejected, spf_aligned = daily_sender_stats.spf_aligned + excluded.spf_aligned,
-      dkim_aligned = daily_sender_stats.dkim_aligned + excluded.dkim_aligned, failed_delivered = daily_sender_stats.failed_delivered + excluded.failed_delivered,
-      first_failed_at = LEAST(daily_sender_stats.first_failed_at, excluded.first_failed_at), last_failed_at = GREATEST(daily_sender_stats.last_failed_at, excluded.last_failed_at),
-      last_begin = GREATEST(daily_sender_stats.last_begin, excluded.last_begin),
-      auth = CASE WHEN daily_sender_stats.auth IS NULL THEN excluded.auth WHEN excluded.auth IS NULL THEN daily_sender_stats.auth
-        ELSE (SELECT jsonb_object_agg(key, n)::text FROM (SELECT key, sum(value::bigint) AS n FROM (SELECT key, value FROM jsonb_each_text(daily_sender_stats.auth::jsonb)
-          UNION ALL SELECT key, value FROM jsonb_each_text(excluded.auth::jsonb)) u GROUP BY key) m) END`,
-  );
+/** A merged roll-up to write: the roll-up of an organization's domain, day and reported policy domain (store.ts `DeferredRollup`). */
+export interface RollupToWrite {
+  ctx: { orgId: string; domainId: string };
+  policyDomain: string;
+  rollup: ReportRollup;
+}
+
+/**
+ * The PostgreSQL upsert of the daily_sender_stats rows of merged roll-ups (inside the caller's
+ * store.write): the rows of many roll-ups go in one statement (a bulk group's were a statement
+ * each, a round trip and a run of the version trigger per file), a new statement once one holds
+ * ROWS_PER_STATEMENT rows (a roll-up's rows are never split) or before a roll-up whose
+ * organization, day and policy domain the statement already holds (an upsert may meet a row once).
+ */
+export async function writeSenderDaysPostgres(store: StoreCore, list: readonly RollupToWrite[]): Promise<void> {
+  let rows: (readonly unknown[])[] = [];
+  const keys = new Set<string>();
+  const flush = async () => {
+    if (!rows.length) return;
+    // one JSON parameter for all the rows (src/db/json-rows.ts)
+    await insertJsonRows(
+      store,
+      sql`INSERT INTO daily_sender_stats (org_id, day, source_ip, policy_domain, domain_id, country, city, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned,
+        failed_delivered, first_failed_at, last_failed_at, last_begin, auth)`,
+      [],
+      ["text", "integer", "text", "text", "text", "text", "text", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint", "text"],
+      rows,
+      sql`ON CONFLICT (org_id, day, source_ip, policy_domain) DO UPDATE SET country = COALESCE(daily_sender_stats.country, excluded.country), city = COALESCE(daily_sender_stats.city, excluded.city),
+        messages = daily_sender_stats.messages + excluded.messages, passed = daily_sender_stats.passed + excluded.passed,
+        quarantined = daily_sender_stats.quarantined + excluded.quarantined, rejected = daily_sender_stats.rejected + excluded.rejected, spf_aligned = daily_sender_stats.spf_aligned + excluded.spf_aligned,
+        dkim_aligned = daily_sender_stats.dkim_aligned + excluded.dkim_aligned, failed_delivered = daily_sender_stats.failed_delivered + excluded.failed_delivered,
+        first_failed_at = LEAST(daily_sender_stats.first_failed_at, excluded.first_failed_at), last_failed_at = GREATEST(daily_sender_stats.last_failed_at, excluded.last_failed_at),
+        last_begin = GREATEST(daily_sender_stats.last_begin, excluded.last_begin),
+        auth = CASE WHEN daily_sender_stats.auth IS NULL THEN excluded.auth WHEN excluded.auth IS NULL THEN daily_sender_stats.auth
+          ELSE (SELECT jsonb_object_agg(key, n)::text FROM (SELECT key, sum(value::bigint) AS n FROM (SELECT key, value FROM jsonb_each_text(daily_sender_stats.auth::jsonb)
+            UNION ALL SELECT key, value FROM jsonb_each_text(excluded.auth::jsonb)) u GROUP BY key) m) END`,
+    );
+    rows = [];
+    keys.clear();
+  };
+  for (const { ctx, policyDomain, rollup } of list) {
+    if (!rollup.sources.length) continue;
+    const key = `${ctx.orgId}\n${rollup.day}\n${policyDomain}`;
+    if (keys.has(key) || rows.length >= ROWS_PER_STATEMENT) await flush();
+    keys.add(key);
+    for (const x of rollup.sources) rows.push(senderDayValues(ctx, rollup.day, policyDomain, x));
+  }
+  await flush();
 }
 
 /** The SQLite upsert of one dkim_selectors_seen row (values in the order of SelectorRow). */
@@ -316,15 +344,32 @@ export function countryValues(ctx: { orgId: string; domainId: string }, rollup: 
   return [...byCountry].map(([country, c]) => [ctx.orgId, rollup.day, ctx.domainId, country, c.messages, c.passed] as const);
 }
 
-/** The PostgreSQL upsert of a report's daily_country_stats rows (inside the caller's store.write). */
-export async function writeCountryDaysPostgres(store: StoreCore, ctx: { orgId: string; domainId: string }, rollup: ReportRollup): Promise<void> {
-  // one JSON parameter for all the rows (src/db/json-rows.ts), not a parameter per value
-  await insertJsonRows(
-    store,
-    sql`INSERT INTO daily_country_stats (org_id, day, domain_id, country, messages, passed)`,
-    [sql`${ctx.orgId}`, sql`${rollup.day}::integer`, sql`${ctx.domainId}`],
-    ["text", "bigint", "bigint"],
-    countryValues(ctx, rollup).map(([, , , country, messages, passed]) => [country, messages, passed]),
-    sql`ON CONFLICT (org_id, day, domain_id, country) DO UPDATE SET messages = daily_country_stats.messages + excluded.messages, passed = daily_country_stats.passed + excluded.passed`,
-  );
+/**
+ * The PostgreSQL upsert of the daily_country_stats rows of merged roll-ups (inside the caller's
+ * store.write): summed per organization, day, domain and country first (two roll-ups of one
+ * domain and day, for two policy domains, meet the same rows), then ROWS_PER_STATEMENT a statement.
+ */
+export async function writeCountryDaysPostgres(store: StoreCore, list: readonly RollupToWrite[]): Promise<void> {
+  const summed = new Map<string, [string, number, string, string, number, number]>();
+  for (const { ctx, rollup } of list)
+    for (const [orgId, day, domainId, country, messages, passed] of countryValues(ctx, rollup)) {
+      const key = `${orgId}\n${day}\n${domainId}\n${country}`;
+      const into = summed.get(key);
+      if (into) {
+        into[4] += messages;
+        into[5] += passed;
+      } else summed.set(key, [orgId, day, domainId, country, messages, passed]);
+    }
+  const rows = [...summed.values()];
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    // one JSON parameter for all the rows (src/db/json-rows.ts), not a parameter per value
+    await insertJsonRows(
+      store,
+      sql`INSERT INTO daily_country_stats (org_id, day, domain_id, country, messages, passed)`,
+      [],
+      ["text", "integer", "text", "text", "bigint", "bigint"],
+      rows.slice(start, start + ROWS_PER_STATEMENT),
+      sql`ON CONFLICT (org_id, day, domain_id, country) DO UPDATE SET messages = daily_country_stats.messages + excluded.messages, passed = daily_country_stats.passed + excluded.passed`,
+    );
+  }
 }

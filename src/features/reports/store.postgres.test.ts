@@ -4,6 +4,7 @@
  * senders, the dashboard), so the PostgreSQL writer and the portable SQL are exercised for real.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { testConfig } from "../../config";
 import { openPostgresStore, type Store } from "../../db";
 import type { OrgContext } from "../../http/access";
@@ -17,6 +18,7 @@ import { listDomains } from "../domains/service";
 import { listFailureReports, listTlsReports } from "./failure-tls";
 import { ingestFile } from "./ingest";
 import { listSenders } from "./senders-view";
+import { authKey, writeSenderDaysPostgres, type RollupToWrite } from "./rollups";
 import { getReport, listReports, selectorsSeen } from "./service";
 
 const NOW = new Date("2024-01-03T12:00:00Z");
@@ -115,5 +117,36 @@ describe.skipIf(postgresMissing !== null)("reports on PostgreSQL", () => {
     expect(stats).toMatchObject({ totalDomains: 1, reportsProcessed: 2, messagesLast30Days: 110, passRateLast30Days: 54.5 });
     const threats = await listThreats(ctx);
     expect(threats).toEqual([expect.objectContaining({ ipAddress: "203.0.113.5", attemptCount: 50, deliveredCount: 40, domains: ["example.com"] })]);
+  });
+
+  test("roll-ups written together that meet one sender row (one organization, day and policy domain) both count", async () => {
+    // the rows of many roll-ups go in one statement, which may meet a row only once: these two go in two
+    const orgId = ctx.actor.orgId;
+    const [first] = await store.rows<{ id: string }>(sql`SELECT id FROM domains WHERE org_id = ${orgId}`);
+    const [second] = await store.write((tx) => tx.insert(store.t.domains).values({ orgId, name: "example.net" }).returning({ id: store.t.domains.id }));
+    const rollup = (sourceIp: string, messages: number): RollupToWrite["rollup"] => ({
+      day: 19_723,
+      domain: null,
+      sources: [
+        { sourceIp, country: "US", city: null, messages, passed: messages, quarantined: 0, rejected: 0, spfAligned: 0, dkimAligned: messages, failedDelivered: 0,
+          firstFailedAt: null, lastFailedAt: null, lastBegin: 1_704_067_200, auth: new Map([[authKey("dkim", "example.com", "s1", "pass"), messages]]) },
+      ],
+      selectors: new Map(),
+      begin: 1_704_067_200,
+    });
+    await store.write(() =>
+      writeSenderDaysPostgres(store, [
+        { ctx: { orgId, domainId: first!.id }, policyDomain: "example.com", rollup: rollup("192.0.2.1", 3) },
+        { ctx: { orgId, domainId: second!.id }, policyDomain: "example.net", rollup: rollup("192.0.2.1", 5) },
+        { ctx: { orgId, domainId: second!.id }, policyDomain: "example.com", rollup: rollup("192.0.2.1", 4) },
+      ]),
+    );
+    const rows = await store.rows<{ policy_domain: string; messages: string; auth: string }>(
+      sql`SELECT policy_domain, messages, auth FROM daily_sender_stats WHERE org_id = ${orgId} ORDER BY policy_domain`,
+    );
+    expect(rows.map((r) => [r.policy_domain, Number(r.messages), Object.values(JSON.parse(r.auth) as Record<string, number>).map(Number)])).toEqual([
+      ["example.com", 7, [7]],
+      ["example.net", 5, [5]],
+    ]);
   });
 });

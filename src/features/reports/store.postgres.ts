@@ -11,7 +11,7 @@ import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggrega
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
-import { insertJsonRows } from "../../db/json-rows";
+import { insertJsonRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
 import { writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
@@ -42,24 +42,49 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
     if (options.deferRollups) options.deferRollups(deferred);
     else await writeRollups([deferred]);
   };
-  /** Roll-ups merged per organization, domain, day and policy domain (mergeRollups), then the DKIM selectors merged per domain, signing domain and selector, in one upsert. */
+  /**
+   * Roll-ups merged per organization, domain, day and policy domain (mergeRollups), each table's
+   * rows of all of them in as few statements as they fit (a bulk group's 64 files: three
+   * statements, not three per file), then the DKIM selectors merged per domain, signing domain
+   * and selector, in one upsert.
+   */
   const writeRollups = async (list: DeferredRollup[]) => {
     const { merged, selectors } = mergeRollups(list);
-    for (const entry of merged) await writeMerged(entry);
+    await writeDomainDays(merged);
+    await writeSenderDaysPostgres(store, merged);
+    await writeCountryDaysPostgres(store, merged);
     await writeSelectorsPostgres(store, selectors);
   };
-  const writeMerged = async ({ ctx, policyDomain, rollup }: DeferredRollup) => {
-    if (rollup.domain) {
+  /** daily_domain_stats: the merged roll-ups' counts summed per organization, domain and day (two policy domains of one domain meet one row). */
+  const writeDomainDays = async (merged: DeferredRollup[]) => {
+    const summed = new Map<string, [string, string, number, number, number, number, number, number, number]>();
+    for (const { ctx, rollup } of merged) {
       const c = rollup.domain;
-      // written as SQL text: drizzle's insert builder cost more than the row
-      await store.rows(sql`INSERT INTO daily_domain_stats (org_id, domain_id, day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned)
-        VALUES (${ctx.orgId}, ${ctx.domainId}, ${rollup.day}, ${c.messages}, ${c.passed}, ${c.quarantined}, ${c.rejected}, ${c.spfAligned}, ${c.dkimAligned})
-        ON CONFLICT (org_id, domain_id, day) DO UPDATE SET messages = daily_domain_stats.messages + excluded.messages, passed = daily_domain_stats.passed + excluded.passed,
-          quarantined = daily_domain_stats.quarantined + excluded.quarantined, rejected = daily_domain_stats.rejected + excluded.rejected,
-          spf_aligned = daily_domain_stats.spf_aligned + excluded.spf_aligned, dkim_aligned = daily_domain_stats.dkim_aligned + excluded.dkim_aligned`);
+      if (!c) continue;
+      const key = `${ctx.orgId}\n${ctx.domainId}\n${rollup.day}`;
+      const into = summed.get(key);
+      if (!into) summed.set(key, [ctx.orgId, ctx.domainId, rollup.day, c.messages, c.passed, c.quarantined, c.rejected, c.spfAligned, c.dkimAligned]);
+      else {
+        into[3] += c.messages;
+        into[4] += c.passed;
+        into[5] += c.quarantined;
+        into[6] += c.rejected;
+        into[7] += c.spfAligned;
+        into[8] += c.dkimAligned;
+      }
     }
-    await writeSenderDaysPostgres(store, ctx, rollup, policyDomain);
-    await writeCountryDaysPostgres(store, ctx, rollup);
+    const rows = [...summed.values()];
+    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT)
+      await insertJsonRows(
+        store,
+        sql`INSERT INTO daily_domain_stats (org_id, domain_id, day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned)`,
+        [],
+        ["text", "text", "integer", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"],
+        rows.slice(start, start + ROWS_PER_STATEMENT),
+        sql`ON CONFLICT (org_id, domain_id, day) DO UPDATE SET messages = daily_domain_stats.messages + excluded.messages, passed = daily_domain_stats.passed + excluded.passed,
+          quarantined = daily_domain_stats.quarantined + excluded.quarantined, rejected = daily_domain_stats.rejected + excluded.rejected,
+          spf_aligned = daily_domain_stats.spf_aligned + excluded.spf_aligned, dkim_aligned = daily_domain_stats.dkim_aligned + excluded.dkim_aligned`,
+      );
   };
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
