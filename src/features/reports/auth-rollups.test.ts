@@ -195,3 +195,25 @@ test("both writers roll up DKIM and SPF results, selectors and countries as the 
   expect(await rowsOf(SELECTORS)).toEqual([]);
   expect(await rowsOf(COUNTRIES)).toEqual([]);
 }, 120_000);
+
+test("deleting an organization deletes its roll-ups (on PostgreSQL through its domains) and keeps another organization's", async () => {
+  const { store } = t.deps;
+  const members = [await signedInMember(store, "member"), await signedInMember(store, "member")];
+  for (const member of members) {
+    await store.write((tx) => tx.insert(store.t.domains).values({ orgId: member.orgId, name: "example.com" }));
+    const res = await upload(member.cookie, "small.xml", strToU8(report("small", 40, "2026-03-01")));
+    expect(res.body.results[0]).toMatchObject({ status: "ingested" });
+  }
+  const rollupRows = async (orgId: string) => {
+    const counts: number[] = [];
+    for (const table of ["daily_domain_stats", "daily_sender_stats", "daily_country_stats", "dkim_selectors_seen"])
+      counts.push(Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE org_id = ${orgId}`))[0]!.n));
+    return counts;
+  };
+  const [gone, kept] = members.map((m) => m.orgId) as [string, string];
+  expect((await rollupRows(gone)).every((n) => n > 0)).toBe(true);
+  const before = await rollupRows(kept);
+  await store.write(() => store.rows(sql`DELETE FROM organizations WHERE id = ${gone}`));
+  expect(await rollupRows(gone)).toEqual([0, 0, 0, 0]);
+  expect(await rollupRows(kept)).toEqual(before);
+});
