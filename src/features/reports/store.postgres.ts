@@ -33,9 +33,34 @@ async function insertRecordsPostgres(store: StoreCore, reportSeq: number, orgId:
 }
 const RECORD_TYPES = ["text", "bigint", "text", "text", "text", "boolean", "text", "text", "text", "text", "text", "text", "text", "text"] as const;
 
+/**
+ * Record inserts of one report sent and not yet answered at most: a report's batches are sent
+ * without waiting for PostgreSQL to insert the ones before (its connection runs them in order),
+ * so the next batch is read and its rows built while the server inserts (a 100,000-record upload
+ * waited for each of its 100 inserts in turn). Bounded: each holds its rows' JSON until it runs.
+ */
+export const RECORD_INSERTS_IN_FLIGHT = 4;
+
 export function postgresReportWriter(store: StoreCore, options: ReportWriterOptions = {}): Omit<ReportWriter, "writeAggregate"> {
   const { t } = store;
+  /** each report's record inserts under way (RECORD_INSERTS_IN_FLIGHT), oldest first */
+  const inFlight = new WeakMap<AggregateWrite, Promise<void>[]>();
+  /** Sends a report's record insert; waits only once RECORD_INSERTS_IN_FLIGHT are under way (for the oldest; its failure is thrown). */
+  const send = async (write: AggregateWrite, insert: Promise<void>) => {
+    // a failure is thrown where it is waited for; until then it must not count as unhandled
+    insert.catch(() => {});
+    let list = inFlight.get(write);
+    if (!list) inFlight.set(write, (list = []));
+    list.push(insert);
+    if (list.length > RECORD_INSERTS_IN_FLIGHT) await list.shift();
+  };
+  /** Waits for the report's record inserts under way, in order (the first failure is thrown): before any other statement of the report. */
+  const settle = async (write: AggregateWrite) => {
+    const list = inFlight.get(write);
+    while (list?.length) await list.shift();
+  };
   const writeRollup = async (write: AggregateWrite) => {
+    await settle(write);
     const rollup = takeRollup(write);
     if (!rollup) return;
     const deferred: DeferredRollup = { ctx: write.ctx, policyDomain: write.head.policy.domain, rollup };
@@ -127,7 +152,7 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
             where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
           ];
         });
-        await insertRecordsPostgres(store, seq, ctx.orgId, rows);
+        await send(write, insertRecordsPostgres(store, seq, ctx.orgId, rows));
       }
       if (addToRollup(write, records)) await writeRollup(write);
     },
