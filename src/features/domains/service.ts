@@ -134,6 +134,19 @@ export async function domainsWithReports(ctx: { store: StoreCore }): Promise<{ i
 }
 
 /** Notes that a report about the domain arrived, dated `at` (never moves the date back). Call inside the report's write. */
+/**
+ * PostgreSQL, inside a report write and before its other statements: takes the rows of the
+ * domains whose report arrival the write will record (recordReportArrival), in id order. A write
+ * that changes one of them meanwhile (a DNS check, another report's arrival) then waits for this
+ * one; otherwise it would commit first and this write, SERIALIZABLE, would fail at its end on that
+ * row and run again whole. Nothing on SQLite (one writer at a time).
+ */
+export async function holdDomainRows(ctx: Pick<ServiceContext, "store">, orgId: string, domainIds: readonly string[]): Promise<void> {
+  if (ctx.store.dialect !== "postgres" || !domainIds.length) return;
+  const ids = sql.join([...new Set(domainIds)].map((id) => sql`${id}`), sql`, `);
+  await ctx.store.rows(sql`SELECT id FROM domains WHERE org_id = ${orgId} AND id IN (${ids}) ORDER BY id FOR NO KEY UPDATE`);
+}
+
 export async function recordReportArrival(ctx: Pick<ServiceContext, "store">, domainId: string, at: Date): Promise<void> {
   const { domains } = ctx.store.t;
   const seconds = Math.floor(at.getTime() / 1000);

@@ -36,7 +36,7 @@ import type { ServiceContext } from "../../http/access";
 import { isTransientWriteError } from "../../db/store";
 import type { OwnedDomain } from "../../lib/reports/routing";
 import { domainNamesOf, recordReportArrival } from "../domains/service";
-import { afterReportsStored, finishStored, ingestFile, noteArrival, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
+import { afterReportsStored, finishStored, holdForReportWrite, ingestFile, noteArrival, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
 import { reportWriter, type DeferredRollup } from "./store";
 
 /**
@@ -154,7 +154,13 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
         // again inside the transaction, which keeps them until the commit (foreign keys are not
         // checked row by row here)
         const live = new Set<string>();
-        for (const orgId of new Set(files.map((f) => f.input.orgId))) for (const d of await domainNamesOf(deps, orgId)) live.add(`${orgId}\n${d.id}`);
+        const orgIds = [...new Set(files.map((f) => f.input.orgId))].sort();
+        for (const orgId of orgIds) for (const d of await domainNamesOf(deps, orgId)) live.add(`${orgId}\n${d.id}`);
+        // PostgreSQL: the rows the group's end updates (its domains' report arrivals, the roll-up version), taken now
+        for (const orgId of orgIds) {
+          const mine = files.filter((f) => f.input.orgId === orgId);
+          await holdForReportWrite(deps, orgId, mine.flatMap((f) => f.plan.map((p) => p.domain.id)), mine.some((f) => f.kind === "aggregate"));
+        }
         const out: (Stored[] | { error: unknown })[] = [];
         for (const file of files) {
           const gone = file.plan.find((p) => !live.has(`${file.input.orgId}\n${p.domain.id}`));

@@ -13,8 +13,9 @@ import { DEFAULT_LIMITS, ReportRefusedError, type AggregateReport, type ParsedRe
 import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
 import { recordReportEvents } from "../alerts/report-events";
-import { domainNamesOf, recordReportArrival } from "../domains/service";
+import { domainNamesOf, holdDomainRows, recordReportArrival } from "../domains/service";
 import { noteRecordsWritten } from "./planner-stats";
+import { holdRollupVersion } from "./read-cache";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
 import type { ReportSource } from "./sources";
 import { reportWriter, type AggregateWrite, type ReportWriter, type StoredReport, type WriteContext } from "./store";
@@ -184,6 +185,19 @@ export async function prepareFile(deps: ServiceContext, input: IngestInput, owne
   return { input, kind, plan, records, large: !bulk && isLargeReport(records) };
 }
 
+/**
+ * The first statements of a write of reports (PostgreSQL; nothing on SQLite): the rows its end
+ * updates — its domains' (their report arrival), then, when it writes aggregate reports, the
+ * organization's roll-up version — taken at its start, so that a shorter write changing them
+ * meanwhile waits for it rather than making it fail and run again whole (holdDomainRows,
+ * holdRollupVersion). Domains first, as a domain's removal takes them (then the version, through
+ * the roll-ups it deletes).
+ */
+export async function holdForReportWrite(deps: ServiceContext, orgId: string, domainIds: readonly string[], rollups: boolean): Promise<void> {
+  await holdDomainRows(deps, orgId, domainIds);
+  if (rollups) await holdRollupVersion(deps.store, orgId);
+}
+
 /** Notes that a report about `domainId` arrived at `at` in `arrivals` (the latest per domain). */
 export function noteArrival(arrivals: Map<string, Date>, domainId: string, at: Date): void {
   const before = arrivals.get(domainId);
@@ -199,6 +213,8 @@ export async function writePrepared(deps: ServiceContext, writer: ReportWriter, 
   const { input } = prepared;
   const written: Stored[] = [];
   const noted = arrivals ?? new Map<string, Date>();
+  // the file's own write (a bulk group holds its files' rows once, at its start)
+  if (!arrivals) await holdForReportWrite(deps, input.orgId, prepared.plan.map((p) => p.domain.id), prepared.kind === "aggregate");
   for (const planned of prepared.plan) {
     const ctx: WriteContext = { orgId: input.orgId, domainId: planned.domain.id, source: input.source, fileName: input.fileName, now, large: prepared.large };
     const r = planned.report;
@@ -263,6 +279,7 @@ async function ingestStreamedWrite(
           if (!domain) throw new ForeignDomain(foreignDomainMessage(head.policy.domain, owned));
           large = whole === undefined;
           if (large) writing.end ??= largeWriteBegun();
+          await holdForReportWrite(deps, input.orgId, [domain.id], true);
           const begun = await writer.beginAggregate({ orgId: input.orgId, domainId: domain.id, source: input.source, fileName: input.fileName, now, large }, head, whole);
           if ("geo" in begun) write = begun;
           else duplicate = begun;

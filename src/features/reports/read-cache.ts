@@ -127,6 +127,18 @@ export async function raiseRollupVersion(store: StoreCore, orgId: string): Promi
   await store.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${orgId}`);
 }
 
+/**
+ * PostgreSQL, inside a write that will change the organization's roll-ups: takes its version's
+ * row now, which the roll-ups' triggers would take only at the write's first roll-up statement
+ * (its end, for a report): another write of the organization's roll-ups, names or marks begun
+ * meanwhile then waits for this one instead of committing first and making this one fail there
+ * and run again whole. Nothing on SQLite (one writer at a time).
+ */
+export async function holdRollupVersion(store: StoreCore, orgId: string): Promise<void> {
+  if (store.dialect !== "postgres") return;
+  await store.rows(sql`SELECT version FROM rollup_versions WHERE org_id = ${orgId} FOR NO KEY UPDATE`);
+}
+
 /** The organization's roll-up version, or null when it has none (an organization being removed). */
 export async function rollupVersion(ctx: OrgContext): Promise<number | null> {
   const [row] = await ctx.store.tuples<[number | string]>(sql`SELECT version FROM rollup_versions WHERE org_id = ${ctx.actor.orgId}`);

@@ -4,14 +4,17 @@
  * senders, the dashboard), so the PostgreSQL writer and the portable SQL are exercised for real.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { sql } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { testConfig } from "../../config";
 import { openPostgresStore, type Store } from "../../db";
 import type { OrgContext } from "../../http/access";
 import { RateLimiter } from "../../http/rate-limit";
 import { memoryLogger } from "../../log";
 import { postgresMissing, startPostgres, type PostgresCluster } from "../../../tests/support/postgres";
-import { fixture, sampleAggregate, xmlBytes } from "../../../tests/support/report-fixtures";
+import { fixture, sampleAggregate, xmlBytes, zip } from "../../../tests/support/report-fixtures";
+import { parseReportFile } from "../../lib/reports/parse";
+import { GroupIngest } from "./group-ingest";
 import type { GeneratedRecord } from "../../lib/reports/generate";
 import { dashboardStats, listThreats } from "../dashboard/service";
 import { listDomains } from "../domains/service";
@@ -24,6 +27,8 @@ import { getReport, listReports, selectorsSeen } from "./service";
 const NOW = new Date("2024-01-03T12:00:00Z");
 let cluster: PostgresCluster | null = null;
 let store: Store;
+/** the URL of `store`'s database (another store on it is another node) */
+let storeUrl = "";
 let ctx: OrgContext;
 
 if (postgresMissing) console.warn(`skipping PostgreSQL ingestion tests: ${postgresMissing}`);
@@ -39,7 +44,8 @@ afterAll(async () => {
 beforeEach(async () => {
   if (!cluster) return;
   await store?.close();
-  store = await openPostgresStore(await cluster.createDatabase());
+  storeUrl = await cluster.createDatabase();
+  store = await openPostgresStore(storeUrl);
   const { organizations, users, domains } = store.t;
   const [org] = await store.write((tx) => tx.insert(organizations).values({ name: "Acme", slug: `acme-${crypto.randomUUID().slice(0, 8)}` }).returning());
   const [user] = await store.write((tx) => tx.insert(users).values({ name: "Owner", email: `owner-${crypto.randomUUID()}@example.test` }).returning());
@@ -118,6 +124,62 @@ describe.skipIf(postgresMissing !== null)("reports on PostgreSQL", () => {
     const threats = await listThreats(ctx);
     expect(threats).toEqual([expect.objectContaining({ ipAddress: "203.0.113.5", attemptCount: 50, deliveredCount: 40, domains: ["example.com"] })]);
   });
+
+  test.each(["a report read as it streams", "a report of a zip file, read whole", "a bulk group"])(
+    "a report write takes the rows its end updates at its start: a DNS check and a mark made meanwhile wait for it, and it is written once (%s)",
+    async (path) => {
+      const orgId = ctx.actor.orgId;
+      const { domains } = store.t;
+      const [domain] = await store.rows<{ id: string }>(sql`SELECT id FROM domains WHERE org_id = ${orgId}`);
+      // another node: a DNS check updating the domain's row, and a mark raising the roll-up version
+      const other = await openPostgresStore(storeUrl);
+      let recordInserts = 0;
+      let meanwhile: Promise<unknown> | null = null;
+      const dialect = new PgDialect();
+      const watched = new Proxy(store, {
+        get(target, prop) {
+          if (prop === "rows")
+            return async (query: SQL) => {
+              if (dialect.sqlToQuery(query).sql.startsWith("INSERT INTO aggregate_records")) {
+                recordInserts++;
+                if (!meanwhile) {
+                  meanwhile = Promise.all([
+                    other.write((tx) => tx.update(domains).set({ spfStatus: "invalid" }).where(eq(domains.id, domain!.id))),
+                    other.write(() => other.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${orgId}`)),
+                  ]);
+                  // they commit now unless this write holds their rows (then they wait for its commit)
+                  await Promise.race([meanwhile, Bun.sleep(300)]);
+                }
+              }
+              return target.rows(query);
+            };
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const deps = { ...ctx, store: watched };
+      const xml = xmlBytes(sampleAggregate("example.com", { reportId: "held", records: [{ sourceIp: "192.0.2.1", count: 3, dkim: "pass", spf: "fail" }] }));
+      let status: string;
+      if (path === "a bulk group") {
+        const answers: string[] = [];
+        const group = new GroupIngest(deps, { onResult: (r) => void answers.push(r.status) });
+        await group.add({ orgId, fileName: "held.xml", bytes: xml, source: "cli", parsed: await parseReportFile(xml) });
+        await group.finish();
+        status = answers.join();
+      } else {
+        const bytes = path === "a report read as it streams" ? xml : zip({ "held.xml": xml });
+        status = (await ingestFile(deps, { orgId, fileName: "held", bytes, source: "upload" })).status;
+      }
+      await meanwhile;
+      await other.close();
+      expect(status).toBe("ingested");
+      // the report's transaction ran once: it did not fail at its end on a row changed meanwhile
+      expect(recordInserts).toBe(1);
+      const [row] = await store.rows<{ spf_status: string; last_report_at: unknown }>(sql`SELECT spf_status, last_report_at FROM domains WHERE id = ${domain!.id}`);
+      expect(row!.spf_status).toBe("invalid");
+      expect(row!.last_report_at).not.toBeNull();
+    },
+  );
 
   test("roll-ups written together that meet one sender row (one organization, day and policy domain) both count", async () => {
     // the rows of many roll-ups go in one statement, which may meet a row only once: these two go in two
