@@ -125,6 +125,41 @@ describe.skipIf(postgresMissing !== null)("reports on PostgreSQL", () => {
     expect(threats).toEqual([expect.objectContaining({ ipAddress: "203.0.113.5", attemptCount: 50, deliveredCount: 40, domains: ["example.com"] })]);
   });
 
+  /** `store` calling `before` ahead of each insert of records (through `store.rows`) */
+  const beforeRecordInserts = (before: () => Promise<void>): Store => {
+    const dialect = new PgDialect();
+    return new Proxy(store, {
+      get(target, prop) {
+        if (prop === "rows")
+          return async (query: SQL) => {
+            if (dialect.sqlToQuery(query).sql.startsWith("INSERT INTO aggregate_records")) await before();
+            return target.rows(query);
+          };
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  };
+
+  test("a report's record inserts are sent without waiting for each, and one that fails fails the report: nothing of it is stored", async () => {
+    // 6,000 records: two streamed batches, six inserts of 1,000 records, more than are sent at once
+    const records = Array.from({ length: 6_000 }, (_, i) => ({ sourceIp: `10.9.${(i >> 8) & 255}.${i & 255}`, count: 1, dkim: "pass" as const, spf: "pass" as const }));
+    const bytes = xmlBytes(sampleAggregate("example.com", { reportId: "failing-insert", records }));
+    let inserts = 0;
+    const failing = beforeRecordInserts(async () => {
+      if (++inserts === 2) throw new Error("the database refused these records");
+    });
+    const result = await ingestFile({ ...ctx, store: failing }, { orgId: ctx.actor.orgId, fileName: "failing.xml", bytes, source: "upload" });
+    expect(result).toMatchObject({ status: "rejected", code: "unavailable" });
+    const counts = await store.rows<{ reports: string; records: string; senders: string }>(sql`SELECT (SELECT count(*) FROM aggregate_reports) AS reports,
+      (SELECT count(*) FROM aggregate_records) AS records, (SELECT count(*) FROM daily_sender_stats) AS senders`);
+    expect(counts.map((c) => [Number(c.reports), Number(c.records), Number(c.senders)])).toEqual([[0, 0, 0]]);
+    // the same report stores whole once nothing fails
+    expect((await ingest(bytes)).status).toBe("ingested");
+    const [stored] = await store.rows<{ n: string }>(sql`SELECT count(*) AS n FROM aggregate_records`);
+    expect(Number(stored!.n)).toBe(6_000);
+  });
+
   test.each(["a report read as it streams", "a report of a zip file, read whole", "a bulk group"])(
     "a report write takes the rows its end updates at its start: a DNS check and a mark made meanwhile wait for it, and it is written once (%s)",
     async (path) => {
@@ -135,29 +170,19 @@ describe.skipIf(postgresMissing !== null)("reports on PostgreSQL", () => {
       const other = await openPostgresStore(storeUrl);
       let recordInserts = 0;
       let meanwhile: Promise<unknown> | null = null;
-      const dialect = new PgDialect();
-      const watched = new Proxy(store, {
-        get(target, prop) {
-          if (prop === "rows")
-            return async (query: SQL) => {
-              if (dialect.sqlToQuery(query).sql.startsWith("INSERT INTO aggregate_records")) {
-                recordInserts++;
-                if (!meanwhile) {
-                  meanwhile = Promise.all([
-                    other.write((tx) => tx.update(domains).set({ spfStatus: "invalid" }).where(eq(domains.id, domain!.id))),
-                    other.write(() => other.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${orgId}`)),
-                  ]);
-                  // they commit now unless this write holds their rows (then they wait for its commit)
-                  await Promise.race([meanwhile, Bun.sleep(300)]);
-                }
-              }
-              return target.rows(query);
-            };
-          const value = Reflect.get(target, prop, target) as unknown;
-          return typeof value === "function" ? value.bind(target) : value;
-        },
-      });
-      const deps = { ...ctx, store: watched };
+      const deps = {
+        ...ctx,
+        store: beforeRecordInserts(async () => {
+          recordInserts++;
+          if (meanwhile) return;
+          meanwhile = Promise.all([
+            other.write((tx) => tx.update(domains).set({ spfStatus: "invalid" }).where(eq(domains.id, domain!.id))),
+            other.write(() => other.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${orgId}`)),
+          ]);
+          // they commit now unless this write holds their rows (then they wait for its commit)
+          await Promise.race([meanwhile, Bun.sleep(300)]);
+        }),
+      };
       const xml = xmlBytes(sampleAggregate("example.com", { reportId: "held", records: [{ sourceIp: "192.0.2.1", count: 3, dkim: "pass", spf: "fail" }] }));
       let status: string;
       if (path === "a bulk group") {
