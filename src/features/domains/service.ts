@@ -133,7 +133,6 @@ export async function domainsWithReports(ctx: { store: StoreCore }): Promise<{ i
   return rows.flatMap((row) => (row.lastReportAt ? [{ ...row, lastReportAt: row.lastReportAt }] : []));
 }
 
-/** Notes that a report about the domain arrived, dated `at` (never moves the date back). Call inside the report's write. */
 /**
  * PostgreSQL, inside a report write and before its other statements: takes the rows of the
  * domains whose report arrival the write will record (recordReportArrival), in id order. A write
@@ -147,6 +146,7 @@ export async function holdDomainRows(ctx: Pick<ServiceContext, "store">, orgId: 
   await ctx.store.rows(sql`SELECT id FROM domains WHERE org_id = ${orgId} AND id IN (${ids}) ORDER BY id FOR NO KEY UPDATE`);
 }
 
+/** Notes that a report about the domain arrived, dated `at` (never moves the date back). Call inside the report's write. */
 export async function recordReportArrival(ctx: Pick<ServiceContext, "store">, domainId: string, at: Date): Promise<void> {
   const { domains } = ctx.store.t;
   const seconds = Math.floor(at.getTime() / 1000);
