@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateRecord, AggregateReport } from "../../lib/reports/model";
-import { insertJsonRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
+import { insertJsonRows, insertRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
 
 export interface RollupCounts {
   messages: number;
@@ -360,16 +360,15 @@ export async function writeCountryDaysPostgres(store: StoreCore, list: readonly 
         into[5] += passed;
       } else summed.set(key, [orgId, day, domainId, country, messages, passed]);
     }
-  const rows = [...summed.values()];
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    // one JSON parameter for all the rows (src/db/json-rows.ts), not a parameter per value
-    await insertJsonRows(
-      store,
-      sql`INSERT INTO daily_country_stats (org_id, day, domain_id, country, messages, passed)`,
-      [],
-      ["text", "integer", "text", "text", "bigint", "bigint"],
-      rows.slice(start, start + ROWS_PER_STATEMENT),
-      sql`ON CONFLICT (org_id, day, domain_id, country) DO UPDATE SET messages = daily_country_stats.messages + excluded.messages, passed = daily_country_stats.passed + excluded.passed`,
-    );
-  }
+  // one JSON parameter per ROWS_PER_STATEMENT rows (src/db/json-rows.ts), not a parameter per value
+  await insertRows(
+    store,
+    {
+      table: "daily_country_stats",
+      columns: ["org_id", "day", "domain_id", "country", "messages", "passed"],
+      types: ["text", "integer", "text", "text", "bigint", "bigint"],
+      tail: sql`ON CONFLICT (org_id, day, domain_id, country) DO UPDATE SET messages = daily_country_stats.messages + excluded.messages, passed = daily_country_stats.passed + excluded.passed`,
+    },
+    [...summed.values()],
+  );
 }

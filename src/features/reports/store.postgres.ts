@@ -11,7 +11,7 @@ import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggrega
 import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
-import { insertJsonRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
+import { insertJsonRows, insertRows } from "../../db/json-rows";
 import { writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
@@ -98,18 +98,18 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
         into[8] += c.dkimAligned;
       }
     }
-    const rows = [...summed.values()];
-    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT)
-      await insertJsonRows(
-        store,
-        sql`INSERT INTO daily_domain_stats (org_id, domain_id, day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned)`,
-        [],
-        ["text", "text", "integer", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"],
-        rows.slice(start, start + ROWS_PER_STATEMENT),
-        sql`ON CONFLICT (org_id, domain_id, day) DO UPDATE SET messages = daily_domain_stats.messages + excluded.messages, passed = daily_domain_stats.passed + excluded.passed,
+    await insertRows(
+      store,
+      {
+        table: "daily_domain_stats",
+        columns: ["org_id", "domain_id", "day", "messages", "passed", "quarantined", "rejected", "spf_aligned", "dkim_aligned"],
+        types: ["text", "text", "integer", "bigint", "bigint", "bigint", "bigint", "bigint", "bigint"],
+        tail: sql`ON CONFLICT (org_id, domain_id, day) DO UPDATE SET messages = daily_domain_stats.messages + excluded.messages, passed = daily_domain_stats.passed + excluded.passed,
           quarantined = daily_domain_stats.quarantined + excluded.quarantined, rejected = daily_domain_stats.rejected + excluded.rejected,
           spf_aligned = daily_domain_stats.spf_aligned + excluded.spf_aligned, dkim_aligned = daily_domain_stats.dkim_aligned + excluded.dkim_aligned`,
-      );
+      },
+      [...summed.values()],
+    );
   };
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
