@@ -314,17 +314,17 @@ export type SelectorRow = readonly [orgId: string, domainId: string, authDomain:
 
 /** The PostgreSQL upsert of dkim_selectors_seen rows, one key each (inside the caller's store.write). */
 export async function writeSelectorsPostgres(store: StoreCore, rows: readonly SelectorRow[]): Promise<void> {
-  // one JSON parameter for all the rows (src/db/json-rows.ts)
-  for (let start = 0; start < rows.length; start += 1000) {
-    await insertJsonRows(
-      store,
-      sql`INSERT INTO dkim_selectors_seen (org_id, domain_id, auth_domain, selector, last_begin, results)`,
-      [],
-      ["text", "text", "text", "text", "bigint", "bigint"],
-      rows.slice(start, start + 1000),
-      sql`ON CONFLICT (org_id, domain_id, auth_domain, selector) DO UPDATE SET last_begin = GREATEST(dkim_selectors_seen.last_begin, excluded.last_begin), results = dkim_selectors_seen.results + excluded.results`,
-    );
-  }
+  // one JSON parameter per ROWS_PER_STATEMENT rows (src/db/json-rows.ts)
+  await insertRows(
+    store,
+    {
+      table: "dkim_selectors_seen",
+      columns: ["org_id", "domain_id", "auth_domain", "selector", "last_begin", "results"],
+      types: ["text", "text", "text", "text", "bigint", "bigint"],
+      tail: sql`ON CONFLICT (org_id, domain_id, auth_domain, selector) DO UPDATE SET last_begin = GREATEST(dkim_selectors_seen.last_begin, excluded.last_begin), results = dkim_selectors_seen.results + excluded.results`,
+    },
+    rows,
+  );
 }
 
 /** The SQLite upsert of one daily_country_stats row (values in the order of countryValues). */
