@@ -14,7 +14,7 @@ import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
 import { recordReportEvents } from "../alerts/report-events";
 import { domainNamesOf, holdDomainRows, recordReportArrival } from "../domains/service";
-import { noteRecordsWritten } from "./planner-stats";
+import { noteReportsWritten } from "./planner-stats";
 import { holdRollupVersion } from "./read-cache";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
 import type { ReportSource } from "./sources";
@@ -319,8 +319,8 @@ async function ingestStreamedWrite(
  */
 export async function afterReportsStored(deps: ServiceContext, orgId: string, stored: Stored[]): Promise<void> {
   const fresh = stored.filter((s) => !s.row.duplicate);
-  // PostgreSQL: the report tables' statistics follow the rows written (see planner-stats.ts)
-  await noteRecordsWritten(deps.store, fresh.reduce((n, s) => n + (s.planned.report.kind === "aggregate" ? s.row.recordCount : 0), 0));
+  // PostgreSQL: the reports table's statistics follow the reports written (see planner-stats.ts)
+  await noteReportsWritten(deps.store, fresh.filter((s) => s.planned.report.kind === "aggregate").length);
   if (!fresh.length) return;
   const events = await recordReportEvents(
     deps,
