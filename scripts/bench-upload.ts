@@ -14,7 +14,7 @@
  * and the peak over all runs), --pause S (seconds to wait before each upload; default none: back to back).
  */
 import { Gzip, strToU8 } from "fflate";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDnsServer, type Zone } from "../tests/support/dns-server";
@@ -89,6 +89,32 @@ function ptrZone(): Zone {
   return zone;
 }
 
+/** CPU seconds (user + system) in a /proc stat file: a process's (every thread's, ended ones too) or one thread's */
+function cpuSeconds(statFile: string): number {
+  try {
+    const stat = readFileSync(statFile, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0; // the process ended meanwhile
+  }
+}
+
+/** CPU seconds so far: the server's (all threads), its main thread's, and every PostgreSQL process's on this machine (the database's work) */
+function cpuNow(pid: number): { server: number; main: number; postgres: number } {
+  let postgres = 0;
+  if (STORE === "postgres")
+    for (const p of readdirSync("/proc")) {
+      if (!/^\d+$/.test(p)) continue;
+      try {
+        if (readFileSync(`/proc/${p}/comm`, "utf8").trim() === "postgres") postgres += cpuSeconds(`/proc/${p}/stat`);
+      } catch {
+        // ended meanwhile
+      }
+    }
+  return { server: cpuSeconds(`/proc/${pid}/stat`), main: cpuSeconds(`/proc/${pid}/task/${pid}/stat`), postgres };
+}
+
 function peakRssMb(pid: number): number {
   const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
   if (!kb) fail("VmHWM not found in /proc (Linux only)");
@@ -160,6 +186,7 @@ try {
     if (PAUSE) await Bun.sleep(PAUSE * 1000);
     const form = new FormData();
     form.append("files", new File([bytes as Uint8Array<ArrayBuffer>], `bench-${run}.xml.gz`));
+    const cpuBefore = cpuNow(server.pid);
     const start = performance.now();
     const res = await fetch(`${url}/api/reports/upload`, { method: "POST", headers: { cookie, origin: url }, body: form });
     const body = (await res.json()) as { results?: { status: string; reports: { id: string; recordCount: number }[]; error?: string }[] };
@@ -168,7 +195,9 @@ try {
     if (res.status !== 200 || result?.status !== "ingested") fail(`upload answered ${res.status}: ${JSON.stringify(body).slice(0, 500)}`);
     if (result.reports[0]?.recordCount !== RECORDS) fail(`stored ${result.reports[0]?.recordCount} records, expected ${RECORDS}`);
     stored.push(result.reports[0].id);
-    console.log(`upload ${run + 1}: ${seconds.toFixed(2)} s, ${Math.round(RECORDS / seconds).toLocaleString("en-US")} records/s, server peak RSS so far ${peakRssMb(server.pid)} MB`);
+    const cpu = cpuNow(server.pid);
+    const cpuText = `CPU: server ${(cpu.server - cpuBefore.server).toFixed(2)} s (main thread ${(cpu.main - cpuBefore.main).toFixed(2)})${STORE === "postgres" ? `, PostgreSQL ${(cpu.postgres - cpuBefore.postgres).toFixed(2)} s` : ""}`;
+    console.log(`upload ${run + 1}: ${seconds.toFixed(2)} s, ${Math.round(RECORDS / seconds).toLocaleString("en-US")} records/s, ${cpuText}, server peak RSS so far ${peakRssMb(server.pid)} MB`);
   }
   // the reverse DNS enrichment runs after the answer: wait until its names are written (SQLite:
   // every record of every uploaded report named, read from the file; at most two minutes), then read the peak

@@ -153,6 +153,9 @@ function describeTable(table: SQLiteTable | PgTable) {
 /** Tables whose PostgreSQL twin has no key of its own to organizations (src/db/schema-pg/rollups.ts): each row's organization is checked through its domain's. */
 const ORG_KEY_IMPLIED = new Set(["daily_domain_stats", "daily_sender_stats", "daily_country_stats", "dkim_selectors_seen"]);
 
+/** Foreign keys the PostgreSQL twin leaves to a statement trigger (migration 0029): a record's report, whose deletion deletes the record. */
+const KEY_BY_TRIGGER = new Map([["aggregate_records", "aggregate_reports"]]);
+
 const withOrg = (columns: string[]) => (columns.includes("org_id") ? columns : ["org_id", ...columns]);
 
 /**
@@ -175,7 +178,8 @@ function shardedTwin(given: TableDescription): TableDescription {
   );
   // the roll-ups keyed by domain drop their own key to organizations: their (org_id, domain_id) key to domains, deleting with it, implies it
   const implied = ORG_KEY_IMPLIED.has(sqlite.name) && sharded.some((fk) => fk.foreignTable === "domains" && fk.onDelete === "cascade" && fk.columns.join() === "org_id,domain_id");
-  const foreignKeys = implied ? sharded.filter((fk) => fk.foreignTable !== "organizations") : sharded;
+  const byTrigger = KEY_BY_TRIGGER.get(sqlite.name);
+  const foreignKeys = sharded.filter((fk) => !(implied && fk.foreignTable === "organizations") && !(byTrigger && fk.foreignTable === byTrigger && fk.onDelete === "cascade"));
   return {
     ...sqlite,
     primaryKey: sqlite.primaryKey.map(withOrg),

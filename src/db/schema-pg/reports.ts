@@ -84,7 +84,11 @@ export const aggregateRecords = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.orgId, t.id] }),
-    foreignKey({ name: "aggregate_records_report_fk", columns: [t.orgId, t.reportSeq], foreignColumns: [aggregateReports.orgId, aggregateReports.seq] }).onDelete("cascade"),
+    // no foreign key to the report (PostgreSQL migration 0029): records are written only by the
+    // report writer, in the transaction that inserts their report, so a record's report exists
+    // by construction, and the key's check cost a lookup and a row lock per record (a third of
+    // the records' insert). Deleting reports deletes their records by the statement trigger
+    // `aggregate_reports_delete_records` (in the migration: drizzle does not express triggers).
     index("aggregate_records_report_idx").on(t.reportSeq),
   ],
 );

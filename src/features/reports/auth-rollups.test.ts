@@ -217,3 +217,32 @@ test("deleting an organization deletes its roll-ups (on PostgreSQL through its d
   expect(await rollupRows(gone)).toEqual([0, 0, 0, 0]);
   expect(await rollupRows(kept)).toEqual(before);
 });
+
+test("a report's records go with it: removing a domain deletes its reports' records, deleting an organization all of its records, and nothing of another domain or organization", async () => {
+  // on PostgreSQL records have no foreign key to their report (migration 0029): a statement trigger deletes them
+  const { store } = t.deps;
+  const [owner, other] = [await signedInMember(store, "owner"), await signedInMember(store, "owner")];
+  const domainIds: Record<string, string> = {};
+  for (const [member, name] of [[owner, "example.com"], [owner, "example.org"], [other, "example.com"]] as const) {
+    const [row] = await store.write((tx) => tx.insert(store.t.domains).values({ orgId: member.orgId, name }).returning({ id: store.t.domains.id }));
+    domainIds[`${member.orgId}/${name}`] = row!.id;
+    const xml = report(`r-${name}`, 30, "2026-03-01").replaceAll("<domain>example.com</domain>", `<domain>${name}</domain>`);
+    expect((await upload(member.cookie, `${name}.xml`, strToU8(xml))).body.results[0]).toMatchObject({ status: "ingested" });
+  }
+  const recordsOf = async (orgId: string, domain: string) =>
+    Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM aggregate_records r JOIN aggregate_reports a ON a.org_id = r.org_id AND a.seq = r.report_seq WHERE r.org_id = ${orgId} AND a.policy_domain = ${domain}`))[0]!.n);
+  const allRecordsOf = async (orgId: string) => Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM aggregate_records WHERE org_id = ${orgId}`))[0]!.n);
+  expect([await recordsOf(owner.orgId, "example.com"), await recordsOf(owner.orgId, "example.org"), await recordsOf(other.orgId, "example.com")]).toEqual([30, 30, 30]);
+
+  const removed = await t.json("DELETE", `/api/domains/${domainIds[`${owner.orgId}/example.com`]}`, { cookie: owner.cookie });
+  expect(removed.status).toBeLessThan(300);
+  // the report rows went with the domain; their records (and no record of theirs left behind, orphaned) with them
+  expect(await allRecordsOf(owner.orgId)).toBe(30);
+  expect(await recordsOf(owner.orgId, "example.org")).toBe(30);
+  expect(await allRecordsOf(other.orgId)).toBe(30);
+
+  await store.write(() => store.rows(sql`DELETE FROM organizations WHERE id = ${owner.orgId}`));
+  expect(await allRecordsOf(owner.orgId)).toBe(0);
+  expect(await allRecordsOf(other.orgId)).toBe(30);
+  expect(await recordsOf(other.orgId, "example.com")).toBe(30);
+});
