@@ -7,12 +7,15 @@
 -- deleted reports, as the key's cascade did row by row: each report's records found by their
 -- report's seq (`aggregate_records_report_idx`), the organization compared on the rows found
 -- (IS NOT DISTINCT FROM, which no index serves: an equality there let the planner combine the
--- organization's whole primary-key range with each report's). Instant: no table is rewritten.
+-- organization's whole primary-key range with each report's). Planned each time (EXECUTE), with
+-- the number of reports deleted and the records table's statistics of the moment: a plan kept
+-- from a connection's first deletion into a nearly empty table could read the whole table.
+-- Instant: no table is rewritten.
 ALTER TABLE "aggregate_records" DROP CONSTRAINT "aggregate_records_report_fk";
 --> statement-breakpoint
 CREATE FUNCTION aggregate_reports_delete_records() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  DELETE FROM aggregate_records r USING gone g WHERE r.report_seq = g.seq AND r.org_id IS NOT DISTINCT FROM g.org_id;
+  EXECUTE 'DELETE FROM aggregate_records r USING gone g WHERE r.report_seq = g.seq AND r.org_id IS NOT DISTINCT FROM g.org_id';
   RETURN NULL;
 END $$;
 --> statement-breakpoint

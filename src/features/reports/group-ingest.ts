@@ -41,9 +41,7 @@ import { reportWriter, type DeferredRollup } from "./store";
 
 /**
  * files written in one transaction at most (256 would halve the commit time of small files on SQLite,
- * but hold about 30-100 MB more at once; on PostgreSQL a first group into a new database must
- * stay small anyway: its foreign-key checks keep the plans of the statistics of the moment,
- * which planner-stats.ts refreshes between groups)
+ * but hold about 30-100 MB more at once)
  */
 export const GROUP_FILES = 64;
 /** aggregate records written in one transaction at most (a file is never split) */

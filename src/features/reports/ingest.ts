@@ -14,7 +14,6 @@ import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
 import { matchOwnedDomain, type OwnedDomain } from "../../lib/reports/routing";
 import { recordReportEvents } from "../alerts/report-events";
 import { domainNamesOf, holdDomainRows, recordReportArrival } from "../domains/service";
-import { noteReportsWritten } from "./planner-stats";
 import { holdRollupVersion } from "./read-cache";
 import { scheduleReverseDns, type EnrichmentTarget } from "./reverse-dns";
 import type { ReportSource } from "./sources";
@@ -312,15 +311,12 @@ async function ingestStreamedWrite(
 }
 
 /**
- * After stored reports' write (one file's, or a bulk-ingest group's): the planner statistics
- * (PostgreSQL) and the report events (new failing sources, pass rate, failure reports, "reports
+ * After stored reports' write (one file's, or a bulk-ingest group's): the report events (new failing sources, pass rate, failure reports, "reports
  * stopped" cleared) of the organisation's domains that got new reports, in their own write.
  * Each domain's conditions are evaluated once, on what is stored now.
  */
 export async function afterReportsStored(deps: ServiceContext, orgId: string, stored: Stored[]): Promise<void> {
   const fresh = stored.filter((s) => !s.row.duplicate);
-  // PostgreSQL: the reports table's statistics follow the reports written (see planner-stats.ts)
-  await noteReportsWritten(deps.store, fresh.filter((s) => s.planned.report.kind === "aggregate").length);
   if (!fresh.length) return;
   const events = await recordReportEvents(
     deps,
