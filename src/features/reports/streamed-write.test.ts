@@ -6,7 +6,7 @@ import { signedInMember } from "../../../tests/support/fixtures";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
 import { DEFAULT_LIMITS, ReportRefusedError, type AggregateRecord } from "../../lib/reports/model";
 import { reverseDnsSettled } from "./reverse-dns";
-import { MAX_READING_WORKERS, NotStreamable, RECORD_BATCH, streamAggregate, streamAggregateOnWorker, workerReads, worthAWorker, type RecordSink } from "./streamed-write";
+import { MAX_READING_WORKERS, NotStreamable, RECORD_BATCH, readingWorkerKept, readingWorkerTiming, streamAggregate, streamAggregateOnWorker, workerReads, worthAWorker, type RecordSink } from "./streamed-write";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -161,6 +161,50 @@ test("read on a worker thread, a report is refused as it is here, and a sink's o
     records: async () => {},
   }).catch((error) => error);
   expect(thrown).toBeInstanceOf(Foreign);
+}, 120_000);
+
+test("a reading worker that read a report to its end reads the next one; one whose reading its caller stopped is ended; a kept one ends when unused", async () => {
+  const gz = (id: string) => gzipSync(strToU8(report(id)));
+  const first = await readWith(streamAggregateOnWorker, gz("kept-1"));
+  expect(first.result).toMatchObject({ recordCount: RECORDS, complete: true });
+  expect(readingWorkerKept()).toBe(true);
+  // the next report: read by the kept worker, to the same result as here
+  let reused = workerReads.reused;
+  const second = await readWith(streamAggregateOnWorker, gz("kept-2"));
+  expect(workerReads.reused).toBe(reused + 1);
+  expect(second).toEqual(await readWith(streamAggregate, gz("kept-2")));
+  // a refusal ends the worker's reading too (its last batches acknowledged after it): kept, and it reads the next one whole
+  const broken = gzipSync(strToU8(report("kept-broken").replace("</feedback>", "  <record><row><source_ip>10.9.9.9</source_ip></record>\n</feedback>")));
+  expect((await readWith(streamAggregateOnWorker, broken)).result).toBeInstanceOf(ReportRefusedError);
+  expect(readingWorkerKept()).toBe(true);
+  reused = workerReads.reused;
+  const third = await readWith(streamAggregateOnWorker, gz("kept-3"));
+  expect(workerReads.reused).toBe(reused + 1);
+  expect(third).toEqual(await readWith(streamAggregate, gz("kept-3")));
+  // the caller stops at a batch (its write failed): the worker, still reading, is ended, not kept
+  const failed = await streamAggregateOnWorker(gz("kept-4"), DEFAULT_LIMITS, {
+    head: async () => true,
+    records: async () => {
+      throw new Error("the write failed");
+    },
+  }).catch((error: Error) => error);
+  expect((failed as Error).message).toBe("the write failed");
+  expect(readingWorkerKept()).toBe(false);
+  reused = workerReads.reused;
+  expect((await readWith(streamAggregateOnWorker, gz("kept-5"))).result).toMatchObject({ recordCount: RECORDS });
+  expect(workerReads.reused).toBe(reused);
+  // unused for readingWorkerTiming.keptMs, the kept worker ends
+  expect(readingWorkerKept()).toBe(true);
+  const keptMs = readingWorkerTiming.keptMs;
+  readingWorkerTiming.keptMs = 50;
+  try {
+    await readWith(streamAggregateOnWorker, gz("kept-6"));
+    expect(readingWorkerKept()).toBe(true);
+    for (let i = 0; i < 100 && readingWorkerKept(); i++) await Bun.sleep(20);
+    expect(readingWorkerKept()).toBe(false);
+  } finally {
+    readingWorkerTiming.keptMs = keptMs;
+  }
 }, 120_000);
 
 test(`at most ${MAX_READING_WORKERS} reports are read on worker threads at once: one more is read on the calling thread, to the same result`, async () => {

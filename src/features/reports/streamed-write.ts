@@ -210,8 +210,55 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
  */
 export const WORKER_MIN_COMPRESSED_BYTES = 128 * 1024;
 
-/** reports read on a worker thread since the process started; read here because no worker could start (`here`) or MAX_READING_WORKERS were busy (`busy`) */
-export const workerReads = { onWorker: 0, here: 0, busy: 0 };
+/**
+ * reports read on a worker thread since the process started (`onWorker`; `reused` of them by a
+ * worker kept from the report before); read here because no worker could start (`here`) or
+ * MAX_READING_WORKERS were busy (`busy`)
+ */
+export const workerReads = { onWorker: 0, reused: 0, here: 0, busy: 0 };
+
+/**
+ * How long a reading worker that has read a report to its end is kept for the next one, then
+ * ended (its heap returned). The next large report within that time is read by it: no thread to
+ * start, and the reader's code already compiled by the engine's JIT — a fresh worker read its
+ * first batch in about 100 ms and the rest of a 100,000-record report at a fifth less speed
+ * (docs/benchmarks.md). A worker whose reading did not end (the caller stopped taking batches:
+ * its write failed, the domain is not the organization's) is ended at once. Changeable for tests.
+ */
+export const readingWorkerTiming = { keptMs: 30_000 };
+
+/** the worker kept after its last report, and its end */
+let keptWorker: { worker: Worker; ending: ReturnType<typeof setTimeout> } | null = null;
+
+/** Whether a reading worker is kept for the next report (tests). */
+export const readingWorkerKept = (): boolean => keptWorker !== null;
+
+/** A worker to read a report on: the kept one, or a new one (throws when none can start). */
+function takeReadingWorker(): Worker {
+  if (keptWorker) {
+    const { worker, ending } = keptWorker;
+    keptWorker = null;
+    clearTimeout(ending);
+    worker.ref();
+    workerReads.reused++;
+    return worker;
+  }
+  return new Worker(workerEntryUrl(import.meta.url, "stream-worker"));
+}
+
+/** Keeps `worker`, whose reading ended, for the next report (readingWorkerTiming.keptMs); it never keeps the process alive. */
+function keepReadingWorker(worker: Worker): void {
+  worker.onmessage = null;
+  worker.onerror = null;
+  if (keptWorker) return worker.terminate();
+  worker.unref();
+  const ending = setTimeout(() => {
+    if (keptWorker?.worker === worker) keptWorker = null;
+    worker.terminate();
+  }, readingWorkerTiming.keptMs);
+  (ending as { unref?: () => void }).unref?.();
+  keptWorker = { worker, ending };
+}
 
 /**
  * Worker threads reading reports at once (PostgreSQL writes several files' transactions at a
@@ -257,7 +304,7 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
   }
   let worker: Worker;
   try {
-    worker = new Worker(workerEntryUrl(import.meta.url, "stream-worker"));
+    worker = takeReadingWorker();
   } catch {
     workerReads.here++;
     return streamAggregate(bytes, limits, sink);
@@ -285,6 +332,8 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
     while (!inbox.length) await new Promise<void>((resolve) => (wake = resolve));
     return inbox.shift()!;
   };
+  /** the worker's reading ended (its last message came): it can read the next report */
+  let ended = false;
   try {
     worker.postMessage({ start: { bytes, limits } } satisfies StreamRequest);
     let large = false;
@@ -300,12 +349,18 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
         // the batch is garbage now (see streamAggregate)
         if (large) collectWhenGrown();
       } else if ("done" in message) {
+        ended = true;
         const result = JSON.parse(message.done) as StreamedReport;
         if (large) collectWhenGrown();
         reviveReportPeriod(result.head);
         return result;
-      } else if ("refused" in message) throw new ReportRefusedError(message.refused.message, message.refused.code);
-      else if ("notStreamable" in message) throw new NotStreamable();
+      } else if ("refused" in message) {
+        ended = true;
+        throw new ReportRefusedError(message.refused.message, message.refused.code);
+      } else if ("notStreamable" in message) {
+        ended = true;
+        throw new NotStreamable();
+      }
       else if ("crashed" in message) throw new ParseCrashed(message.crashed);
       else if (heard) throw new ParseCrashed(message.lost);
       else {
@@ -316,11 +371,12 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
     }
   } finally {
     readingWorkers--;
-    worker.terminate();
+    if (ended) keepReadingWorker(worker);
+    else worker.terminate();
   }
 }
 
-/** The worker's side of streamAggregateOnWorker: reads the report it is sent, posting what it reads as `post` says. */
+/** The worker's side of streamAggregateOnWorker: reads each report it is sent (one at a time), posting what it reads as `post` says. */
 export function serveStream(post: (message: StreamMessage) => void): (request: StreamRequest) => void {
   let answerHead: ((go: boolean) => void) | null = null;
   let unwritten = 0;
@@ -334,6 +390,10 @@ export function serveStream(post: (message: StreamMessage) => void): (request: S
       return resume?.();
     }
     const { bytes, limits } = request.start;
+    // a report of its own: nothing of the one before is waited for (its last batch was acknowledged before it ended)
+    answerHead = null;
+    unwritten = 0;
+    whenWritten = null;
     streamAggregate(bytes, limits, {
       head: (head, whole) =>
         new Promise<boolean>((resolve) => {
@@ -345,16 +405,19 @@ export function serveStream(post: (message: StreamMessage) => void): (request: S
         unwritten++;
         post({ records: JSON.stringify(batch) });
       },
-    }).then(
-      (result) => post({ done: JSON.stringify(result) }),
-      (error) =>
-        post(
-          error instanceof ReportRefusedError
-            ? { refused: { message: error.message, code: error.code } }
-            : error instanceof NotStreamable
-              ? { notStreamable: true }
-              : { crashed: String((error as Error)?.message ?? error) },
-        ),
-    );
+    })
+      .then(
+        (result) => post({ done: JSON.stringify(result) }),
+        (error) =>
+          post(
+            error instanceof ReportRefusedError
+              ? { refused: { message: error.message, code: error.code } }
+              : error instanceof NotStreamable
+                ? { notStreamable: true }
+                : { crashed: String((error as Error)?.message ?? error) },
+          ),
+      )
+      // what the report left in this thread's heap is garbage: handed back while the worker waits for the next
+      .finally(() => Bun.gc(true));
   };
 }
