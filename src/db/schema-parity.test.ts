@@ -153,8 +153,14 @@ function describeTable(table: SQLiteTable | PgTable) {
 /** Tables whose PostgreSQL twin has no key of its own to organizations (src/db/schema-pg/rollups.ts): each row's organization is checked through its domain's. */
 const ORG_KEY_IMPLIED = new Set(["daily_domain_stats", "daily_sender_stats", "daily_country_stats", "dkim_selectors_seen"]);
 
-/** Foreign keys the PostgreSQL twin leaves to a statement trigger (migration 0029): a record's report, whose deletion deletes the record. */
-const KEY_BY_TRIGGER = new Map([["aggregate_records", "aggregate_reports"]]);
+/**
+ * Foreign keys the PostgreSQL twin leaves to statement triggers (migration 0029): a record's
+ * report and a sender roll-up row's domain, whose deletion deletes the rows.
+ */
+const KEY_BY_TRIGGER = new Map([
+  ["aggregate_records", "aggregate_reports"],
+  ["daily_sender_stats", "domains"],
+]);
 
 const withOrg = (columns: string[]) => (columns.includes("org_id") ? columns : ["org_id", ...columns]);
 

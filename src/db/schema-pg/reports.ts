@@ -84,10 +84,10 @@ export const aggregateRecords = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.orgId, t.id] }),
-    // no foreign key to the report (PostgreSQL migration 0029): records are written only by the
-    // report writer, in the transaction that inserts their report, so a record's report exists
-    // by construction, and the key's check cost a lookup and a row lock per record (a third of
-    // the records' insert). Deleting reports deletes their records by the statement trigger
+    // no foreign key to the report (PostgreSQL migration 0029, docs/store.md): records are written
+    // only by the report writer, in the transaction that inserts their report, so a record's report
+    // exists by construction, and the key's check cost a lookup and a row lock per record (a third
+    // of the records' insert). Deleting reports deletes their records by the statement trigger
     // `aggregate_reports_delete_records` (in the migration: drizzle does not express triggers).
     index("aggregate_records_report_idx").on(t.reportSeq),
   ],

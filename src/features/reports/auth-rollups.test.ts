@@ -218,8 +218,8 @@ test("deleting an organization deletes its roll-ups (on PostgreSQL through its d
   expect(await rollupRows(kept)).toEqual(before);
 });
 
-test("a report's records go with it: removing a domain deletes its reports' records, deleting an organization all of its records, and nothing of another domain or organization", async () => {
-  // on PostgreSQL records have no foreign key to their report (migration 0029): a statement trigger deletes them
+test("a report's records and a domain's sender roll-ups go with it: removing a domain deletes its reports' records and its sender rows, deleting an organization all of them, and nothing of another domain or organization", async () => {
+  // on PostgreSQL records have no foreign key to their report, nor sender rows to their domain (migration 0029): statement triggers delete them
   const { store } = t.deps;
   const [owner, other] = [await signedInMember(store, "owner"), await signedInMember(store, "owner")];
   const domainIds: Record<string, string> = {};
@@ -232,7 +232,11 @@ test("a report's records go with it: removing a domain deletes its reports' reco
   const recordsOf = async (orgId: string, domain: string) =>
     Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM aggregate_records r JOIN aggregate_reports a ON a.org_id = r.org_id AND a.seq = r.report_seq WHERE r.org_id = ${orgId} AND a.policy_domain = ${domain}`))[0]!.n);
   const allRecordsOf = async (orgId: string) => Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM aggregate_records WHERE org_id = ${orgId}`))[0]!.n);
+  const senderRowsOf = async (orgId: string, domain?: string) =>
+    Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM daily_sender_stats WHERE org_id = ${orgId} ${domain ? sql`AND policy_domain = ${domain}` : sql``}`))[0]!.n);
   expect([await recordsOf(owner.orgId, "example.com"), await recordsOf(owner.orgId, "example.org"), await recordsOf(other.orgId, "example.com")]).toEqual([30, 30, 30]);
+  // 30 records from 30 addresses: a sender row each
+  expect([await senderRowsOf(owner.orgId, "example.com"), await senderRowsOf(owner.orgId, "example.org"), await senderRowsOf(other.orgId)]).toEqual([30, 30, 30]);
 
   const removed = await t.json("DELETE", `/api/domains/${domainIds[`${owner.orgId}/example.com`]}`, { cookie: owner.cookie });
   expect(removed.status).toBeLessThan(300);
@@ -240,9 +244,11 @@ test("a report's records go with it: removing a domain deletes its reports' reco
   expect(await allRecordsOf(owner.orgId)).toBe(30);
   expect(await recordsOf(owner.orgId, "example.org")).toBe(30);
   expect(await allRecordsOf(other.orgId)).toBe(30);
+  expect([await senderRowsOf(owner.orgId), await senderRowsOf(owner.orgId, "example.org"), await senderRowsOf(other.orgId)]).toEqual([30, 30, 30]);
 
   await store.write(() => store.rows(sql`DELETE FROM organizations WHERE id = ${owner.orgId}`));
   expect(await allRecordsOf(owner.orgId)).toBe(0);
   expect(await allRecordsOf(other.orgId)).toBe(30);
   expect(await recordsOf(other.orgId, "example.com")).toBe(30);
+  expect([await senderRowsOf(owner.orgId), await senderRowsOf(other.orgId)]).toEqual([0, 30]);
 });
