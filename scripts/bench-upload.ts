@@ -7,7 +7,9 @@
  * enrichment after the upload runs as it would in production; the peak is read once the names
  * of every uploaded report's records are written (SQLite; at most two minutes after the answer). Ends with one JSON line:
  *   {"bench":"upload","store":"sqlite","records":N,"seconds":…,"peakRssMb":…}
- * with the server's peak resident memory (VmHWM of its process, Linux).
+ * with the server's peak resident memory (VmHWM of its process, Linux). Each upload's line also
+ * gives the CPU seconds it took: the server's (all its threads; its main thread apart) and, with
+ * --store postgres, every PostgreSQL process's on this machine (the database's share of the work).
  *
  * Options: --records N, --store sqlite|postgres (a throw-away cluster unless --database-url URL),
  * --executable PATH, --runs N (uploads of fresh reports; the figures are the last run's seconds
