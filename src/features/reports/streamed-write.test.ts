@@ -6,7 +6,7 @@ import { signedInMember } from "../../../tests/support/fixtures";
 import { aggregateXml, type GeneratedRecord } from "../../lib/reports/generate";
 import { DEFAULT_LIMITS, ReportRefusedError, type AggregateRecord } from "../../lib/reports/model";
 import { reverseDnsSettled } from "./reverse-dns";
-import { MAX_READING_WORKERS, NotStreamable, RECORD_BATCH, readingWorkerKept, readingWorkerTiming, streamAggregate, streamAggregateOnWorker, workerReads, worthAWorker, type RecordSink } from "./streamed-write";
+import { MAX_READING_WORKERS, NotStreamable, RECORD_BATCH, keptReadingWorker, readingWorkerTiming, streamAggregate, streamAggregateOnWorker, workerReads, worthAWorker, type RecordSink } from "./streamed-write";
 
 let t: TestApp;
 beforeEach(async () => {
@@ -163,11 +163,11 @@ test("read on a worker thread, a report is refused as it is here, and a sink's o
   expect(thrown).toBeInstanceOf(Foreign);
 }, 120_000);
 
-test("a reading worker that read a report to its end reads the next one; one whose reading its caller stopped is ended; a kept one ends when unused", async () => {
+test("a reading worker that read a report to its end reads the next one; one whose reading its caller stopped is ended; a kept one that ends is not used; a kept one ends when unused", async () => {
   const gz = (id: string) => gzipSync(strToU8(report(id)));
   const first = await readWith(streamAggregateOnWorker, gz("kept-1"));
   expect(first.result).toMatchObject({ recordCount: RECORDS, complete: true });
-  expect(readingWorkerKept()).toBe(true);
+  expect(keptReadingWorker()).not.toBeNull();
   // the next report: read by the kept worker, to the same result as here
   let reused = workerReads.reused;
   const second = await readWith(streamAggregateOnWorker, gz("kept-2"));
@@ -176,7 +176,7 @@ test("a reading worker that read a report to its end reads the next one; one who
   // a refusal ends the worker's reading too (its last batches acknowledged after it): kept, and it reads the next one whole
   const broken = gzipSync(strToU8(report("kept-broken").replace("</feedback>", "  <record><row><source_ip>10.9.9.9</source_ip></record>\n</feedback>")));
   expect((await readWith(streamAggregateOnWorker, broken)).result).toBeInstanceOf(ReportRefusedError);
-  expect(readingWorkerKept()).toBe(true);
+  expect(keptReadingWorker()).not.toBeNull();
   reused = workerReads.reused;
   const third = await readWith(streamAggregateOnWorker, gz("kept-3"));
   expect(workerReads.reused).toBe(reused + 1);
@@ -189,19 +189,26 @@ test("a reading worker that read a report to its end reads the next one; one who
     },
   }).catch((error: Error) => error);
   expect((failed as Error).message).toBe("the write failed");
-  expect(readingWorkerKept()).toBe(false);
+  expect(keptReadingWorker()).toBeNull();
   reused = workerReads.reused;
   expect((await readWith(streamAggregateOnWorker, gz("kept-5"))).result).toMatchObject({ recordCount: RECORDS });
   expect(workerReads.reused).toBe(reused);
+  // a kept worker that ends by itself is not handed the next report
+  keptReadingWorker()!.terminate();
+  for (let i = 0; i < 100 && keptReadingWorker(); i++) await Bun.sleep(20);
+  expect(keptReadingWorker()).toBeNull();
+  reused = workerReads.reused;
+  expect((await readWith(streamAggregateOnWorker, gz("kept-ended"))).result).toMatchObject({ recordCount: RECORDS, complete: true });
+  expect(workerReads.reused).toBe(reused);
   // unused for readingWorkerTiming.keptMs, the kept worker ends
-  expect(readingWorkerKept()).toBe(true);
+  expect(keptReadingWorker()).not.toBeNull();
   const keptMs = readingWorkerTiming.keptMs;
   readingWorkerTiming.keptMs = 50;
   try {
     await readWith(streamAggregateOnWorker, gz("kept-6"));
-    expect(readingWorkerKept()).toBe(true);
-    for (let i = 0; i < 100 && readingWorkerKept(); i++) await Bun.sleep(20);
-    expect(readingWorkerKept()).toBe(false);
+    expect(keptReadingWorker()).not.toBeNull();
+    for (let i = 0; i < 100 && keptReadingWorker(); i++) await Bun.sleep(20);
+    expect(keptReadingWorker()).toBeNull();
   } finally {
     readingWorkerTiming.keptMs = keptMs;
   }

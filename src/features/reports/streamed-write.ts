@@ -230,8 +230,8 @@ export const readingWorkerTiming = { keptMs: 30_000 };
 /** the worker kept after its last report, and its end */
 let keptWorker: { worker: Worker; ending: ReturnType<typeof setTimeout> } | null = null;
 
-/** Whether a reading worker is kept for the next report (tests). */
-export const readingWorkerKept = (): boolean => keptWorker !== null;
+/** The reading worker kept for the next report, if any (tests). */
+export const keptReadingWorker = (): Worker | null => keptWorker?.worker ?? null;
 
 /** A worker to read a report on: the kept one, or a new one (throws when none can start). */
 function takeReadingWorker(): Worker {
@@ -243,7 +243,14 @@ function takeReadingWorker(): Worker {
     workerReads.reused++;
     return worker;
   }
-  return new Worker(workerEntryUrl(import.meta.url, "stream-worker"));
+  const worker = new Worker(workerEntryUrl(import.meta.url, "stream-worker"));
+  // kept, a worker that ends by itself is not handed a report
+  worker.addEventListener("close", () => {
+    if (keptWorker?.worker !== worker) return;
+    clearTimeout(keptWorker.ending);
+    keptWorker = null;
+  });
+  return worker;
 }
 
 /** Keeps `worker`, whose reading ended, for the next report (readingWorkerTiming.keptMs); it never keeps the process alive. */
