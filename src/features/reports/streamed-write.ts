@@ -227,6 +227,9 @@ export const workerReads = { onWorker: 0, reused: 0, here: 0, busy: 0 };
  */
 export const readingWorkerTiming = { keptMs: 30_000 };
 
+/** Bun's Worker, which can stop holding the process open (the DOM's type in the project's libraries lacks it) */
+type ReffedWorker = Worker & { ref(): void; unref(): void };
+
 /** the worker kept after its last report, and its end */
 let keptWorker: { worker: Worker; ending: ReturnType<typeof setTimeout> } | null = null;
 
@@ -239,7 +242,7 @@ function takeReadingWorker(): Worker {
     const { worker, ending } = keptWorker;
     keptWorker = null;
     clearTimeout(ending);
-    worker.ref();
+    (worker as ReffedWorker).ref();
     workerReads.reused++;
     return worker;
   }
@@ -258,7 +261,7 @@ function keepReadingWorker(worker: Worker): void {
   worker.onmessage = null;
   worker.onerror = null;
   if (keptWorker) return worker.terminate();
-  worker.unref();
+  (worker as ReffedWorker).unref();
   const ending = setTimeout(() => {
     if (keptWorker?.worker === worker) keptWorker = null;
     worker.terminate();
