@@ -220,10 +220,11 @@ export const workerReads = { onWorker: 0, reused: 0, here: 0, busy: 0 };
 /**
  * How long a reading worker that has read a report to its end is kept for the next one, then
  * ended (its heap returned). The next large report within that time is read by it: no thread to
- * start, and the reader's code already compiled by the engine's JIT — a fresh worker read its
- * first batch in about 100 ms and the rest of a 100,000-record report at a fifth less speed
- * (docs/benchmarks.md). A worker whose reading did not end (the caller stopped taking batches:
- * its write failed, the domain is not the organization's) is ended at once. Changeable for tests.
+ * start, and the reader's code already compiled by the engine's JIT (a fresh worker handed its
+ * first batch 90-130 ms after the request; bench:upload's second and third uploads took about 7%
+ * less with the kept one: docs/benchmarks.md). A worker whose reading did not end (the caller
+ * stopped taking batches: its write failed, the domain is not the organization's) is ended at
+ * once. Changeable for tests.
  */
 export const readingWorkerTiming = { keptMs: 30_000 };
 
