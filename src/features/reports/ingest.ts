@@ -311,8 +311,9 @@ async function ingestStreamedWrite(
 }
 
 /**
- * After stored reports' write (one file's, or a bulk-ingest group's): the report events (new failing sources, pass rate, failure reports, "reports
- * stopped" cleared) of the organisation's domains that got new reports, in their own write.
+ * After stored reports' write (one file's, or a bulk-ingest group's): the report events (new
+ * failing sources, pass rate, failure reports, "reports stopped" cleared) of the organisation's
+ * domains that got new reports, in their own write.
  * Each domain's conditions are evaluated once, on what is stored now.
  */
 export async function afterReportsStored(deps: ServiceContext, orgId: string, stored: Stored[]): Promise<void> {

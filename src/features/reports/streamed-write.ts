@@ -350,6 +350,8 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
     let large = false;
     for (;;) {
       const message = await next();
+      // the worker's own reading ended (its streamAggregate settled): it may read the next report
+      if ("done" in message || "refused" in message || "notStreamable" in message) ended = true;
       if ("head" in message) {
         large = message.whole === null;
         const go = await sink.head(reviveReportPeriod(JSON.parse(message.head) as AggregateHead), message.whole === null ? undefined : (JSON.parse(message.whole) as AggregateRecord[]));
@@ -360,18 +362,12 @@ export async function streamAggregateOnWorker(bytes: Uint8Array, limits: ReportL
         // the batch is garbage now (see streamAggregate)
         if (large) collectWhenGrown();
       } else if ("done" in message) {
-        ended = true;
         const result = JSON.parse(message.done) as StreamedReport;
         if (large) collectWhenGrown();
         reviveReportPeriod(result.head);
         return result;
-      } else if ("refused" in message) {
-        ended = true;
-        throw new ReportRefusedError(message.refused.message, message.refused.code);
-      } else if ("notStreamable" in message) {
-        ended = true;
-        throw new NotStreamable();
-      }
+      } else if ("refused" in message) throw new ReportRefusedError(message.refused.message, message.refused.code);
+      else if ("notStreamable" in message) throw new NotStreamable();
       else if ("crashed" in message) throw new ParseCrashed(message.crashed);
       else if (heard) throw new ParseCrashed(message.lost);
       else {
