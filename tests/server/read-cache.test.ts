@@ -18,7 +18,8 @@ import { readerContext } from "../../src/features/digests/service";
 import { keptAnswers } from "../../src/features/metrics/registry";
 import { keptRead, refreshKeptAnswers } from "../../src/features/reports/read-cache";
 import { purgeExpired } from "../../src/features/reports/retention";
-import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
+import { reverseDnsSettled, scheduleReverseDns } from "../../src/features/reports/reverse-dns";
+import type { ServiceContext } from "../../src/http/access";
 import { aggregateXml, type GeneratedRecord } from "../../src/lib/reports/generate";
 import { makeTestApp, type TestApp } from "../support/app";
 import { signedInMember, type SignedIn } from "../support/fixtures";
@@ -105,6 +106,47 @@ describe("answers kept between requests", () => {
     });
     expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["Twilio SendGrid", 5]]);
     expect(await topSources()).toEqual([["192.0.2.1", 5]]);
+  });
+
+  test("an address named again with the name it has leaves the version as it was; a new name moves it", async () => {
+    await ingest([fail("192.0.2.1", 5)]);
+    // another resolver's answers (the app's names nothing): the address looked up as the Senders list does for unnamed addresses
+    const resolver = () => ({ reverse: async () => ["o1.ptr1.sendgrid.net"] });
+    let naming = { ...t.deps, resolver: resolver() } as unknown as ServiceContext;
+    const lookUp = async () => {
+      scheduleReverseDns(naming, [{ table: "sources", orgId: owner.orgId, reportRowId: "", ips: ["192.0.2.1"] }]);
+      await reverseDnsSettled();
+    };
+    const ptr = async () => (await t.deps.store.tuples<[string]>(sql`SELECT ptr FROM source_names WHERE org_id = ${owner.orgId} AND source_ip = '192.0.2.1'`)).map((r) => r[0]);
+    const unnamed = await version();
+    await lookUp();
+    expect(await ptr()).toEqual(["o1.ptr1.sendgrid.net"]);
+    const named = await version();
+    expect(named).toBeGreaterThan(unnamed);
+    const listed = await senders();
+    // looked up again, the same name: nothing written, the kept answers stand
+    await lookUp();
+    expect(await version()).toBe(named);
+    expect(await senders()).toEqual(listed);
+    // another server wrote another name meanwhile; this server wrote its answer within the hour and leaves the row be
+    await t.deps.store.write(async () => {
+      await t.deps.store.rows(sql`UPDATE source_names SET ptr = 'mx.old-host.example', base_domain = 'old-host.example', service = NULL, service_type = NULL WHERE org_id = ${owner.orgId}`);
+    });
+    const renamed = await version();
+    expect((await senders()).map((s) => s.sender)).toEqual(["old-host.example"]);
+    await lookUp();
+    expect(await ptr()).toEqual(["mx.old-host.example"]);
+    // the next lookup (a fresh answer, as after the hour's cache) writes its name again, and it shows
+    naming = { ...t.deps, resolver: resolver() } as unknown as ServiceContext;
+    await lookUp();
+    expect(await ptr()).toEqual(["o1.ptr1.sendgrid.net"]);
+    expect(await version()).toBeGreaterThan(renamed);
+    expect(await senders()).toEqual(listed);
+    // and a fresh answer with the name the row has: nothing written
+    const again = await version();
+    naming = { ...t.deps, resolver: resolver() } as unknown as ServiceContext;
+    await lookUp();
+    expect(await version()).toBe(again);
   });
 
   test("a mark shows at once in the Senders list", async () => {

@@ -62,8 +62,19 @@ function asked(resolver: ReverseResolver): ReverseResolver {
   return plain;
 }
 
+/**
+ * One address's answer, kept CACHE_TTL_MS. `writtenFor`: the organizations whose source_names row
+ * this process has written with it: a bulk ingest's reports share their addresses, and an address
+ * named once is not written again for every later report of the same organization within the hour.
+ */
+interface Answer {
+  ptr: string | null;
+  expires: number;
+  writtenFor?: Set<string>;
+}
+type Answers = Map<string, Answer>;
 /** answers per resolver: one resolver's answers never stand in for another's (tests give each app its own) */
-const caches = new WeakMap<ReverseResolver, Map<string, { ptr: string | null; expires: number }>>();
+const caches = new WeakMap<ReverseResolver, Answers>();
 const pending = new Set<Promise<void>>();
 
 function resolverOf(deps: ServiceContext): ReverseResolver | null {
@@ -88,7 +99,7 @@ function lookupPtr(resolver: ReverseResolver, ip: string): Promise<string | null
   return lookup;
 }
 
-async function resolvePtr(resolver: ReverseResolver, ip: string, cache: Map<string, { ptr: string | null; expires: number }>): Promise<string | null> {
+async function resolvePtr(resolver: ReverseResolver, ip: string, cache: Answers): Promise<string | null> {
   const now = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<string[]>((resolve) => {
@@ -194,7 +205,7 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
   };
   await Promise.all(Array.from({ length: Math.min(MAX_IN_FLIGHT, ips.length) }, lookups));
   const named = targets.reduce((n, t) => n + t.ips.filter((ip) => ptrs.has(ip)).length, 0);
-  if (named > 0) await queueNames(deps, { targets, ptrs }, named);
+  if (named > 0) await queueNames(deps, { targets, ptrs, answers: caches.get(resolver) }, named);
   // a large report's last step: the heap it leaves is what stays live, not the garbage of its lookups and names
   if (many) collectNow();
 }
@@ -202,6 +213,8 @@ async function runEnrichment(deps: ServiceContext, resolver: ReverseResolver, ta
 interface Named {
   targets: EnrichmentTarget[];
   ptrs: Map<string, string>;
+  /** the answers the names came from (their `writtenFor`) */
+  answers?: Answers;
 }
 
 /**
@@ -262,8 +275,8 @@ export async function writeNamesFound(): Promise<void> {
   await Promise.allSettled([...writing]);
 }
 
-/** An address with its reverse DNS name and the sending service it names, as source_names keeps them. */
-type RecordName = SourceName & { ip: string };
+/** An address with its reverse DNS name and the sending service it names, as source_names keeps them; `answer`: the lookup's answer it came from. */
+type RecordName = SourceName & { ip: string; answer?: Answer };
 
 /** names written per statement: source_names rows per upsert */
 const NAMES_PER_STATEMENT = 500;
@@ -271,8 +284,13 @@ const NAMES_PER_STATEMENT = 500;
 async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
   const { failureReports } = deps.store.t;
   try {
-    await deps.store.write(async (tx) => {
-      for (const { targets, ptrs } of items) {
+    const written = await deps.store.write(async (tx) => {
+      // each organization's names once, whatever number of its reports name an address in this
+      // batch (a bulk ingest's files share their addresses): the last answer for an address stands
+      const byOrg = new Map<string, { names: Map<string, RecordName>; large: boolean }>();
+      /** organizations known to exist in this write ("sources" targets) */
+      const orgsFound = new Map<string, boolean>();
+      for (const { targets, ptrs, answers } of items) {
         for (const target of targets) {
           if (target.table === "failure") {
             for (const ip of target.ips) {
@@ -281,19 +299,28 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             }
             continue;
           }
-          const names: RecordName[] = [];
+          if (!target.ips.some((ip) => ptrs.has(ip))) continue;
+          if (!(await targetStands(deps.store, target, orgsFound))) continue;
+          let org = byOrg.get(target.orgId);
+          if (!org) byOrg.set(target.orgId, (org = { names: new Map(), large: false }));
+          org.large ||= target.large === true;
           for (const ip of target.ips) {
             const ptr = ptrs.get(ip);
             if (!ptr) continue;
+            const answer = answers?.get(ip);
+            const current = answer?.ptr === ptr ? answer : undefined;
+            // this answer is already the organization's row (written by this process within the hour)
+            if (current?.writtenFor?.has(target.orgId)) continue;
             const { baseDomain, service } = sendingServiceOf(ptr);
-            names.push({ ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null });
+            org.names.set(ip, { ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null, answer: current });
           }
-          if (!names.length) continue;
-          if (target.table === "sources") await nameSources(deps.store, target, names);
-          else await nameReportSources(deps.store, target, names);
         }
       }
+      for (const [orgId, { names, large }] of byOrg) await upsertNames(deps.store, orgId, [...names.values()], large);
+      return byOrg;
     });
+    // committed: each answer is now its organization's row
+    for (const [orgId, { names }] of written) for (const { answer } of names.values()) if (answer) (answer.writtenFor ??= new Set()).add(orgId);
   } catch (error) {
     // the store may have been closed (a test ended, the CLI exited): enrichment is best effort
     deps.log.debug("reports.ptr_write_skipped", { error });
@@ -301,28 +328,30 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
 }
 
 /**
- * Names the source addresses of the aggregate report `reportRowId` of `orgId`: the
- * organisation's source_names rows (which every view of the report's records reads),
- * NAMES_PER_STATEMENT names per statement (nothing when the report was deleted meanwhile).
- * Inside the caller's store.write.
+ * Whether a target's names are still to be written: its aggregate report is still stored, or
+ * (a "sources" target) its organization still exists (`orgsFound` remembers those asked in this
+ * write). Inside the caller's store.write.
  */
-async function nameReportSources(store: ServiceContext["store"], target: EnrichmentTarget, names: RecordName[]): Promise<void> {
-  const report = await store.rows(sql`SELECT 1 AS found FROM aggregate_reports WHERE org_id = ${target.orgId} AND id = ${target.reportRowId}`);
-  if (report.length) await upsertNames(store, target, names);
+async function targetStands(store: ServiceContext["store"], target: EnrichmentTarget, orgsFound: Map<string, boolean>): Promise<boolean> {
+  if (target.table === "aggregate") return (await store.rows(sql`SELECT 1 AS found FROM aggregate_reports WHERE org_id = ${target.orgId} AND id = ${target.reportRowId}`)).length > 0;
+  let found = orgsFound.get(target.orgId);
+  if (found === undefined) orgsFound.set(target.orgId, (found = (await organizationName({ store }, target.orgId)) !== null));
+  return found;
 }
 
-/** Names an organization's addresses (a "sources" target): nothing when the organization was deleted meanwhile. Inside the caller's store.write. */
-async function nameSources(store: ServiceContext["store"], target: EnrichmentTarget, names: RecordName[]): Promise<void> {
-  if ((await organizationName({ store }, target.orgId)) !== null) await upsertNames(store, target, names);
-}
-
-/** The source_names rows of `names`, NAMES_PER_STATEMENT per statement. */
-async function upsertNames(store: ServiceContext["store"], { orgId, large = false }: EnrichmentTarget, names: RecordName[]): Promise<void> {
+/**
+ * The source_names rows of `names`, NAMES_PER_STATEMENT per statement. A row that already holds
+ * the same name is left as it was: no write, and the organization's roll-up version (its kept
+ * answers, read-cache.ts) holds, as an address looked up again names nothing new.
+ */
+async function upsertNames(store: ServiceContext["store"], orgId: string, names: RecordName[], large: boolean): Promise<void> {
   const into: RowsInsert = {
     table: "source_names",
     columns: ["org_id", "source_ip", "ptr", "base_domain", "service", "service_type"],
     fixed: [sql`${orgId}`],
-    tail: sql`ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type`,
+    tail: sql`ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type
+      WHERE source_names.ptr IS DISTINCT FROM excluded.ptr OR source_names.base_domain IS DISTINCT FROM excluded.base_domain
+        OR source_names.service IS DISTINCT FROM excluded.service OR source_names.service_type IS DISTINCT FROM excluded.service_type`,
     perStatement: NAMES_PER_STATEMENT,
   };
   for (let at = 0; at < names.length; at += NAMES_PER_STATEMENT) {
