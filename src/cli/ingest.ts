@@ -26,7 +26,7 @@ export interface IngestSummary {
 /**
  * Ingests files for one organisation; `onProgress` is told after each file. Files are parsed
  * on worker threads a few ahead of the one being stored, so both cores work, and written in
- * groups: one transaction for many files, a savepoint each (see group-ingest.ts).
+ * groups: one transaction for many files (see group-ingest.ts).
  */
 export async function ingestPaths(deps: AppDeps, orgId: string, paths: string[], onProgress?: (done: number, total: number, result: IngestResult) => void): Promise<IngestSummary> {
   const files = expandPaths(paths);

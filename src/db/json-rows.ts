@@ -40,7 +40,16 @@ export async function insertJsonRows<T = Record<string, unknown>>(
   tail: SQL = sql``,
 ): Promise<T[]> {
   if (!rows.length) return [];
-  return store.rows<T>(sql`${insert} SELECT ${sharedList(fixed)}${selectList(types)} FROM jsonb_array_elements(${JSON.stringify(rows)}::text::jsonb) WITH ORDINALITY AS x(r, n) ORDER BY n ${tail}`);
+  return store.rows<T>(sql`${insert} ${jsonRowsSelect(fixed, types, rows)} ${tail}`);
+}
+
+/**
+ * PostgreSQL: `SELECT ${fixed…}, <row values> FROM [${alsoFrom}, ]<rows> ORDER BY n`, the rows in
+ * the order given (insertJsonRows' query without its INSERT and tail). `alsoFrom`: a relation
+ * joined to every row, whose columns `fixed` may name (a CTE's one row).
+ */
+export function jsonRowsSelect(fixed: readonly SQL[], types: readonly JsonRowType[], rows: readonly (readonly unknown[])[], alsoFrom?: SQL): SQL {
+  return sql`SELECT ${sharedList(fixed)}${selectList(types)} FROM ${alsoFrom ? sql`${alsoFrom}, ` : sql``}jsonb_array_elements(${JSON.stringify(rows)}::text::jsonb) WITH ORDINALITY AS x(r, n) ORDER BY n`;
 }
 
 /**

@@ -1,8 +1,7 @@
 /**
  * The store's write contract, on a SQLite file and on PostgreSQL (when installed): write
  * transactions with awaits inside them never lose an update, a failing body leaves nothing
- * behind, nested writes share the outer transaction, a savepoint inside a write rolls back only its
- * own writes, unique violations are recognised, raw rows
+ * behind, nested writes share the outer transaction, unique violations are recognised, raw rows
  * work, and job leases go to one holder at a time. On SQLite, another process holding the write
  * lock makes a write wait, not fail.
  *
@@ -122,40 +121,6 @@ for (const kind of STORES) {
         }),
       ).rejects.toThrow("outer fails");
       expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
-    });
-
-    test("a savepoint rolls back only its own writes: the transaction goes on and commits the rest", async () => {
-      const s = await kind.open();
-      const names = (await s.db.select().from(s.t.organizations)).map((o) => o.name);
-      expect(names).toEqual([]);
-      const outcome = await s.write(async () => {
-        await addOrg(s, "Before");
-        const kept = await s.savepoint(async () => {
-          await addOrg(s, "Kept");
-          return "kept";
-        });
-        // a constraint failing inside a savepoint (after an await): only that savepoint's rows go
-        const refused = await s
-          .savepoint(async () => {
-            await addOrg(s, "Dropped");
-            await Bun.sleep(1);
-            await addOrg(s, "Before");
-          })
-          .catch((e) => e);
-        expect(isUniqueViolation(refused)).toBe(true);
-        // savepoints nest, and a failing inner one leaves its outer one's rows in place
-        await s.savepoint(async () => {
-          await addOrg(s, "Outer");
-          await s.savepoint(() => Promise.reject(new Error("inner fails"))).catch(() => {});
-        });
-        await addOrg(s, "After");
-        return kept;
-      });
-      expect(outcome).toBe("kept");
-      const stored = (await s.db.select().from(s.t.organizations)).map((o) => o.name).sort();
-      expect(stored).toEqual(["After", "Before", "Kept", "Outer"]);
-      // outside a write there is no transaction to hold a savepoint
-      await expect(s.savepoint(async () => {})).rejects.toThrow("inside store.write");
     });
 
     test("unique violations are recognized", async () => {

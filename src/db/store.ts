@@ -50,12 +50,6 @@ export interface StoreCore {
    */
   tuples<T extends unknown[] = unknown[]>(query: SQL): Promise<T[]>;
   /**
-   * Runs `work` inside a SAVEPOINT of the open `write` (called outside one, it throws): when
-   * `work` throws, what it wrote is rolled back and the error passes on, while the transaction
-   * stays open for the rest of the body. Bulk ingest writes each file of a group this way.
-   */
-  savepoint<T>(work: () => Promise<T>): Promise<T>;
-  /**
    * For answers kept between requests (src/features/reports/read-cache.ts): null while a read
    * could see data not yet committed (inside `write`; on SQLite, while any write transaction of
    * this process is open on the shared connection), else a number that changes whenever a write
@@ -72,28 +66,6 @@ export interface WriteOptions {
    * until the commit) and deletes nothing. Ignored inside an open `write` and on PostgreSQL.
    */
   foreignKeys?: boolean;
-}
-
-/** True when a write failed only because of other writers (busy, serialization): the whole transaction is to be run again, never one savepoint. */
-export function isTransientWriteError(error: unknown): boolean {
-  return RETRYABLE.has(sqlState(error) ?? "") || isBusyError(error);
-}
-
-/** Savepoint names: unique within a process, so nested savepoints never share one. */
-let savepoints = 0;
-async function inSavepoint<T>(exec: (statement: string) => unknown, work: () => Promise<T>): Promise<T> {
-  const name = `dw_sp_${++savepoints}`;
-  await exec(`SAVEPOINT ${name}`);
-  let result: T;
-  try {
-    result = await work();
-  } catch (error) {
-    await exec(`ROLLBACK TO SAVEPOINT ${name}`);
-    await exec(`RELEASE SAVEPOINT ${name}`);
-    throw error;
-  }
-  await exec(`RELEASE SAVEPOINT ${name}`);
-  return result;
 }
 
 type DriverError = { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown } | null;
@@ -195,10 +167,6 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
     async tuples<T extends unknown[]>(query: SQL) {
       return (current.getStore() ?? db).values(query) as T[];
     },
-    async savepoint(work) {
-      if (!current.getStore() || !sqlite.inTransaction) throw new Error("store.savepoint runs inside store.write only");
-      return inSavepoint((statement) => sqlite.run(statement), work);
-    },
     readEpoch() {
       return current.getStore() || sqlite.inTransaction ? null : writesBegun;
     },
@@ -248,11 +216,6 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
       const on = (current.getStore() ?? db) as unknown as ArraySession;
       const { sql: text, params } = on.dialect.sqlToQuery(query);
       return [...(await on.session.query(text, params))] as T[];
-    },
-    async savepoint(work) {
-      const open = current.getStore() as unknown as typeof pg | undefined;
-      if (!open) throw new Error("store.savepoint runs inside store.write only");
-      return inSavepoint((statement) => open.execute(sql.raw(statement)), work);
     },
     readEpoch() {
       return current.getStore() ? null : 0;

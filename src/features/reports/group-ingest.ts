@@ -1,28 +1,31 @@
 /**
  * Group commit for bulk ingest (the CLI `ingest` command and bench:ingest): several parsed files
- * are written in ONE store transaction, each file inside its own savepoint. A COMMIT costs the
- * same whatever it holds, and the roll-up and index pages many files touch are written once per
- * transaction instead of once per file, so grouping is what makes bulk ingest fast.
+ * are written in ONE store transaction. A COMMIT costs the same whatever it holds, and the
+ * roll-up and index pages many files touch are written once per transaction instead of once per
+ * file, so grouping is what makes bulk ingest fast.
  *
  * - A group is bounded: GROUP_FILES files, GROUP_RECORDS aggregate records, or GROUP_MS since
  *   its first file came in, whichever comes first.
- * - A file that fails to write (bad data, a constraint) is rolled back to its savepoint alone and
- *   answered "unavailable" as a lone file would be; the others in the group still commit.
+ * - On PostgreSQL up to FILES_IN_FLIGHT files' statements are under way at once: the next file's
+ *   rows are built while the database stores the last one's (no savepoint per file, whose two
+ *   round trips each waited for every statement before them).
+ * - A file that fails to write (bad data, a constraint) fails the group's transaction; its files
+ *   are then written one transaction each, so the failing one is answered "unavailable" as a lone
+ *   file would be and the others are stored. Such failures are rare: a file is parsed and checked
+ *   before it is written.
  * - Whole files or nothing: a crash mid-group leaves the group unwritten, and running `ingest`
  *   again stores what is missing and answers the rest as duplicates. A report twice in one
  *   group is a duplicate the second time (the writer sees the group's own uncommitted rows).
- * - Roll-ups are written once per group: each file's are held until its savepoint is released
- *   (a refused file's go with it), then merged per organization, domain, day and policy domain
+ * - Roll-ups are written once per group: merged per organization, domain, day and policy domain
  *   and upserted at the end of the transaction (on SQLite in the order of the indexes ordered by
  *   source address), so a day's source seen in many reports is one upsert, not one per report.
  * - SQLite checks no foreign key row by row in a group's transaction: it reads the files'
  *   domains (the parents of every row written) again inside it, which the write lock keeps until
  *   the commit, and refuses a file whose domain was removed since it was routed.
  * - The group's body is database work only (PostgreSQL runs it again after a serialization
- *   failure); a failure of the transaction itself (not one file's) writes the group's files
- *   again one transaction each.
+ *   failure).
  * - Each domain's report arrival (`last_report_at`) is noted per file and written once per group,
- *   the latest of its files that were stored (a refused file's and a duplicate's count nowhere).
+ *   the latest of its files that were stored (a duplicate's counts nowhere).
  * - After the group commits, the report events of its stored reports are evaluated once per
  *   domain on what the group left stored (as they were, per file, after the commit), in their
  *   own write; then each file's post-write work (reverse DNS, metrics, its answer) runs in file
@@ -33,7 +36,6 @@
  * stay one transaction per file (`ingestFile`).
  */
 import type { ServiceContext } from "../../http/access";
-import { isTransientWriteError } from "../../db/store";
 import type { OwnedDomain } from "../../lib/reports/routing";
 import { domainNamesOf, recordReportArrival } from "../domains/service";
 import { afterReportsStored, finishStored, holdForReportWrite, ingestFile, noteArrival, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
@@ -132,22 +134,30 @@ export class GroupIngest {
 }
 
 /**
- * Writes the files in one transaction, each in a savepoint: each file's stored reports, or the
- * answer refusing it when its write failed.
+ * Files whose writes are under way at once in a group (PostgreSQL): each file's statements are
+ * sent without waiting for the answers to the files before it, so the next file's rows are built
+ * while the database stores the last one's. SQLite writes on this thread: one at a time.
+ */
+export const FILES_IN_FLIGHT = 8;
+
+/**
+ * Writes the files in one transaction: each file's stored reports, or the answer refusing it.
+ * A file that fails to write fails the transaction, and the files are then written one
+ * transaction each (`writeOneByOne`), so the others are stored and the failing one is refused
+ * alone, as a lone file would be.
  */
 export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): Promise<Map<PreparedFile, Stored[] | IngestResult>> {
   const now = deps.now();
+  const inFlight = deps.store.dialect === "postgres" ? FILES_IN_FLIGHT : 1;
   let outcomes: (Stored[] | { error: unknown })[];
   try {
     outcomes = await deps.store.write(
       async () => {
-        // each file's roll-ups are held until its savepoint is released (a refused file's go with
-        // it), then written once for the whole group, merged, before the commit
+        // the group's roll-ups, written once, merged, before the commit
         const groupRollups: DeferredRollup[] = [];
-        let fileRollups: DeferredRollup[] = [];
-        // each domain's latest report arrival, likewise kept once its file's savepoint is released
+        // each domain's latest report arrival
         const groupArrivals = new Map<string, Date>();
-        const writer = reportWriter(deps.store, { deferRollups: (r) => fileRollups.push(r) });
+        const writer = reportWriter(deps.store, { deferRollups: (r) => groupRollups.push(r) });
         // the parents of every row written: the files' domains (and so their organizations) are read
         // again inside the transaction, which keeps them until the commit (foreign keys are not
         // checked row by row here)
@@ -159,32 +169,32 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
           const mine = files.filter((f) => f.input.orgId === orgId);
           await holdForReportWrite(deps, orgId, mine.flatMap((f) => f.plan.map((p) => p.domain.id)), mine.some((f) => f.kind === "aggregate"));
         }
-        const out: (Stored[] | { error: unknown })[] = [];
+        const writes: Promise<Stored[] | { error: unknown }>[] = [];
+        /** the writes under way, oldest first */
+        const running: Promise<unknown>[] = [];
         for (const file of files) {
           const gone = file.plan.find((p) => !live.has(`${file.input.orgId}\n${p.domain.id}`));
           if (gone) {
-            out.push({ error: new Error(`the domain ${gone.domain.name} was removed before the report was written`) });
+            writes.push(Promise.resolve({ error: new Error(`the domain ${gone.domain.name} was removed before the report was written`) }));
             continue;
           }
-          fileRollups = [];
-          const fileArrivals = new Map<string, Date>();
-          try {
-            out.push(await deps.store.savepoint(() => writePrepared(deps, writer, file, now, fileArrivals)));
-            groupRollups.push(...fileRollups);
-            for (const [domainId, at] of fileArrivals) noteArrival(groupArrivals, domainId, at);
-          } catch (error) {
-            // another writer's conflict fails the whole transaction (which is run again), never one file
-            if (isTransientWriteError(error)) throw error;
-            out.push({ error });
-          }
+          if (running.length >= inFlight) await running.shift()!.catch(() => {});
+          const write = writePrepared(deps, writer, file, now, groupArrivals);
+          running.push(write);
+          writes.push(write);
         }
+        // every write settled before the transaction ends (a failed one has failed the rest: the first failure is thrown)
+        const settled = await Promise.allSettled(writes);
+        const failed = settled.find((s) => s.status === "rejected");
+        if (failed) throw failed.reason;
         await writer.writeRollups(groupRollups);
         for (const [domainId, at] of groupArrivals) await recordReportArrival(deps, domainId, at);
-        return out;
+        return settled.map((s) => (s as PromiseFulfilledResult<Stored[] | { error: unknown }>).value);
       },
       { foreignKeys: false },
     );
   } catch (error) {
+    // another writer's conflict has been run again by the store; what fails still is one file's
     deps.log.warn("reports.group_write_failed", { files: files.length, error, fallback: "one transaction per file" });
     return writeOneByOne(deps, files, now);
   }

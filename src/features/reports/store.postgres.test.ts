@@ -125,14 +125,14 @@ describe.skipIf(postgresMissing !== null)("reports on PostgreSQL", () => {
     expect(threats).toEqual([expect.objectContaining({ ipAddress: "203.0.113.5", attemptCount: 50, deliveredCount: 40, domains: ["example.com"] })]);
   });
 
-  /** `store` calling `before` ahead of each insert of records (through `store.rows`) */
+  /** `store` calling `before` ahead of each insert of records (through `store.rows`; a small whole report's goes in with its report's row) */
   const beforeRecordInserts = (before: () => Promise<void>): Store => {
     const dialect = new PgDialect();
     return new Proxy(store, {
       get(target, prop) {
         if (prop === "rows")
           return async (query: SQL) => {
-            if (dialect.sqlToQuery(query).sql.startsWith("INSERT INTO aggregate_records")) await before();
+            if (dialect.sqlToQuery(query).sql.includes("INSERT INTO aggregate_records")) await before();
             return target.rows(query);
           };
         const value = Reflect.get(target, prop, target) as unknown;
@@ -140,6 +140,37 @@ describe.skipIf(postgresMissing !== null)("reports on PostgreSQL", () => {
       },
     });
   };
+
+  test("a bulk group's files are sent without waiting for each: the next file's report goes out before the last one's answer, each report and its records in one statement", async () => {
+    let sent = 0;
+    let sentBeforeFirstAnswer = 0;
+    let secondSent!: () => void;
+    const second = new Promise<void>((resolve) => (secondSent = resolve));
+    const deps = {
+      ...ctx,
+      store: beforeRecordInserts(async () => {
+        sent++;
+        if (sent === 2) secondSent();
+        if (sent > 1) return;
+        // the first file's statement is held until the next one is sent (or a while, when the writer waits for each)
+        await Promise.race([second, Bun.sleep(2000)]);
+        sentBeforeFirstAnswer = sent;
+      }),
+    };
+    const answers: string[] = [];
+    const group = new GroupIngest(deps, { onResult: (r) => void answers.push(r.status) });
+    for (const id of ["ahead-1", "ahead-2", "ahead-3"]) {
+      const xml = xmlBytes(sampleAggregate("example.com", { reportId: id, records: [{ sourceIp: "192.0.2.7", count: 2, dkim: "pass", spf: "pass" }] }));
+      await group.add({ orgId: ctx.actor.orgId, fileName: `${id}.xml`, bytes: xml, source: "cli", parsed: await parseReportFile(xml) });
+    }
+    await group.finish();
+    expect(answers).toEqual(["ingested", "ingested", "ingested"]);
+    expect(sentBeforeFirstAnswer).toBeGreaterThanOrEqual(2);
+    // one statement a report: its row and its record
+    expect(sent).toBe(3);
+    const [counts] = await store.rows<{ reports: string; records: string }>(sql`SELECT (SELECT count(*) FROM aggregate_reports) AS reports, (SELECT count(*) FROM aggregate_records) AS records`);
+    expect([Number(counts!.reports), Number(counts!.records)]).toEqual([3, 3]);
+  });
 
   test("a report's record inserts are sent without waiting for each, and one that fails fails the report: nothing of it is stored", async () => {
     // 6,000 records: two streamed batches, six inserts of 1,000 records, more than are sent at once

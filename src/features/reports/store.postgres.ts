@@ -5,13 +5,13 @@
  * moment — does nothing (ON CONFLICT DO NOTHING waits for the other transaction) and the
  * stored one is answered as a duplicate.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc, type AggregateHead } from "../../lib/reports/aggregate";
-import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
+import type { AggregateRecord, AggregateReport, FailureReport, TlsPolicyResult, TlsReport } from "../../lib/reports/model";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
-import { insertJsonRows, insertRows } from "../../db/json-rows";
+import { insertJsonRows, insertRows, jsonRowsSelect } from "../../db/json-rows";
 import { writeCountryDaysPostgres, writeSelectorsPostgres, writeSenderDaysPostgres } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
@@ -21,17 +21,26 @@ import {
 /** Records per INSERT (each statement's rows travel as one JSON parameter). */
 export const INSERT_BATCH = 1000;
 
+const INSERT_RECORDS = sql`INSERT INTO aggregate_records (report_seq, org_id, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results)`;
+const RECORD_TYPES = ["text", "bigint", "text", "text", "text", "boolean", "text", "text", "text", "text", "text", "text", "text", "text"] as const;
+
 /** Records (each with its DKIM and SPF results, record-auth.ts) go in as one JSON array per statement (src/db/json-rows.ts). */
 async function insertRecordsPostgres(store: StoreCore, reportSeq: number, orgId: string, rows: unknown[][]): Promise<void> {
-  await insertJsonRows(
-    store,
-    sql`INSERT INTO aggregate_records (report_seq, org_id, source_ip, message_count, disposition, dkim_aligned, spf_aligned, dmarc_pass, header_from, envelope_from, envelope_to, reasons, country, city, dkim_results, spf_results)`,
-    [sql`${reportSeq}::integer`, sql`${orgId}`],
-    RECORD_TYPES,
-    rows,
-  );
+  await insertJsonRows(store, INSERT_RECORDS, [sql`${reportSeq}::integer`, sql`${orgId}`], RECORD_TYPES, rows);
 }
-const RECORD_TYPES = ["text", "bigint", "text", "text", "text", "boolean", "text", "text", "text", "text", "text", "text", "text", "text"] as const;
+
+/** A batch of a report's records as rows of INSERT_RECORDS (their addresses located by tallyBatch first). */
+function recordRows(write: AggregateWrite, batch: readonly AggregateRecord[]): unknown[][] {
+  const policyDomain = write.head.policy.domain;
+  return batch.map((r) => {
+    const where = write.geo.get(r.sourceIp)!;
+    const [headerFrom, envelopeFrom] = storedFroms(r.headerFrom, r.envelopeFrom, policyDomain);
+    return [
+      r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r), headerFrom, envelopeFrom, r.envelopeTo, jsonList(r.reasons),
+      where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
+    ];
+  });
+}
 
 /**
  * Record inserts of one report sent and not yet answered at most: a report's batches are sent
@@ -111,48 +120,69 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
       [...summed.values()],
     );
   };
+  /** The report's row (its counts when `whole` gives every record), returning its `seq`; nothing (no row returned) when it is stored already. */
+  const insertReport = (id: string, ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): SQL => {
+    const p = head.policy;
+    return store.db
+      .insert(t.aggregateReports)
+      .values({
+        // seq: numbered by the database (an identity column)
+        id, seq: sql`default`, orgId: ctx.orgId, domainId: ctx.domainId, policyDomain: p.domain, reporterOrg: head.reporterOrg, reporterEmail: head.reporterEmail,
+        reporterContact: head.reporterContact, reportId: head.reportId, generator: head.generator, version: head.version, dmarcbis: head.dmarcbis,
+        dateBegin: head.dateBegin, dateEnd: head.dateEnd, policyAdkim: p.adkim, policyAspf: p.aspf, policyP: p.p, policySp: p.sp, policyNp: p.np,
+        policyPct: p.pct, policyFo: p.fo, policyTesting: p.testing, policyDiscoveryMethod: p.discoveryMethod, reporterErrors: jsonList(head.reporterErrors),
+        ...initialCounts(whole), source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
+      })
+      .onConflictDoNothing()
+      .returning({ seq: t.aggregateReports.seq })
+      .getSQL();
+  };
+  /** The stored report a report met (same organization, reporter, report id and policy domain): its summary, as a duplicate. */
+  const storedDuplicate = async (ctx: WriteContext, head: AggregateHead): Promise<StoredReport> => {
+    const a = t.aggregateReports;
+    const [existing] = await store.db
+      .select({ id: a.id, recordCount: a.recordCount, messageCount: a.messageCount })
+      .from(a)
+      .where(and(eq(a.orgId, ctx.orgId), eq(a.reporterOrg, head.reporterOrg), eq(a.reportId, head.reportId), eq(a.policyDomain, head.policy.domain)));
+    return { ...existing!, messageCount: Number(existing!.messageCount), duplicate: true };
+  };
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
-      const tx = store.db;
-      const p = head.policy;
       const id = crypto.randomUUID();
-      const inserted = await tx
-        .insert(t.aggregateReports)
-        .values({
-          // seq: numbered by the database (an identity column)
-          id, seq: sql`default`, orgId: ctx.orgId, domainId: ctx.domainId, policyDomain: p.domain, reporterOrg: head.reporterOrg, reporterEmail: head.reporterEmail,
-          reporterContact: head.reporterContact, reportId: head.reportId, generator: head.generator, version: head.version, dmarcbis: head.dmarcbis,
-          dateBegin: head.dateBegin, dateEnd: head.dateEnd, policyAdkim: p.adkim, policyAspf: p.aspf, policyP: p.p, policySp: p.sp, policyNp: p.np,
-          policyPct: p.pct, policyFo: p.fo, policyTesting: p.testing, policyDiscoveryMethod: p.discoveryMethod, reporterErrors: jsonList(head.reporterErrors),
-          ...initialCounts(whole), source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
-        })
-        .onConflictDoNothing()
-        .returning({ seq: t.aggregateReports.seq });
-      if (!inserted.length) {
-        const [existing] = await tx
-          .select({ id: t.aggregateReports.id, recordCount: t.aggregateReports.recordCount, messageCount: t.aggregateReports.messageCount })
-          .from(t.aggregateReports)
-          .where(and(eq(t.aggregateReports.orgId, ctx.orgId), eq(t.aggregateReports.reporterOrg, head.reporterOrg), eq(t.aggregateReports.reportId, head.reportId), eq(t.aggregateReports.policyDomain, p.domain)));
-        return { ...existing!, messageCount: Number(existing!.messageCount), duplicate: true };
-      }
-      return newAggregateWrite(id, inserted[0]!.seq, ctx, head, whole !== undefined);
+      const inserted = await store.rows<{ seq: number }>(insertReport(id, ctx, head, whole));
+      if (!inserted.length) return storedDuplicate(ctx, head);
+      return newAggregateWrite(id, Number(inserted[0]!.seq), ctx, head, whole !== undefined);
+    },
+
+    /**
+     * A whole report of at most INSERT_BATCH records: its row and its records in one statement
+     * (the records' insert reads the report's `seq` from the report's insert; nothing is inserted
+     * for a report already stored), one round trip instead of two — a bulk ingest's files are
+     * mostly such reports. Null for a larger report, which goes in batches (beginAggregate …).
+     */
+    async writeWholeAggregate(ctx: WriteContext, report: AggregateReport): Promise<StoredReport | null> {
+      const { records, ...head } = report;
+      if (records.length === 0 || records.length > INSERT_BATCH) return null;
+      const id = crypto.randomUUID();
+      const write = newAggregateWrite(id, 0, ctx, head, true);
+      tallyBatch(write, records);
+      const rows = recordRows(write, records);
+      const inserted = await store.rows<{ seq: number }>(
+        sql`WITH report AS (${insertReport(id, ctx, head, records)}), stored AS (${INSERT_RECORDS} ${jsonRowsSelect([sql`report.seq`, sql`${ctx.orgId}`], RECORD_TYPES, rows, sql`report`)}) SELECT seq FROM report`,
+      );
+      if (!inserted.length) return storedDuplicate(ctx, head);
+      write.seq = Number(inserted[0]!.seq);
+      addToRollup(write, records);
+      await writeRollup(write);
+      return { id, duplicate: false, recordCount: write.recordCount, messageCount: write.messageCount };
     },
 
     async addAggregateRecords(write: AggregateWrite, records: AggregateRecord[]): Promise<void> {
-      const { seq, ctx, geo } = write;
-      const policyDomain = write.head.policy.domain;
+      const { seq, ctx } = write;
       tallyBatch(write, records);
       for (let start = 0; start < records.length; start += INSERT_BATCH) {
         const batch = records.length <= INSERT_BATCH ? records : records.slice(start, start + INSERT_BATCH);
-        const rows = batch.map((r) => {
-          const where = geo.get(r.sourceIp)!;
-          const [headerFrom, envelopeFrom] = storedFroms(r.headerFrom, r.envelopeFrom, policyDomain);
-          return [
-            r.sourceIp, r.count, r.disposition, r.dkimAligned, r.spfAligned, recordPassesDmarc(r), headerFrom, envelopeFrom, r.envelopeTo, jsonList(r.reasons),
-            where.country, where.city, dkimResultsText(r.dkimResults, r.headerFrom), spfResultsText(r.spfResults, r.headerFrom),
-          ];
-        });
-        await send(write, insertRecordsPostgres(store, seq, ctx.orgId, rows));
+        await send(write, insertRecordsPostgres(store, seq, ctx.orgId, recordRows(write, batch)));
       }
       if (addToRollup(write, records)) await writeRollup(write);
     },

@@ -70,6 +70,11 @@ export interface ReportWriter {
   writeTls(ctx: WriteContext, report: TlsReport, policyDomain: string, policies: TlsPolicyResult[]): Promise<StoredReport>;
   /** Writes roll-ups that a writer made with `deferRollups` handed over (see DeferredRollup). */
   writeRollups(rollups: DeferredRollup[]): Promise<void>;
+  /**
+   * A whole report written at once where the writer has a quicker way than beginAggregate and
+   * the rest (PostgreSQL: a small report's row and records in one statement); null to take those.
+   */
+  writeWholeAggregate?(ctx: WriteContext, report: AggregateReport): Promise<StoredReport | null>;
 }
 
 /**
@@ -94,6 +99,8 @@ export function reportWriter(store: StoreCore, options: ReportWriterOptions = {}
   return {
     ...writer,
     async writeAggregate(ctx, report) {
+      const whole = await writer.writeWholeAggregate?.(ctx, report);
+      if (whole) return whole;
       const { records, ...head } = report;
       const write = await writer.beginAggregate(ctx, head, records);
       if (!("geo" in write)) return write;
