@@ -135,6 +135,20 @@ describe("query plans of the hot read paths", () => {
     else expect(plan).toMatch(/Index (Only )?Scan using daily_sender_stats_org_day_failing_idx/);
   });
 
+  test("the dashboard reads each domain's last report as of 30 days ago from the report list's index alone", async () => {
+    const { queries, stop } = capture();
+    try {
+      expect((await t.request("GET", "/api/dashboard/stats", { cookie: owner.cookie })).status).toBe(200);
+    } finally {
+      stop();
+    }
+    const lastReports = queries.filter((q) => /FROM aggregate_reports WHERE org_id = \S+ AND processed_at <= \S+ GROUP BY domain_id/i.test(q.sql.replace(/\s+/g, " ")));
+    expect(lastReports.length).toBe(1);
+    const plan = (await planOf(lastReports[0]!)).join("\n");
+    if (t.deps.store.dialect === "sqlite") expect(plan).toContain("USING COVERING INDEX aggregate_reports_org_list_idx");
+    else expect(plan).toContain("Index Only Scan using aggregate_reports_org_list_idx");
+  });
+
   test("the domain page reads only its domain's days of the per-address roll-up, on the (organization, domain, day) index", async () => {
     const { queries, stop } = capture();
     try {

@@ -54,8 +54,9 @@ export const aggregateReports = pgTable(
     uniqueIndex("aggregate_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain),
     uniqueIndex("aggregate_reports_seq_unique").on(t.orgId, t.seq),
     index("aggregate_reports_seq_idx").on(t.seq),
-    // the report list's order (newest processed first) and its cursor, and counts by processed time
-    index("aggregate_reports_org_list_idx").on(t.orgId, t.processedAt, t.dateEnd, t.id),
+    // the report list's order (newest processed first) and its cursor, and counts by processed time;
+    // with each report's domain, the dashboard's "last report per domain as of 30 days ago" reads it alone
+    index("aggregate_reports_org_list_idx").on(t.orgId, t.processedAt, t.dateEnd, t.id, t.domainId),
     index("aggregate_reports_org_date_idx").on(t.orgId, t.dateBegin),
     index("aggregate_reports_domain_date_idx").on(t.domainId, t.dateBegin),
   ],
