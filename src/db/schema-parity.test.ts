@@ -154,12 +154,13 @@ function describeTable(table: SQLiteTable | PgTable) {
 const ORG_KEY_IMPLIED = new Set(["daily_domain_stats", "daily_sender_stats", "daily_country_stats", "dkim_selectors_seen"]);
 
 /**
- * Foreign keys the PostgreSQL twin leaves to statement triggers (migration 0029): a record's
- * report and a sender roll-up row's domain, whose deletion deletes the rows.
+ * Foreign keys the PostgreSQL twin leaves to statement triggers (migrations 0029 and 0031): a
+ * record's report, and a sender or country roll-up row's domain, whose deletion deletes the rows.
  */
 const KEY_BY_TRIGGER = new Map([
   ["aggregate_records", "aggregate_reports"],
   ["daily_sender_stats", "domains"],
+  ["daily_country_stats", "domains"],
 ]);
 
 const withOrg = (columns: string[]) => (columns.includes("org_id") ? columns : ["org_id", ...columns]);

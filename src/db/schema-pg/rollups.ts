@@ -18,8 +18,9 @@ export { SENDER_VERDICTS, type SenderVerdict } from "../schema/rollups";
  * domain's own key, and deleting an organization deletes its domains and so their roll-ups).
  * PostgreSQL checks every key row by row, and that redundant check was about a sixth of a
  * roll-up upsert's time (PostgreSQL migration 0028). daily_sender_stats has no key to `domains`
- * either since migration 0029: its rows are written with a report of their domain, whose key holds
- * the domain, and a trigger on `domains` deletes them with it (docs/store.md).
+ * either since migration 0029, nor daily_country_stats since 0031: their rows are written with a
+ * report of their domain, whose key holds the domain, and triggers on `domains` delete them with it
+ * (docs/store.md).
  */
 export const dailyDomainStats = pgTable(
   "daily_domain_stats",
@@ -92,10 +93,8 @@ export const dailyCountryStats = pgTable(
     messages: bigint("messages", { mode: "number" }).notNull().default(0),
     passed: bigint("passed", { mode: "number" }).notNull().default(0),
   },
-  (t) => [
-    primaryKey({ columns: [t.orgId, t.day, t.domainId, t.country] }),
-    foreignKey({ name: "daily_country_stats_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
-  ],
+  // no key to `domains`: see the module comment (migration 0031)
+  (t) => [primaryKey({ columns: [t.orgId, t.day, t.domainId, t.country] })],
 );
 
 /** The DKIM selectors reported per organization and domain row (see the SQLite schema). */

@@ -218,8 +218,8 @@ test("deleting an organization deletes its roll-ups (on PostgreSQL through its d
   expect(await rollupRows(kept)).toEqual(before);
 });
 
-test("a report's records and a domain's sender roll-ups go with it: removing a domain deletes its reports' records and its sender rows, deleting an organization all of them, and nothing of another domain or organization", async () => {
-  // on PostgreSQL records have no foreign key to their report, nor sender rows to their domain (migration 0029): statement triggers delete them
+test("a report's records and a domain's sender and country roll-ups go with it: removing a domain deletes its reports' records and its roll-up rows, deleting an organization all of them, and nothing of another domain or organization", async () => {
+  // on PostgreSQL records have no foreign key to their report, nor sender and country rows to their domain (migrations 0029, 0031): statement triggers delete them
   const { store } = t.deps;
   const [owner, other] = [await signedInMember(store, "owner"), await signedInMember(store, "owner")];
   const domainIds: Record<string, string> = {};
@@ -234,6 +234,10 @@ test("a report's records and a domain's sender roll-ups go with it: removing a d
   const allRecordsOf = async (orgId: string) => Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM aggregate_records WHERE org_id = ${orgId}`))[0]!.n);
   const senderRowsOf = async (orgId: string, domain?: string) =>
     Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM daily_sender_stats WHERE org_id = ${orgId} ${domain ? sql`AND policy_domain = ${domain}` : sql``}`))[0]!.n);
+  const countryRowsOf = async (orgId: string, domainId?: string) =>
+    Number((await store.rows<{ n: number | string }>(sql`SELECT count(*) AS n FROM daily_country_stats WHERE org_id = ${orgId} ${domainId ? sql`AND domain_id = ${domainId}` : sql``}`))[0]!.n);
+  const countries: [number, number, number] = [await countryRowsOf(owner.orgId, domainIds[`${owner.orgId}/example.com`]), await countryRowsOf(owner.orgId, domainIds[`${owner.orgId}/example.org`]), await countryRowsOf(other.orgId)];
+  expect(countries.every((n) => n > 0)).toBe(true);
   expect([await recordsOf(owner.orgId, "example.com"), await recordsOf(owner.orgId, "example.org"), await recordsOf(other.orgId, "example.com")]).toEqual([30, 30, 30]);
   // 30 records from 30 addresses: a sender row each
   expect([await senderRowsOf(owner.orgId, "example.com"), await senderRowsOf(owner.orgId, "example.org"), await senderRowsOf(other.orgId)]).toEqual([30, 30, 30]);
@@ -245,10 +249,12 @@ test("a report's records and a domain's sender roll-ups go with it: removing a d
   expect(await recordsOf(owner.orgId, "example.org")).toBe(30);
   expect(await allRecordsOf(other.orgId)).toBe(30);
   expect([await senderRowsOf(owner.orgId), await senderRowsOf(owner.orgId, "example.org"), await senderRowsOf(other.orgId)]).toEqual([30, 30, 30]);
+  expect([await countryRowsOf(owner.orgId), await countryRowsOf(owner.orgId, domainIds[`${owner.orgId}/example.org`]), await countryRowsOf(other.orgId)]).toEqual([countries[1], countries[1], countries[2]]);
 
   await store.write(() => store.rows(sql`DELETE FROM organizations WHERE id = ${owner.orgId}`));
   expect(await allRecordsOf(owner.orgId)).toBe(0);
   expect(await allRecordsOf(other.orgId)).toBe(30);
   expect(await recordsOf(other.orgId, "example.com")).toBe(30);
   expect([await senderRowsOf(owner.orgId), await senderRowsOf(other.orgId)]).toEqual([0, 30]);
+  expect([await countryRowsOf(owner.orgId), await countryRowsOf(other.orgId)]).toEqual([0, countries[2]]);
 });
