@@ -194,7 +194,8 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
       { foreignKeys: false },
     );
   } catch (error) {
-    // another writer's conflict has been run again by the store; what fails still is one file's
+    // the store has already run the transaction again after another writer's conflict: what
+    // still fails (most often one file's write) is written file by file
     deps.log.warn("reports.group_write_failed", { files: files.length, error, fallback: "one transaction per file" });
     return writeOneByOne(deps, files, now);
   }

@@ -299,11 +299,7 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             }
             continue;
           }
-          if (!target.ips.some((ip) => ptrs.has(ip))) continue;
-          if (!(await targetStands(deps.store, target, orgsFound))) continue;
-          let org = byOrg.get(target.orgId);
-          if (!org) byOrg.set(target.orgId, (org = { names: new Map(), large: false }));
-          org.large ||= target.large === true;
+          const fresh: RecordName[] = [];
           for (const ip of target.ips) {
             const ptr = ptrs.get(ip);
             if (!ptr) continue;
@@ -312,8 +308,14 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             // this answer is already the organization's row (written by this process within the hour)
             if (current?.writtenFor?.has(target.orgId)) continue;
             const { baseDomain, service } = sendingServiceOf(ptr);
-            org.names.set(ip, { ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null, answer: current });
+            fresh.push({ ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null, answer: current });
           }
+          // nothing new to write: its report or organization need not be read
+          if (!fresh.length || !(await targetStands(deps.store, target, orgsFound))) continue;
+          let org = byOrg.get(target.orgId);
+          if (!org) byOrg.set(target.orgId, (org = { names: new Map(), large: false }));
+          org.large ||= target.large === true;
+          for (const name of fresh) org.names.set(name.ip, name);
         }
       }
       for (const [orgId, { names, large }] of byOrg) await upsertNames(deps.store, orgId, [...names.values()], large);

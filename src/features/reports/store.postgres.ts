@@ -120,8 +120,8 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
       [...summed.values()],
     );
   };
-  /** The report's row (its counts when `whole` gives every record), returning its `seq`; nothing (no row returned) when it is stored already. */
-  const insertReport = (id: string, ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): SQL => {
+  /** The report's row with its starting `counts` (initialCounts), returning its `seq`; nothing (no row returned) when it is stored already. */
+  const insertReport = (id: string, ctx: WriteContext, head: AggregateHead, counts: ReturnType<typeof initialCounts>): SQL => {
     const p = head.policy;
     return store.db
       .insert(t.aggregateReports)
@@ -131,7 +131,7 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
         reporterContact: head.reporterContact, reportId: head.reportId, generator: head.generator, version: head.version, dmarcbis: head.dmarcbis,
         dateBegin: head.dateBegin, dateEnd: head.dateEnd, policyAdkim: p.adkim, policyAspf: p.aspf, policyP: p.p, policySp: p.sp, policyNp: p.np,
         policyPct: p.pct, policyFo: p.fo, policyTesting: p.testing, policyDiscoveryMethod: p.discoveryMethod, reporterErrors: jsonList(head.reporterErrors),
-        ...initialCounts(whole), source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
+        ...counts, source: ctx.source, fileName: ctx.fileName, processedAt: ctx.now,
       })
       .onConflictDoNothing()
       .returning({ seq: t.aggregateReports.seq })
@@ -149,7 +149,7 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
   return {
     async beginAggregate(ctx: WriteContext, head: AggregateHead, whole?: AggregateRecord[]): Promise<AggregateWrite | StoredReport> {
       const id = crypto.randomUUID();
-      const inserted = await store.rows<{ seq: number }>(insertReport(id, ctx, head, whole));
+      const inserted = await store.rows<{ seq: number }>(insertReport(id, ctx, head, initialCounts(whole)));
       if (!inserted.length) return storedDuplicate(ctx, head);
       return newAggregateWrite(id, Number(inserted[0]!.seq), ctx, head, whole !== undefined);
     },
@@ -164,14 +164,15 @@ export function postgresReportWriter(store: StoreCore, options: ReportWriterOpti
       const { records, ...head } = report;
       if (records.length === 0 || records.length > INSERT_BATCH) return null;
       const id = crypto.randomUUID();
+      // seq 0: the statement gives the records their report's seq itself
       const write = newAggregateWrite(id, 0, ctx, head, true);
       tallyBatch(write, records);
+      const { recordCount, messageCount, passCount } = write;
       const rows = recordRows(write, records);
       const inserted = await store.rows<{ seq: number }>(
-        sql`WITH report AS (${insertReport(id, ctx, head, records)}), stored AS (${INSERT_RECORDS} ${jsonRowsSelect([sql`report.seq`, sql`${ctx.orgId}`], RECORD_TYPES, rows, sql`report`)}) SELECT seq FROM report`,
+        sql`WITH report AS (${insertReport(id, ctx, head, { recordCount, messageCount, passCount })}), stored AS (${INSERT_RECORDS} ${jsonRowsSelect([sql`report.seq`, sql`${ctx.orgId}`], RECORD_TYPES, rows, sql`report`)}) SELECT seq FROM report`,
       );
       if (!inserted.length) return storedDuplicate(ctx, head);
-      write.seq = Number(inserted[0]!.seq);
       addToRollup(write, records);
       await writeRollup(write);
       return { id, duplicate: false, recordCount: write.recordCount, messageCount: write.messageCount };
