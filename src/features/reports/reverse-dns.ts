@@ -66,11 +66,13 @@ function asked(resolver: ReverseResolver): ReverseResolver {
  * One address's answer, kept CACHE_TTL_MS. `writtenFor`: the organizations whose source_names row
  * this process has written with it: a bulk ingest's reports share their addresses, and an address
  * named once is not written again for every later report of the same organization within the hour.
+ * A list, not a Set: nearly always one organization, and the cache holds up to CACHE_MAX answers
+ * (20,000 Sets were 3.6 MB of heap more than as many one-element arrays).
  */
 interface Answer {
   ptr: string | null;
   expires: number;
-  writtenFor?: Set<string>;
+  writtenFor?: string[];
 }
 type Answers = Map<string, Answer>;
 /** answers per resolver: one resolver's answers never stand in for another's (tests give each app its own) */
@@ -306,7 +308,7 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
             const answer = answers?.get(ip);
             const current = answer?.ptr === ptr ? answer : undefined;
             // this answer is already the organization's row (written by this process within the hour)
-            if (current?.writtenFor?.has(target.orgId)) continue;
+            if (current?.writtenFor?.includes(target.orgId)) continue;
             const { baseDomain, service } = sendingServiceOf(ptr);
             fresh.push({ ip, ptr, baseDomain, service: service?.name ?? null, serviceType: service?.type ?? null, answer: current });
           }
@@ -322,7 +324,7 @@ async function writeNames(deps: ServiceContext, items: Named[]): Promise<void> {
       return byOrg;
     });
     // committed: each answer is now its organization's row
-    for (const [orgId, { names }] of written) for (const { answer } of names.values()) if (answer) (answer.writtenFor ??= new Set()).add(orgId);
+    for (const [orgId, { names }] of written) for (const { answer } of names.values()) if (answer && !answer.writtenFor?.includes(orgId)) (answer.writtenFor ??= []).push(orgId);
   } catch (error) {
     // the store may have been closed (a test ended, the CLI exited): enrichment is best effort
     deps.log.debug("reports.ptr_write_skipped", { error });
