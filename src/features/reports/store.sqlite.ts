@@ -107,8 +107,12 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
   const row = new Array<Value>(RECORD_COLUMNS).fill(null);
   /**
    * Roll-ups merged per organization, domain, day and policy domain; the per-source rows go in
-   * sorted by the keys of the indexes ordered by address (scattered over the whole history), so
-   * consecutive upserts meet the same or neighbouring pages instead of one page each anywhere.
+   * sorted by daily_sender_stats' primary key (organization, day, address), so consecutive
+   * upserts meet the same or neighbouring pages of the table (its rows are the widest entries,
+   * about 200 bytes) and of the indexes that begin with the day or the domain; the (organization,
+   * address, day) index is then met in one ordered pass per day. Sorted by address first, a bulk
+   * group of files of many days jumped between the days' parts of the table at every row: 100,000
+   * such rows took 1.1-1.8 s against 0.65-1.2 s, bench:ingest 15-35% slower (docs/benchmarks.md).
    */
   /** `large`: one large report's roll-ups, kept near what is live (WriteContext.large); a bulk group's never are */
   const writeRollups = (list: DeferredRollup[], large = false) => {
@@ -123,8 +127,7 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       for (const x of rollup.sources) sources.push({ ctx, day: rollup.day, policyDomain, x });
     }
     // rows go in as they are made (sqlite-rows.ts), never all held at once
-    // in the order of daily_sender_stats' (org, source IP, day) index
-    sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || compare(a.x.sourceIp, b.x.sourceIp) || a.day - b.day);
+    sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || a.day - b.day || compare(a.x.sourceIp, b.x.sourceIp));
     const senders = new RowRunner(s.upsertSenderDays, s.upsertSenderDay, UPSERT_ROWS, SENDER_DAY_COLUMNS);
     for (let i = 0; i < sources.length; i++) {
       const { ctx, day, policyDomain, x } = sources[i]!;
