@@ -33,10 +33,13 @@ describe("the sending-service catalog", () => {
       '"echo.example","Echo, Inc.",Marketing',
       "foxtrot.example,Foxtrot",
       "golf.example,,",
+      '"india.example","India, quoted first",ISP',
+      "india.example,India later,ISP",
+      "juliet.example,Juliet,ISP",
       "",
     ].join("\r\n");
     const catalog = parseSenderMap(csv);
-    expect(catalog.size).toBe(7);
+    expect(catalog.size).toBe(9);
     expect(catalog.get("alpha.example")).toEqual({ name: "Alpha", type: "ISP" });
     expect(catalog.get("bravo.example")).toEqual({ name: "Bravo (out of order)", type: "ISP" });
     expect(catalog.get("charlie.example")).toEqual({ name: "Charlie again", type: "Email Provider" });
@@ -44,6 +47,8 @@ describe("the sending-service catalog", () => {
     expect(catalog.get("echo.example")).toEqual({ name: "Echo, Inc.", type: "Marketing" });
     expect(catalog.get("foxtrot.example")).toEqual({ name: "Foxtrot", type: "" });
     expect(catalog.get("golf.example")).toEqual({ name: "", type: "" });
+    expect(catalog.get("india.example")).toEqual({ name: "India later", type: "ISP" });
+    expect(catalog.get("juliet.example")).toEqual({ name: "Juliet", type: "ISP" });
     expect(catalog.get("base_reverse_dns")).toBeUndefined();
     expect(catalog.get("hotel.example")).toBeUndefined();
   });

@@ -23,7 +23,6 @@ export class SenderCatalog {
   private readonly starts: Int32Array;
   /** offset of the comma after each sorted row's base domain */
   private readonly keyEnds: Int32Array;
-  private readonly rows: number;
   private readonly others = new Map<string, SendingService>();
   /** base domains named (a repeated one once) */
   readonly size: number;
@@ -44,6 +43,8 @@ export class SenderCatalog {
           starts.push(at);
           keyEnds.push(comma);
           previous = key;
+          // an earlier row of this base domain (quoted or upper-case) gives way to this one
+          this.others.delete(key);
         } else {
           const cells = splitCsvLine(this.lineAt(at, end));
           if (cells.length >= 2 && cells[0]) this.others.set(cells[0].toLowerCase(), { name: cells[1] ?? "", type: cells[2] ?? "" });
@@ -53,10 +54,9 @@ export class SenderCatalog {
     }
     this.starts = Int32Array.from(starts);
     this.keyEnds = Int32Array.from(keyEnds);
-    this.rows = starts.length;
     let repeated = 0;
     for (const key of this.others.keys()) if (this.find(key) >= 0) repeated++;
-    this.size = this.rows + this.others.size - repeated;
+    this.size = this.starts.length + this.others.size - repeated;
   }
 
   /** The service of `baseDomain` (lower case), if the catalog names one. */
@@ -74,7 +74,7 @@ export class SenderCatalog {
   /** the sorted row of `key`, or -1 */
   private find(key: string): number {
     let low = 0;
-    let high = this.rows - 1;
+    let high = this.starts.length - 1;
     while (low <= high) {
       const mid = (low + high) >>> 1;
       const order = this.compareKey(mid, key);
