@@ -76,9 +76,10 @@ export interface RowsInsert {
 /**
  * Inserts `rows` into `into.table` on either store, in the order given, `into.perStatement` rows
  * per statement, each statement's rows as one JSON parameter (SQLite `json_each`, PostgreSQL
- * `jsonb_array_elements` through insertJsonRows). Inside the caller's `store.write`.
+ * `jsonb_array_elements` through insertJsonRows). Inside the caller's `store.write`. Returns the
+ * number of rows the statements returned (none without a RETURNING clause in `into.tail`).
  */
-export async function insertRows(store: StoreCore, into: RowsInsert, rows: readonly (readonly unknown[])[]): Promise<void> {
+export async function insertRows(store: StoreCore, into: RowsInsert, rows: readonly (readonly unknown[])[]): Promise<number> {
   const fixed = into.fixed ?? [];
   const width = into.columns.length - fixed.length;
   const types = into.types ?? new Array<JsonRowType>(width).fill("text");
@@ -86,14 +87,16 @@ export async function insertRows(store: StoreCore, into: RowsInsert, rows: reado
   const insert = sql.raw(`INSERT INTO ${into.table} (${into.columns.join(", ")})`);
   const tail = into.tail ?? sql``;
   const per = Math.max(1, into.perStatement ?? ROWS_PER_STATEMENT);
+  let returned = 0;
   for (let at = 0; at < rows.length; at += per) {
     const batch = rows.length <= per ? rows : rows.slice(at, at + per);
     if (store.dialect === "postgres") {
-      await insertJsonRows(store, insert, [...fixed], types, batch, tail);
+      returned += (await insertJsonRows(store, insert, [...fixed], types, batch, tail)).length;
       continue;
     }
     const values = sql.raw(types.map((_, i) => `value ->> ${i}`).join(", "));
     // WHERE true: SQLite reads an ON CONFLICT straight after FROM as a join constraint
-    await store.rows(sql`${insert} SELECT ${sharedList(fixed)}${values} FROM json_each(${JSON.stringify(batch)}) WHERE true ORDER BY key ${tail}`);
+    returned += (await store.rows(sql`${insert} SELECT ${sharedList(fixed)}${values} FROM json_each(${JSON.stringify(batch)}) WHERE true ORDER BY key ${tail}`)).length;
   }
+  return returned;
 }

@@ -16,7 +16,7 @@ import { domains } from "../../src/db/schema";
 import { ingestFile } from "../../src/features/reports/ingest";
 import { readerContext } from "../../src/features/digests/service";
 import { keptAnswers } from "../../src/features/metrics/registry";
-import { keptRead, refreshKeptAnswers } from "../../src/features/reports/read-cache";
+import { keptRead, raiseRollupVersion, refreshKeptAnswers } from "../../src/features/reports/read-cache";
 import { purgeExpired } from "../../src/features/reports/retention";
 import { reverseDnsSettled, scheduleReverseDns } from "../../src/features/reports/reverse-dns";
 import type { ServiceContext } from "../../src/http/access";
@@ -73,6 +73,16 @@ describe("answers kept between requests", () => {
     expect(await topSources()).toEqual([["198.51.100.9", 9], ["192.0.2.1", 7]]);
   });
 
+  test("a report's write raises the version once, whatever the number of its addresses; an organization it does not write keeps its own", async () => {
+    const other = await signedInMember(t.deps.store, "owner", "Other Org");
+    const othersVersion = async () => Number((await t.deps.store.tuples<[number | string]>(sql`SELECT version FROM rollup_versions WHERE org_id = ${other.orgId}`))[0]![0]);
+    const before = await version();
+    const untouched = await othersVersion();
+    await ingest([fail("192.0.2.1", 5), fail("192.0.2.2", 3), fail("192.0.2.3", 1), fail("198.51.100.4", 2)]);
+    expect(await version()).toBe(before + 1);
+    expect(await othersVersion()).toBe(untouched);
+  });
+
   test("an answer is kept while the organization's roll-up version holds, and read again when it moves", async () => {
     await ingest([fail("192.0.2.1", 5)]);
     expect((await senders()).map((s) => s.messages)).toEqual([5]);
@@ -83,23 +93,25 @@ describe("answers kept between requests", () => {
       await t.deps.store.rows(sql`UPDATE rollup_versions SET version = ${kept} WHERE org_id = ${owner.orgId}`);
     });
     expect((await senders()).map((s) => s.messages)).toEqual([5]);
-    // the same change counted (as the triggers count every change): read again
+    // the same change counted (as its writers count every change): read again
     await t.deps.store.write(async () => {
       await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 60 WHERE org_id = ${owner.orgId}`);
+      await raiseRollupVersion(t.deps.store, owner.orgId);
     });
     expect(await version()).toBeGreaterThan(kept);
     expect((await senders()).map((s) => s.messages)).toEqual([60]);
   });
 
-  test("rows written straight into the database (another server) raise the version: names, new rows, removed rows", async () => {
+  test("rows another server writes raise the version: names, new rows, removed rows", async () => {
     await ingest([fail("192.0.2.1", 5), fail("192.0.2.2", 3)]);
     expect((await senders()).map((s) => s.sender)).toEqual(["192.0.2.1", "192.0.2.2"]);
-    // reverse DNS names both addresses as one service
-    const { sourceNames, dailySenderStats } = t.deps.store.t;
-    await t.deps.store.write(async (tx) => {
-      for (const ip of ["192.0.2.1", "192.0.2.2"]) await tx.insert(sourceNames).values({ orgId: owner.orgId, sourceIp: ip, ptr: `o1.${ip}.sendgrid.net`, baseDomain: "sendgrid.net", service: "Twilio SendGrid", serviceType: "Email Service" });
-    });
+    // another server's reverse DNS names both addresses as one service (its own resolver; this server's names nothing)
+    const naming = { ...t.deps, resolver: { reverse: async () => ["o1.ptr1.sendgrid.net"] } } as unknown as ServiceContext;
+    scheduleReverseDns(naming, [{ table: "sources", orgId: owner.orgId, reportRowId: "", ips: ["192.0.2.1", "192.0.2.2"] }]);
+    await reverseDnsSettled();
+    expect((await t.deps.store.tuples<[string]>(sql`SELECT service FROM source_names WHERE org_id = ${owner.orgId}`)).map((r) => r[0])).toEqual(["Twilio SendGrid", "Twilio SendGrid"]);
     expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["Twilio SendGrid", 8]]);
+    const { dailySenderStats } = t.deps.store.t;
     // a roll-up row removed
     await t.deps.store.write(async (tx) => {
       await tx.delete(dailySenderStats).where(sql`${dailySenderStats.orgId} = ${owner.orgId} AND ${dailySenderStats.sourceIp} = '192.0.2.2'`);
@@ -131,6 +143,7 @@ describe("answers kept between requests", () => {
     // another server wrote another name meanwhile; this server wrote its answer within the hour and leaves the row be
     await t.deps.store.write(async () => {
       await t.deps.store.rows(sql`UPDATE source_names SET ptr = 'mx.old-host.example', base_domain = 'old-host.example', service = NULL, service_type = NULL WHERE org_id = ${owner.orgId}`);
+      await raiseRollupVersion(t.deps.store, owner.orgId);
     });
     const renamed = await version();
     expect((await senders()).map((s) => s.sender)).toEqual(["old-host.example"]);
@@ -171,6 +184,7 @@ describe("answers kept between requests", () => {
     const { dailySenderStats } = t.deps.store.t;
     const refused = t.deps.store.write(async (tx) => {
       await tx.insert(dailySenderStats).values({ orgId: owner.orgId, day: Math.floor(ago(DAY).getTime() / DAY), sourceIp: "203.0.113.7", policyDomain: "shop.example", domainId, messages: 99, passed: 0, lastBegin: 0 });
+      await raiseRollupVersion(t.deps.store, owner.orgId);
       // a request while the write is open (on SQLite it shares the connection)
       await senders();
       throw new Error("refused");
@@ -179,6 +193,7 @@ describe("answers kept between requests", () => {
     // one committed change of one row: the counter moves as far as the refused write had moved it
     await t.deps.store.write(async () => {
       await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 6 WHERE org_id = ${owner.orgId}`);
+      await raiseRollupVersion(t.deps.store, owner.orgId);
     });
     expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["192.0.2.1", 6]]);
   });
@@ -233,6 +248,7 @@ describe("answers kept between requests", () => {
       const [row] = await tx.select({ auth: dailySenderStats.auth }).from(dailySenderStats).where(where);
       const auth = { ...(JSON.parse(row!.auth ?? "{}") as Record<string, number>), "d\nsigner.example\ns1\npass": 5 };
       await tx.update(dailySenderStats).set({ auth: JSON.stringify(auth) }).where(where);
+      await raiseRollupVersion(t.deps.store, owner.orgId);
     });
     expect(before[0]![2]).not.toContain("signer.example");
     expect((await sources()).find((s) => s[0] === "192.0.2.1")![2]).toContain("signer.example");
@@ -267,9 +283,10 @@ describe("answers kept between requests", () => {
     expect(keptAnswers.get({ outcome: "hit" })).toBe(hits + 1);
     await ingest([fail("192.0.2.1", 2), fail("198.51.100.9", 9)]);
     expect(await threats()).toEqual([["198.51.100.9", 9, null], ["192.0.2.1", 7, null]]);
-    // named by another server, straight into the database
+    // named by another server, as its reverse DNS writer does
     await t.deps.store.write(async (tx) => {
       await tx.insert(t.deps.store.t.sourceNames).values({ orgId: owner.orgId, sourceIp: "198.51.100.9", ptr: "o1.mail.sendgrid.net", baseDomain: "sendgrid.net", service: "Twilio SendGrid", serviceType: "Email Service" });
+      await raiseRollupVersion(t.deps.store, owner.orgId);
     });
     expect(await threats()).toEqual([["198.51.100.9", 9, "Twilio SendGrid"], ["192.0.2.1", 7, null]]);
     // a sender the user approved is not a threat

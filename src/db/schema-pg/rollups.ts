@@ -143,7 +143,7 @@ export const senderMarks = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.senderKey] })],
 );
 
-/** See the SQLite twin: one counter per organisation, raised by triggers on what cached reads read. */
+/** See the SQLite twin: one counter per organisation, raised with every change to what kept reads read (its writers or triggers). */
 export const rollupVersions = pgTable("rollup_versions", {
   orgId: text("org_id")
     .primaryKey()

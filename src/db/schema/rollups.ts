@@ -155,9 +155,10 @@ export const senderMarks = sqliteTable(
 );
 
 /**
- * One counter per organisation, raised by database triggers in the same transaction as every
- * change to what the kept reads read (`daily_sender_stats`, `source_names`,
- * `sender_marks`; the retention purge raises it with the records it deletes): a server keeps the
+ * One counter per organisation, raised in the same transaction as every change to what the kept
+ * reads read (`daily_sender_stats`, `source_names`, `sender_marks`): by the writers of the first
+ * two once per organization a write touches (migration 0031), by triggers for deletions and marks;
+ * the retention purge raises it with the records it deletes. A server keeps the
  * Senders list, the sender page, trends' top sources, a domain's sources and the tasks' failing
  * mail while the counter holds (src/features/reports/read-cache.ts), so several servers on one
  * database never serve an answer older than the data. The row is made with the organisation

@@ -10,6 +10,7 @@ import { createUser, replacePasswordHash, userByEmail } from "../auth/service";
 import { ensureDomains } from "../domains/service";
 import { ensureMembership, ensureOrganization } from "../orgs/service";
 import { ingestFile } from "./ingest";
+import { raiseRollupVersion } from "./read-cache";
 import { sendingServiceOf } from "./senders";
 import { hashPassword } from "../auth/password-hash";
 
@@ -230,5 +231,6 @@ async function fillDemoReverseDns(deps: ServiceContext, orgId: string): Promise<
           ON CONFLICT (org_id, source_ip) DO NOTHING`);
       }
     }
+    await raiseRollupVersion(deps.store, orgId);
   });
 }

@@ -6,10 +6,12 @@
  * address-days), while a user moving between screens, ranges and domains asks the same again and
  * again.
  *
- * An answer is kept with its organization's roll-up version (`rollup_versions`), a counter the
- * database's triggers raise in the same transaction as every change to what those reads read
- * (`daily_sender_stats`, `source_names`, `sender_marks`: migration 0026 /
- * PostgreSQL 0024). The sender page also shows sample records, which no trigger watches: they
+ * An answer is kept with its organization's roll-up version (`rollup_versions`), a counter raised
+ * in the same transaction as every change to what those reads read (`daily_sender_stats`,
+ * `source_names`, `sender_marks`: migration 0026 / PostgreSQL 0024): by their writers, once per
+ * organization a write touches, for rows written to the first two (raiseRollupVersion: migration
+ * 0031 / PostgreSQL 0032; a trigger run per row was a seventh of a bulk ingest's sender upserts),
+ * by triggers for the marks and for every deletion. The sender page also shows sample records, which no trigger watches: they
  * are written with their report's roll-ups, named by reverse DNS with `source_names`, and the
  * retention purge raises the counter with the records it deletes — a new path that changes
  * records alone must call `raiseRollupVersion` too. Each request reads the counter first (one primary-key read)
@@ -118,13 +120,24 @@ const kept = new WeakMap<StoreCore, KeptAnswers>();
 /** the computations under way per store, by answer id and version, with the store's read epoch when each began (see keptRead) */
 const computing = new WeakMap<StoreCore, Map<string, { epoch: number; computation: Promise<unknown> }>>();
 
+/** The statement that raises one organization's roll-up version (SQLite's report writer prepares it). */
+export const RAISE_ROLLUP_VERSION = "UPDATE rollup_versions SET version = version + 1 WHERE org_id = ?";
+
 /**
  * Raises the organization's roll-up version by hand, inside the caller's `store.write`: for a
- * change the triggers do not see (the retention purge deleting the sample records the sender page
- * shows; any new path that changes records alone).
+ * change that no trigger sees. Inserting or updating `daily_sender_stats` or `source_names` is
+ * one (their writers call this, or RAISE_ROLLUP_VERSION, once per organization a write touches:
+ * SQLite migration 0031, PostgreSQL 0032), as is the retention purge deleting the sample records
+ * the sender page shows; any new path that writes those tables or changes records alone must too.
  */
 export async function raiseRollupVersion(store: StoreCore, orgId: string): Promise<void> {
-  await store.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${orgId}`);
+  await raiseRollupVersions(store, [orgId]);
+}
+
+/** raiseRollupVersion for several organizations in one statement. */
+export async function raiseRollupVersions(store: StoreCore, orgIds: readonly string[]): Promise<void> {
+  if (!orgIds.length) return;
+  await store.rows(sql`UPDATE rollup_versions SET version = version + 1 WHERE ${oneOf(store.dialect, sql`org_id`, orgIds)}`);
 }
 
 /**

@@ -13,6 +13,7 @@ import { insertRows, type RowsInsert } from "../../db/json-rows";
 import type { ServiceContext } from "../../http/access";
 import { collectNow, collectWhenGrown, largeWritesDone } from "../../lib/memory";
 import { organizationName } from "../orgs/service";
+import { raiseRollupVersion } from "./read-cache";
 import { sendingServiceOf } from "./senders";
 import type { SourceName } from "./source-names";
 import { Slots } from "../../lib/slots";
@@ -344,9 +345,10 @@ async function targetStands(store: ServiceContext["store"], target: EnrichmentTa
 }
 
 /**
- * The source_names rows of `names`, NAMES_PER_STATEMENT per statement. A row that already holds
- * the same name is left as it was: no write, and the organization's roll-up version (its kept
- * answers, read-cache.ts) holds, as an address looked up again names nothing new.
+ * The source_names rows of `names`, NAMES_PER_STATEMENT per statement, then the organization's
+ * roll-up version raised (its kept answers, read-cache.ts) if any row was written. A row that
+ * already holds the same name is left as it was: no write, and the version holds, as an address
+ * looked up again names nothing new.
  */
 async function upsertNames(store: ServiceContext["store"], orgId: string, names: RecordName[], large: boolean): Promise<void> {
   const into: RowsInsert = {
@@ -355,11 +357,14 @@ async function upsertNames(store: ServiceContext["store"], orgId: string, names:
     fixed: [sql`${orgId}`],
     tail: sql`ON CONFLICT (org_id, source_ip) DO UPDATE SET ptr = excluded.ptr, base_domain = excluded.base_domain, service = excluded.service, service_type = excluded.service_type
       WHERE source_names.ptr IS DISTINCT FROM excluded.ptr OR source_names.base_domain IS DISTINCT FROM excluded.base_domain
-        OR source_names.service IS DISTINCT FROM excluded.service OR source_names.service_type IS DISTINCT FROM excluded.service_type`,
+        OR source_names.service IS DISTINCT FROM excluded.service OR source_names.service_type IS DISTINCT FROM excluded.service_type
+      RETURNING 1 AS written`,
     perStatement: NAMES_PER_STATEMENT,
   };
+  let written = 0;
   for (let at = 0; at < names.length; at += NAMES_PER_STATEMENT) {
     if (large) collectWhenGrown();
-    await insertRows(store, into, names.slice(at, at + NAMES_PER_STATEMENT).map((n) => [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType]));
+    written += await insertRows(store, into, names.slice(at, at + NAMES_PER_STATEMENT).map((n) => [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType]));
   }
+  if (written) await raiseRollupVersion(store, orgId);
 }

@@ -13,6 +13,7 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateRecord, AggregateReport } from "../../lib/reports/model";
 import { insertJsonRows, insertRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
+import { raiseRollupVersions } from "./read-cache";
 
 export interface RollupCounts {
   messages: number;
@@ -268,10 +269,12 @@ export interface RollupToWrite {
  * each, a round trip and a run of the version trigger per file), a new statement once one holds
  * ROWS_PER_STATEMENT rows (a roll-up's rows are never split) or before a roll-up whose
  * organization, day and policy domain the statement already holds (an upsert may meet a row once).
+ * Then raises the roll-up version of each organization written.
  */
 export async function writeSenderDaysPostgres(store: StoreCore, list: readonly RollupToWrite[]): Promise<void> {
   let rows: (readonly unknown[])[] = [];
   const keys = new Set<string>();
+  const orgs = new Set<string>();
   const flush = async () => {
     if (!rows.length) return;
     // one JSON parameter for all the rows (src/db/json-rows.ts)
@@ -300,9 +303,12 @@ export async function writeSenderDaysPostgres(store: StoreCore, list: readonly R
     const key = `${ctx.orgId}\n${rollup.day}\n${policyDomain}`;
     if (keys.has(key) || rows.length >= ROWS_PER_STATEMENT) await flush();
     keys.add(key);
+    orgs.add(ctx.orgId);
     for (const x of rollup.sources) rows.push(senderDayValues(ctx, rollup.day, policyDomain, x));
   }
   await flush();
+  // the organizations whose sender rows changed: their kept answers go (read-cache.ts)
+  await raiseRollupVersions(store, [...orgs]);
 }
 
 /** The SQLite upsert of one dkim_selectors_seen row (values in the order of SelectorRow). */

@@ -8,6 +8,7 @@ import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from 
 import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
+import { RAISE_ROLLUP_VERSION } from "./read-cache";
 import { RowRunner } from "./sqlite-rows";
 import { COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
@@ -43,6 +44,7 @@ interface Statements {
   upsertSenderDays: Statement;
   upsertSelector: Statement;
   upsertCountryDay: Statement;
+  raiseVersion: Statement;
   setAggregateCounts: Statement;
 }
 
@@ -92,6 +94,7 @@ function prepare(sqlite: Database): Statements {
     upsertSenderDays: sqlite.prepare(upsertOfRows(SENDER_DAY_UPSERT, UPSERT_ROWS)),
     upsertSelector: sqlite.prepare(SELECTOR_UPSERT),
     upsertCountryDay: sqlite.prepare(COUNTRY_DAY_UPSERT),
+    raiseVersion: sqlite.prepare(RAISE_ROLLUP_VERSION),
     setAggregateCounts: sqlite.prepare("UPDATE aggregate_reports SET record_count = ?, message_count = ?, pass_count = ? WHERE id = ?"),
   };
   statements.set(sqlite, s);
@@ -136,6 +139,8 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       if (large && i % 1024 === 1023) collectWhenGrown();
     }
     senders.end();
+    // the organizations whose sender rows changed (sorted by organization): their kept answers go
+    for (let i = 0; i < sources.length; i++) if (i === 0 || sources[i]!.ctx.orgId !== sources[i - 1]!.ctx.orgId) s.raiseVersion.run(sources[i]!.ctx.orgId);
     if (large) collectWhenGrown();
     for (const values of selectors) s.upsertSelector.run(...values);
   };
