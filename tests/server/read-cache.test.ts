@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { and, eq, sql } from "drizzle-orm";
@@ -556,5 +556,20 @@ describe("a write that waited for another process's write lock (SQLite)", () => 
       await f.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the writers of what kept answers read", () => {
+  // rows written to daily_sender_stats and source_names raise the version by their writers, not
+  // by triggers (migration 0031 / PostgreSQL 0032): a source file that writes either must raise it
+  test("every source file that inserts or updates daily_sender_stats or source_names raises the organization's roll-up version", () => {
+    const root = join(import.meta.dir, "../../src");
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".gen.ts"));
+    const writes = /INSERT INTO (daily_sender_stats|source_names)\b|UPDATE (daily_sender_stats|source_names)\b|table: "(daily_sender_stats|source_names)"|\.(insert|update)\((tx|store\.db|db)?\.?t?\.?(dailySenderStats|sourceNames)\)/;
+    const writers = files.filter((f) => writes.test(readFileSync(join(root, f), "utf8")));
+    // the known writers are found (the check would pass vacuously otherwise)
+    expect(writers.map((f) => f.replaceAll("\\", "/")).sort()).toEqual(["features/reports/demo.ts", "features/reports/reverse-dns.ts", "features/reports/rollups.ts"]);
+    const raising = /raiseRollupVersions?\(|RAISE_ROLLUP_VERSION/;
+    expect(writers.filter((f) => !raising.test(readFileSync(join(root, f), "utf8")))).toEqual([]);
   });
 });
