@@ -11,11 +11,12 @@
  * `source_names`, `sender_marks`: migration 0026 / PostgreSQL 0024): by their writers, once per
  * organization a write touches, for rows written to the first two (raiseRollupVersion: migration
  * 0031 / PostgreSQL 0032; a trigger run per row was a seventh of a bulk ingest's sender upserts),
- * by triggers for the marks and for every deletion. The sender page also shows sample records, which no trigger watches: they
- * are written with their report's roll-ups, named by reverse DNS with `source_names`, and the
- * retention purge raises the counter with the records it deletes — a new path that changes
- * records alone must call `raiseRollupVersion` too. Each request reads the counter first (one primary-key read)
- * and serves the kept answer only while it holds, so an answer is never older than the data,
+ * by triggers for the marks and for every deletion. The sender page also shows sample records,
+ * which nothing else watches: they are written with their report's roll-ups, named by reverse DNS
+ * with `source_names`, and the retention purge raises the counter with the records it deletes — a
+ * new path that changes records alone must call `raiseRollupVersion` too. Each request reads the
+ * counter first (one primary-key read) and serves the kept answer only while it holds, so an
+ * answer is never older than the data,
  * whichever server (of several on one database) wrote. The window's days are part of each key,
  * so a new UTC day asks afresh; no kept computation reads the clock. What is not in the roll-ups
  * is never kept: a domain's readiness looks its DNS up on every request, around its kept sources.
