@@ -112,9 +112,10 @@ describe("answers kept between requests", () => {
     expect((await t.deps.store.tuples<[string]>(sql`SELECT service FROM source_names WHERE org_id = ${owner.orgId}`)).map((r) => r[0])).toEqual(["Twilio SendGrid", "Twilio SendGrid"]);
     expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["Twilio SendGrid", 8]]);
     const { dailySenderStats } = t.deps.store.t;
-    // a roll-up row removed
+    // a roll-up row removed (rows go only with their domain, whose removal raises the version: the next test)
     await t.deps.store.write(async (tx) => {
       await tx.delete(dailySenderStats).where(sql`${dailySenderStats.orgId} = ${owner.orgId} AND ${dailySenderStats.sourceIp} = '192.0.2.2'`);
+      await raiseRollupVersion(t.deps.store, owner.orgId);
     });
     expect((await senders()).map((s) => [s.sender, s.messages])).toEqual([["Twilio SendGrid", 5]]);
     expect(await topSources()).toEqual([["192.0.2.1", 5]]);
@@ -170,12 +171,15 @@ describe("answers kept between requests", () => {
     expect((await senders()).map((s) => s.mark)).toEqual(["not_ours"]);
   });
 
-  test("a removed domain's senders leave the list (its roll-ups go with it)", async () => {
-    await ingest([fail("192.0.2.1", 5)]);
-    expect((await senders()).length).toBe(1);
+  test("a removed domain's senders leave the list (its roll-ups go with it, the version raised once)", async () => {
+    await ingest([fail("192.0.2.1", 5), fail("192.0.2.2", 3), fail("198.51.100.9", 1)]);
+    expect((await senders()).length).toBe(3);
+    const before = await version();
     expect((await t.json("DELETE", `/api/domains/${domainId}`, { cookie: owner.cookie })).status).toBeLessThan(300);
     expect(await senders()).toEqual([]);
     expect(await topSources()).toEqual([]);
+    expect(Number((await t.deps.store.tuples<[number | string]>(sql`SELECT count(*) FROM daily_sender_stats WHERE org_id = ${owner.orgId}`))[0]![0])).toBe(0);
+    expect(await version()).toBeGreaterThan(before);
   });
 
   test("a write rolled back never shows, even when the list was read while it was open", async () => {
@@ -561,11 +565,12 @@ describe("a write that waited for another process's write lock (SQLite)", () => 
 
 describe("the writers of what kept answers read", () => {
   // rows written to daily_sender_stats and source_names raise the version by their writers, not
-  // by triggers (migration 0031 / PostgreSQL 0032): a source file that writes either must raise it
-  test("every source file that inserts or updates daily_sender_stats or source_names raises the organization's roll-up version", () => {
+  // by triggers (migration 0031 / PostgreSQL 0032), and on SQLite sender rows are deleted only by
+  // their domain's removal (migration 0032's trigger): a source file that writes them must raise it
+  test("every source file that inserts or updates daily_sender_stats or source_names, or deletes sender rows, raises the organization's roll-up version", () => {
     const root = join(import.meta.dir, "../../src");
     const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".gen.ts"));
-    const writes = /INSERT INTO (daily_sender_stats|source_names)\b|UPDATE (daily_sender_stats|source_names)\b|table: "(daily_sender_stats|source_names)"|\.(insert|update)\((tx|store\.db|db)?\.?t?\.?(dailySenderStats|sourceNames)\)/;
+    const writes = /INSERT INTO (daily_sender_stats|source_names)\b|UPDATE (daily_sender_stats|source_names)\b|DELETE FROM daily_sender_stats\b|table: "(daily_sender_stats|source_names)"|\.(insert|update)\((tx|store\.db|db)?\.?t?\.?(dailySenderStats|sourceNames)\)|\.delete\((tx|store\.db|db)?\.?t?\.?dailySenderStats\)/;
     const writers = files.filter((f) => writes.test(readFileSync(join(root, f), "utf8")));
     // the known writers are found (the check would pass vacuously otherwise)
     expect(writers.map((f) => f.replaceAll("\\", "/")).sort()).toEqual(["features/reports/demo.ts", "features/reports/reverse-dns.ts", "features/reports/rollups.ts"]);
