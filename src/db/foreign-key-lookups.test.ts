@@ -20,8 +20,6 @@ const SCANNED = new Map([
   ["alert_deliveries.org_id", "an organization's removal only; deliveries are pruned"],
   ["delivery_attempts.org_id", "an organization's removal only; attempts are pruned"],
   ["dns_snapshots.org_id", "an organization's removal only, after its domains (whose key to this table is indexed) went"],
-  ["failure_reports.domain_id", "failure reports come one message at a time: a small table beside the aggregate records"],
-  ["tls_reports.domain_id", "one report per reporter and day: a small table beside the aggregate records"],
   ["daily_domain_stats.domain_id", "one row per domain and day (90,000 rows for 1,000 domains × 90 days); with statistics SQLite skips along the organization"],
   ["daily_country_stats.domain_id", "a few rows per domain and day"],
   ["dkim_selectors_seen.domain_id", "a few rows per domain"],

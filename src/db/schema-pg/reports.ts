@@ -132,6 +132,8 @@ export const failureReports = pgTable(
     uniqueIndex("failure_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.domain),
     index("failure_reports_org_arrival_idx").on(t.orgId, t.arrivalDate),
     index("failure_reports_org_ip_idx").on(t.orgId, t.sourceIp),
+    /** a removed domain's failure reports, found by its key's cascade (src/db/foreign-key-lookups.test.ts) */
+    index("failure_reports_domain_idx").on(t.domainId, t.arrivalDate),
   ],
 );
 
@@ -159,5 +161,6 @@ export const tlsReports = pgTable(
     foreignKey({ name: "tls_reports_domain_fk", columns: [t.orgId, t.domainId], foreignColumns: [domains.orgId, domains.id] }).onDelete("cascade"),
     uniqueIndex("tls_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain),
     index("tls_reports_org_date_idx").on(t.orgId, t.dateBegin),
+    index("tls_reports_domain_idx").on(t.domainId, t.dateBegin),
   ],
 );

@@ -145,6 +145,8 @@ export const failureReports = sqliteTable(
     uniqueIndex("failure_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.domain),
     index("failure_reports_org_arrival_idx").on(t.orgId, t.arrivalDate),
     index("failure_reports_org_ip_idx").on(t.orgId, t.sourceIp),
+    /** a removed domain's failure reports, found by its key's cascade (src/db/foreign-key-lookups.test.ts) */
+    index("failure_reports_domain_idx").on(t.domainId, t.arrivalDate),
   ],
 );
 
@@ -168,5 +170,10 @@ export const tlsReports = sqliteTable(
     fileName: text("file_name"),
     processedAt: processedAt(),
   },
-  (t) => [uniqueIndex("tls_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain), index("tls_reports_org_date_idx").on(t.orgId, t.dateBegin)],
+  (t) => [
+    uniqueIndex("tls_reports_identity_unique").on(t.orgId, t.reporterOrg, t.reportId, t.policyDomain),
+    index("tls_reports_org_date_idx").on(t.orgId, t.dateBegin),
+    /** a removed domain's TLS reports, found by its key's cascade (src/db/foreign-key-lookups.test.ts) */
+    index("tls_reports_domain_idx").on(t.domainId, t.dateBegin),
+  ],
 );
