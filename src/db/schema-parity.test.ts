@@ -163,12 +163,6 @@ const KEY_BY_TRIGGER = new Map([
   ["daily_country_stats", "domains"],
 ]);
 
-/**
- * Tables whose key to their domain SQLite keeps by a trigger too (its migration 0032): their org
- * key is implied on PostgreSQL as for the tables whose SQLite twin names the domain key.
- */
-const SQLITE_DOMAIN_KEY_BY_TRIGGER = new Set(["daily_sender_stats"]);
-
 const withOrg = (columns: string[]) => (columns.includes("org_id") ? columns : ["org_id", ...columns]);
 
 /**
@@ -189,10 +183,11 @@ function shardedTwin(given: TableDescription): TableDescription {
   const sharded = sqlite.foreignKeys.map((fk) =>
     fk.foreignTenant ? { ...fk, columns: withOrg(fk.columns), foreignColumns: fk.columns.includes("org_id") ? fk.foreignColumns : ["org_id", ...fk.foreignColumns] } : fk,
   );
-  // the roll-ups keyed by domain drop their own key to organizations: their (org_id, domain_id) key to domains, deleting with it, implies it
+  // the roll-ups keyed by domain drop their own key to organizations: their (org_id, domain_id) key to domains, deleting with it, implies it,
+  // whether a foreign key or kept by a trigger (SQLite too keeps daily_sender_stats' by one: its migration 0032)
   const implied =
     ORG_KEY_IMPLIED.has(sqlite.name) &&
-    (SQLITE_DOMAIN_KEY_BY_TRIGGER.has(sqlite.name) || sharded.some((fk) => fk.foreignTable === "domains" && fk.onDelete === "cascade" && fk.columns.join() === "org_id,domain_id"));
+    (KEY_BY_TRIGGER.get(sqlite.name) === "domains" || sharded.some((fk) => fk.foreignTable === "domains" && fk.onDelete === "cascade" && fk.columns.join() === "org_id,domain_id"));
   const byTrigger = KEY_BY_TRIGGER.get(sqlite.name);
   const foreignKeys = sharded.filter((fk) => !(implied && fk.foreignTable === "organizations") && !(byTrigger && fk.foreignTable === byTrigger && fk.onDelete === "cascade"));
   return {
