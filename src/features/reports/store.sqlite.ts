@@ -9,8 +9,8 @@ import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
 import { RAISE_ROLLUP_VERSION } from "./read-cache";
-import { RowRunner } from "./sqlite-rows";
-import { COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
+import { RowRunner, sizedStatements } from "./sqlite-rows";
+import { COUNTRY_DAY_COLUMNS, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
   addToRollup, initialCounts, jsonList, mergeRollups, newAggregateWrite, takeRollup, tallyBatch, tlsTotals,
   type AggregateWrite, type DeferredRollup, type ReportWriter, type ReportWriterOptions, type StoredReport, type WriteContext,
@@ -20,7 +20,7 @@ const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
 /**
  * Records (each with its DKIM and SPF results, record-auth.ts) go in by multi-row INSERTs of
- * RECORD_ROWS rows (one call into SQLite for many rows; the rest one by one).
+ * RECORD_ROWS rows (one call into SQLite for many rows; the rest in as few calls, sqlite-rows.ts).
  */
 const RECORD_COLUMNS = 16;
 const RECORD_ROWS = 64;
@@ -33,17 +33,16 @@ type Value = string | number | null;
 interface Statements {
   findAggregate: Statement;
   insertAggregate: Statement;
-  insertRecords: Statement;
-  insertRecord: Statement;
+  /** the records' INSERT of n rows */
+  insertRecords: (rows: number) => Statement;
   findFailure: Statement;
   insertFailure: Statement;
   findTls: Statement;
   insertTls: Statement;
   upsertDomainDay: Statement;
-  upsertSenderDay: Statement;
-  upsertSenderDays: Statement;
+  upsertSenderDays: (rows: number) => Statement;
   upsertSelector: Statement;
-  upsertCountryDay: Statement;
+  upsertCountryDays: (rows: number) => Statement;
   raiseVersion: Statement;
   setAggregateCounts: Statement;
 }
@@ -51,8 +50,8 @@ interface Statements {
 const ADD_COUNTS = "messages = messages + excluded.messages, passed = passed + excluded.passed, quarantined = quarantined + excluded.quarantined, rejected = rejected + excluded.rejected, spf_aligned = spf_aligned + excluded.spf_aligned, dkim_aligned = dkim_aligned + excluded.dkim_aligned";
 
 /**
- * The per-source roll-ups go in by multi-row upserts of UPSERT_ROWS rows (one call into SQLite
- * for many rows; rows of one key in one statement merge as in separate ones).
+ * The per-source and per-country roll-ups go in by multi-row upserts of UPSERT_ROWS rows (one
+ * call into SQLite for many rows; rows of one key in one statement merge as in separate ones).
  */
 const UPSERT_ROWS = 32;
 /** A one-row upsert made into one of `rows` rows: its VALUES group repeated. */
@@ -72,8 +71,7 @@ function prepare(sqlite: Database): Statements {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM aggregate_reports))
        RETURNING seq`,
     ),
-    insertRecords: sqlite.prepare(`${INSERT_RECORDS} ${rowsOf(RECORD_COLUMNS, RECORD_ROWS)}`),
-    insertRecord: sqlite.prepare(`${INSERT_RECORDS} ${rowsOf(RECORD_COLUMNS, 1)}`),
+    insertRecords: sizedStatements(sqlite, (rows) => `${INSERT_RECORDS} ${rowsOf(RECORD_COLUMNS, rows)}`),
     findFailure: sqlite.prepare("SELECT id FROM failure_reports WHERE org_id = ? AND reporter_org = ? AND report_id = ? AND domain = ?"),
     insertFailure: sqlite.prepare(
       `INSERT INTO failure_reports (id, org_id, domain_id, domain, reporter_org, report_id, feedback_type, auth_failure, source_ip, country, arrival_date,
@@ -90,10 +88,9 @@ function prepare(sqlite: Database): Statements {
       `INSERT INTO daily_domain_stats (org_id, domain_id, day, messages, passed, quarantined, rejected, spf_aligned, dkim_aligned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (org_id, domain_id, day) DO UPDATE SET ${ADD_COUNTS}`,
     ),
-    upsertSenderDay: sqlite.prepare(SENDER_DAY_UPSERT),
-    upsertSenderDays: sqlite.prepare(upsertOfRows(SENDER_DAY_UPSERT, UPSERT_ROWS)),
+    upsertSenderDays: sizedStatements(sqlite, (rows) => upsertOfRows(SENDER_DAY_UPSERT, rows)),
     upsertSelector: sqlite.prepare(SELECTOR_UPSERT),
-    upsertCountryDay: sqlite.prepare(COUNTRY_DAY_UPSERT),
+    upsertCountryDays: sizedStatements(sqlite, (rows) => upsertOfRows(COUNTRY_DAY_UPSERT, rows)),
     raiseVersion: sqlite.prepare(RAISE_ROLLUP_VERSION),
     setAggregateCounts: sqlite.prepare("UPDATE aggregate_reports SET record_count = ?, message_count = ?, pass_count = ? WHERE id = ?"),
   };
@@ -121,17 +118,19 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
   const writeRollups = (list: DeferredRollup[], large = false) => {
     const { merged, selectors } = mergeRollups(list);
     const sources: { ctx: WriteContext; day: number; policyDomain: string; x: SourceRollup }[] = [];
+    const countries = new RowRunner(s.upsertCountryDays, UPSERT_ROWS, COUNTRY_DAY_COLUMNS);
     for (const { ctx, policyDomain, rollup } of merged) {
       if (rollup.domain) {
         const d = rollup.domain;
         s.upsertDomainDay.run(ctx.orgId, ctx.domainId, rollup.day, d.messages, d.passed, d.quarantined, d.rejected, d.spfAligned, d.dkimAligned);
       }
-      for (const values of countryValues(ctx, rollup)) s.upsertCountryDay.run(...values);
+      for (const values of countryValues(ctx, rollup)) countries.add(values);
       for (const x of rollup.sources) sources.push({ ctx, day: rollup.day, policyDomain, x });
     }
+    countries.end();
     // rows go in as they are made (sqlite-rows.ts), never all held at once
     sources.sort((a, b) => compare(a.ctx.orgId, b.ctx.orgId) || a.day - b.day || compare(a.x.sourceIp, b.x.sourceIp));
-    const senders = new RowRunner(s.upsertSenderDays, s.upsertSenderDay, UPSERT_ROWS, SENDER_DAY_COLUMNS);
+    const senders = new RowRunner(s.upsertSenderDays, UPSERT_ROWS, SENDER_DAY_COLUMNS);
     for (let i = 0; i < sources.length; i++) {
       const { ctx, day, policyDomain, x } = sources[i]!;
       senders.add(senderDayValues(ctx, day, policyDomain, x));
@@ -171,7 +170,7 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       const policyDomain = write.head.policy.domain;
       tallyBatch(write, records);
       // rows go in RECORD_ROWS at a time (sqlite-rows.ts): no array per row, no slices
-      const rows = new RowRunner(s.insertRecords, s.insertRecord, RECORD_ROWS, RECORD_COLUMNS);
+      const rows = new RowRunner(s.insertRecords, RECORD_ROWS, RECORD_COLUMNS);
       for (let i = 0; i < records.length; i++) {
         const r = records[i]!;
         const where = geo.get(r.sourceIp)!;
