@@ -16,7 +16,7 @@ import { domains } from "../../src/db/schema";
 import { ingestFile } from "../../src/features/reports/ingest";
 import { readerContext } from "../../src/features/digests/service";
 import { keptAnswers } from "../../src/features/metrics/registry";
-import { keptRead, raiseRollupVersion, refreshKeptAnswers } from "../../src/features/reports/read-cache";
+import { keptRead, raiseRollupVersion, refreshKeptAnswers, SETTLED_CLOCK_MARGIN_MS, settledThrough, unsettledFrom } from "../../src/features/reports/read-cache";
 import { purgeExpired } from "../../src/features/reports/retention";
 import { reverseDnsSettled, scheduleReverseDns } from "../../src/features/reports/reverse-dns";
 import type { ServiceContext } from "../../src/http/access";
@@ -560,6 +560,127 @@ describe("a write that waited for another process's write lock (SQLite)", () => 
       await f.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the settled days' sums of the window reads", () => {
+  const settled = async () => Number((await t.deps.store.tuples<[number | string]>(sql`SELECT version - unsettled_raises FROM rollup_versions WHERE org_id = ${owner.orgId}`))[0]![0]);
+  const listed = async () => (await senders()).map((s) => [s.sender, s.messages]);
+  const dayOf = (at: Date) => Math.floor(at.getTime() / DAY);
+
+  test("reports of the last two days keep them (the new mail shows at once); an older day's report, a deletion and any other raise read them again", async () => {
+    await ingest([fail("192.0.2.1", 5)], ago(10 * DAY));
+    await ingest([fail("198.51.100.9", 3)]);
+    expect(await listed()).toEqual([["192.0.2.1", 5], ["198.51.100.9", 3]]);
+    expect(await topSources()).toEqual([["192.0.2.1", 5], ["198.51.100.9", 3]]);
+    // yesterday's and today's reports: the version moves, the settled version holds, the lists change at once
+    const before = await settled();
+    await ingest([fail("198.51.100.9", 4)]);
+    await ingest([fail("203.0.113.7", 6)], ago(HOUR));
+    expect(await settled()).toBe(before);
+    expect(await listed()).toEqual([["198.51.100.9", 7], ["203.0.113.7", 6], ["192.0.2.1", 5]]);
+    expect(await topSources()).toEqual([["198.51.100.9", 7], ["203.0.113.7", 6], ["192.0.2.1", 5]]);
+    // the settled days' sums are kept: an older row changed while the settled version is kept by
+    // hand (as no writer does) is not read again, the last days are
+    await t.deps.store.write(async () => {
+      await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 50 WHERE org_id = ${owner.orgId} AND source_ip = '192.0.2.1'`);
+      await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 8 WHERE org_id = ${owner.orgId} AND source_ip = '203.0.113.7'`);
+      await raiseRollupVersion(t.deps.store, owner.orgId, true);
+    });
+    expect(await listed()).toEqual([["203.0.113.7", 8], ["198.51.100.9", 7], ["192.0.2.1", 5]]);
+    // (trends' top sources choose their addresses by the kept sums and read those shown afresh)
+    expect((await topSources()).map(([ip]) => ip)).toEqual(["203.0.113.7", "198.51.100.9", "192.0.2.1"]);
+    // a raise that is not told the settled days stayed as they were: read again
+    await t.deps.store.write(() => raiseRollupVersion(t.deps.store, owner.orgId));
+    expect(await settled()).toBeGreaterThan(before);
+    expect(await listed()).toEqual([["192.0.2.1", 50], ["203.0.113.7", 8], ["198.51.100.9", 7]]);
+    // a report of five days ago: the settled version moves with it, and it shows at once
+    const second = await settled();
+    await ingest([fail("192.0.2.1", 1), fail("192.0.2.44", 2)], ago(5 * DAY));
+    expect(await settled()).toBeGreaterThan(second);
+    expect(await listed()).toEqual([["192.0.2.1", 51], ["203.0.113.7", 8], ["198.51.100.9", 7], ["192.0.2.44", 2]]);
+    expect(await topSources()).toEqual([["192.0.2.1", 51], ["203.0.113.7", 8], ["198.51.100.9", 7], ["192.0.2.44", 2]]);
+    // the domain removed: its rows go by its trigger, which raises the version alone
+    const third = await settled();
+    expect((await t.json("DELETE", `/api/domains/${domainId}`, { cookie: owner.cookie })).status).toBeLessThan(300);
+    expect(await settled()).toBeGreaterThan(third);
+    expect(await listed()).toEqual([]);
+    expect(await topSources()).toEqual([]);
+  });
+
+  test("names keep them, and show at once; another server's older day written straight into the database reads them again", async () => {
+    await ingest([fail("192.0.2.1", 5), fail("192.0.2.2", 3)], ago(8 * DAY));
+    expect(await listed()).toEqual([["192.0.2.1", 5], ["192.0.2.2", 3]]);
+    const before = await settled();
+    const naming = { ...t.deps, resolver: { reverse: async () => ["o1.ptr1.sendgrid.net"] } } as unknown as ServiceContext;
+    scheduleReverseDns(naming, [{ table: "sources", orgId: owner.orgId, reportRowId: "", ips: ["192.0.2.1", "192.0.2.2"] }]);
+    await reverseDnsSettled();
+    expect(await settled()).toBe(before);
+    expect(await listed()).toEqual([["Twilio SendGrid", 8]]);
+    // another server's writer adds a row of eight days ago (an older day: it raises the settled version too)
+    const { dailySenderStats } = t.deps.store.t;
+    await t.deps.store.write(async (tx) => {
+      await tx.insert(dailySenderStats).values({ orgId: owner.orgId, day: dayOf(ago(8 * DAY)), sourceIp: "198.51.100.20", policyDomain: "shop.example", domainId, messages: 30, passed: 0, lastBegin: 0 });
+      await raiseRollupVersion(t.deps.store, owner.orgId);
+    });
+    expect(await listed()).toEqual([["198.51.100.20", 30], ["Twilio SendGrid", 8]]);
+    expect(await topSources()).toEqual([["198.51.100.20", 30], ["192.0.2.1", 5], ["192.0.2.2", 3]]);
+  });
+
+  test("a domain's sources: the last days' reports show at once with their DKIM results, the settled days' sums kept; an older day's report reads them again", async () => {
+    const sources = async () => {
+      const res = await t.json("GET", `/api/domains/${domainId}/sources`, { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      return (res.body.sources as { ip: string; messages: number; dkim: { signatures: { domain: string; result: string; messages: number }[] } }[]).map((s) => [s.ip, s.messages, s.dkim.signatures.map((d) => `${d.domain} ${d.result} ${d.messages}`).join(", ")]);
+    };
+    const signed = (ip: string, count: number): GeneratedRecord => ({ sourceIp: ip, count, dkim: "pass", spf: "fail", dkimAuth: [{ domain: "shop.example", selector: "s1", result: "pass" }] });
+    await ingest([signed("192.0.2.1", 5)], ago(9 * DAY));
+    expect(await sources()).toEqual([["192.0.2.1", 5, "shop.example pass 5"]]);
+    const before = await settled();
+    await ingest([signed("192.0.2.1", 2), fail("198.51.100.9", 1)]);
+    expect(await settled()).toBe(before);
+    expect(await sources()).toEqual([["192.0.2.1", 7, "shop.example pass 7"], ["198.51.100.9", 1, ""]]);
+    // kept: an older row changed with the settled version kept by hand is not read again
+    await t.deps.store.write(async () => {
+      await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 40 WHERE org_id = ${owner.orgId} AND day = ${dayOf(ago(9 * DAY))}`);
+      await raiseRollupVersion(t.deps.store, owner.orgId, true);
+    });
+    expect(await sources()).toEqual([["192.0.2.1", 7, "shop.example pass 7"], ["198.51.100.9", 1, ""]]);
+    // a report of four days ago: read again, the hand-made change with it
+    await ingest([signed("198.51.100.9", 3)], ago(4 * DAY));
+    expect(await sources()).toEqual([["192.0.2.1", 42, "shop.example pass 7"], ["198.51.100.9", 4, "shop.example pass 3"]]);
+  });
+
+  test("the tasks' failing mail: the last days' reports and an older day's show at once, the settled days' sums kept between", async () => {
+    const review = async () => {
+      const res = await t.json("GET", "/api/tasks", { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      return (res.body as { title: string; description: string }[]).filter((task) => task.title.startsWith("Review unrecognised senders")).map((task) => task.description.split(" as ")[0]);
+    };
+    // the tasks' window is the last 7 days: its settled days the first five
+    await ingest([fail("192.0.2.1", 12)], ago(5 * DAY));
+    expect(await review()).toEqual(["1 unrecognised source sent 12 messages"]);
+    const before = await settled();
+    await ingest([fail("198.51.100.9", 20)]);
+    expect(await settled()).toBe(before);
+    expect(await review()).toEqual(["2 unrecognised sources sent 32 messages"]);
+    // kept: an older row changed with the settled version kept by hand is not read again
+    await t.deps.store.write(async () => {
+      await t.deps.store.rows(sql`UPDATE daily_sender_stats SET messages = 100 WHERE org_id = ${owner.orgId} AND source_ip = '192.0.2.1'`);
+      await raiseRollupVersion(t.deps.store, owner.orgId, true);
+    });
+    expect(await review()).toEqual(["2 unrecognised sources sent 32 messages"]);
+    await ingest([fail("203.0.113.5", 3)], ago(4 * DAY));
+    expect(await review()).toEqual(["3 unrecognised sources sent 123 messages"]);
+  });
+
+  test("whatever the servers' clocks within the margin, a day a reader keeps as settled is one every writer counts as older", () => {
+    const midnight = Math.floor(Date.now() / DAY) * DAY;
+    for (const reader of [midnight, midnight + 1, midnight + SETTLED_CLOCK_MARGIN_MS - 1, midnight + SETTLED_CLOCK_MARGIN_MS, midnight + 12 * HOUR, midnight + DAY - 1])
+      for (const skew of [-SETTLED_CLOCK_MARGIN_MS, -1, 0, 1, SETTLED_CLOCK_MARGIN_MS, 3 * DAY]) expect(settledThrough(reader)).toBeLessThan(unsettledFrom(reader + skew));
+    // and the margin is no wider than it must be: at noon, yesterday and today are not settled, the day before is
+    expect(settledThrough(midnight + 12 * HOUR)).toBe(midnight / DAY - 2);
+    expect(unsettledFrom(midnight + 12 * HOUR)).toBe(midnight / DAY - 1);
   });
 });
 

@@ -143,10 +143,11 @@ export const senderMarks = pgTable(
   (t) => [primaryKey({ columns: [t.orgId, t.senderKey] })],
 );
 
-/** See the SQLite twin: one counter per organisation, raised with every change to what kept reads read (its writers or triggers). */
+/** See the SQLite twin: one counter per organisation, raised with every change to what kept reads read (its writers or triggers), and the raises that leave the settled days' sums as they were. */
 export const rollupVersions = pgTable("rollup_versions", {
   orgId: text("org_id")
     .primaryKey()
     .references(() => organizations.id, { onDelete: "cascade" }),
   version: bigint("version", { mode: "number" }).notNull().default(0),
+  unsettledRaises: bigint("unsettled_raises", { mode: "number" }).notNull().default(0),
 });

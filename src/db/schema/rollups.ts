@@ -171,10 +171,18 @@ export const senderMarks = sqliteTable(
  * mail while the counter holds (src/features/reports/read-cache.ts), so several servers on one
  * database never serve an answer older than the data. The row is made with the organisation
  * (trigger), and goes with it.
+ *
+ * `unsettled_raises` counts the raises for changes that leave every sum of the settled days (up
+ * to two UTC days ago) as it was: the report writer's when its sender rows were all of the last
+ * two days, and reverse DNS names (migration 0034). `version - unsettled_raises`, the settled
+ * version, then holds while nothing changed the older days' sender rows, and the window reads
+ * keep their sums of those days while it holds (`windowSums`, read-cache.ts). Every other raise
+ * leaves the count as it is, so it changes the settled version too.
  */
 export const rollupVersions = sqliteTable("rollup_versions", {
   orgId: text("org_id")
     .primaryKey()
     .references(() => organizations.id, { onDelete: "cascade" }),
   version: integer("version").notNull().default(0),
+  unsettledRaises: integer("unsettled_raises").notNull().default(0),
 });

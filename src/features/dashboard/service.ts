@@ -68,7 +68,7 @@ export async function tasksAt(ctx: OrgContext, at: Date, current = true, fallbac
   const [domains, failing, traffic, rua, destination] = await Promise.all([
     domainStatesAt(ctx, at, current),
     // the window's failing mail, kept while the organization's roll-ups, names and marks stay as they are (reports/read-cache.ts)
-    keptRead(ctx, `failing-mail\n${utcDay(windowStart)}\n${utcDay(at)}\n${markedIps.join(" ")}`, () => failingMailByService(ctx, orgId, windowStart, at, markedIps)),
+    keptRead(ctx, `failing-mail\n${utcDay(windowStart)}\n${utcDay(at)}\n${markedIps.join(" ")}`, () => failingMailByService(ctx, windowStart, at, markedIps)),
     trafficByDomain(ctx, orgId, windowStart, at),
     ruaAddress(ctx, fallbackRua),
     reportDestination(ctx),

@@ -7,7 +7,9 @@
 import { and, between, eq, gte, inArray, lt, lte, sql, sum } from "drizzle-orm";
 import { inChunks, IP_CHUNK } from "../../db/id-set";
 import { byCodeUnit, greaterText } from "../../lib/order";
+import type { OrgContext } from "../../http/access";
 import type { WithStore } from "../auth/sessions";
+import { windowSums } from "./read-cache";
 
 const total = (column: Parameters<typeof sum>[0]) => sum(column).mapWith(Number);
 
@@ -67,31 +69,19 @@ export function topByTotal<T>(items: ReadonlyMap<string, T>, total: (item: T) =>
 }
 
 /**
- * The sending IPs with the most messages in [fromDay, toDay], most first (ties by address).
- * The range's roll-up rows are read once as they come, address and messages only
- * (`store.tuples`), and summed per IP here: cheaper than SQL's GROUP BY and ORDER BY over every
- * address-day (two temporary B-trees) on SQLite; PostgreSQL sums them per address in a hash
- * aggregate, which costs less than handing every address-day to its driver. Only the `limit`
- * addresses shown are then read whole, their days on the (org_id, source_ip, day) index.
+ * The sending IPs with the most messages in [fromDay, toDay] of the caller's organization, most
+ * first (ties by address). The messages per address of the range's settled days are kept while
+ * they hold (read-cache.ts, windowSums), those of its last days read afresh: the roll-up rows are
+ * read once as they come, address and messages only (`store.tuples`), and summed per IP here,
+ * cheaper than SQL's GROUP BY and ORDER BY over every address-day (two temporary B-trees) on
+ * SQLite; PostgreSQL sums them per address in a hash aggregate, which costs less than handing
+ * every address-day to its driver. Only the `limit` addresses shown are then read whole, their
+ * days on the (org_id, source_ip, day) index.
  */
-export async function topSourcesBetween(ctx: WithStore, orgId: string, range: { domainId: string | null; fromDay: number; toDay: number; limit: number }): Promise<SourceTotals[]> {
-  const forDomain = range.domainId ? sql`AND s.domain_id = ${range.domainId}` : sql``;
-  const window = sql`s.org_id = ${orgId} ${forDomain} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`;
-  // PostgreSQL sums per address itself (a hash aggregate, no sort): sending every address-day
-  // to the driver and decoding it cost more than the read (the 2 M-record bench's largest
-  // 30-day window: 50,569 rows, about 24 ms of the server's CPU). In float8 as the sum here:
-  // exact below 2^53, and PostgreSQL's bigint SUM (numeric) costs several times more
-  const perIp = ctx.store.dialect === "postgres" ? sql`SUM(s.messages::float8)` : sql`s.messages`;
-  const rows = await ctx.store.tuples<[string, number | string]>(
-    sql`SELECT s.source_ip AS "sourceIp", ${perIp} AS "messages" FROM daily_sender_stats s WHERE ${window}${ctx.store.dialect === "postgres" ? sql` GROUP BY s.source_ip` : sql``}`,
-  );
-  const messages = new Map<string, number>();
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    const ip = r[0];
-    const had = messages.get(ip);
-    messages.set(ip, had === undefined ? Number(r[1]) : had + Number(r[1]));
-  }
+export async function topSourcesBetween(ctx: OrgContext, range: { domainId: string | null; fromDay: number; toDay: number; limit: number }): Promise<SourceTotals[]> {
+  const window = senderDaysOf(ctx.actor.orgId, range);
+  // the messages per address: the settled days' sums kept while they hold, the last days' read afresh (read-cache.ts)
+  const messages = await windowSums(ctx, `top-sources\n${range.domainId ?? ""}`, range, (fromDay, toDay) => messagesPerIp(ctx, { domainId: range.domainId, fromDay, toDay }), addedMessages, (part) => part.size);
   const top = topByTotal(messages, (m) => m, range.limit);
   if (!top.length) return [];
   // on (org_id, source_ip, day): SQLite's statistics, averaged over all organizations, could
@@ -120,6 +110,38 @@ export async function topSourcesBetween(ctx: WithStore, orgId: string, range: { 
     cur.dkimAligned += Number(r[7]);
   }
   return top.map((ip) => sums.get(ip)!);
+}
+
+/** The condition on daily_sender_stats `s` of the organization's days `fromDay`…`toDay`, of one domain or all. */
+const senderDaysOf = (orgId: string, range: { domainId: string | null; fromDay: number; toDay: number }) =>
+  sql`s.org_id = ${orgId} ${range.domainId ? sql`AND s.domain_id = ${range.domainId}` : sql``} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`;
+
+/** The messages of each sending IP in [fromDay, toDay] (see topSourcesBetween). */
+async function messagesPerIp(ctx: OrgContext, range: { domainId: string | null; fromDay: number; toDay: number }): Promise<Map<string, number>> {
+  const window = senderDaysOf(ctx.actor.orgId, range);
+  // PostgreSQL sums per address itself (a hash aggregate, no sort): sending every address-day
+  // to the driver and decoding it cost more than the read (the 2 M-record bench's largest
+  // 30-day window: 50,569 rows, about 24 ms of the server's CPU). In float8 as the sum here:
+  // exact below 2^53, and PostgreSQL's bigint SUM (numeric) costs several times more
+  const perIp = ctx.store.dialect === "postgres" ? sql`SUM(s.messages::float8)` : sql`s.messages`;
+  const rows = await ctx.store.tuples<[string, number | string]>(
+    sql`SELECT s.source_ip AS "sourceIp", ${perIp} AS "messages" FROM daily_sender_stats s WHERE ${window}${ctx.store.dialect === "postgres" ? sql` GROUP BY s.source_ip` : sql``}`,
+  );
+  const messages = new Map<string, number>();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    const ip = r[0];
+    const had = messages.get(ip);
+    messages.set(ip, had === undefined ? Number(r[1]) : had + Number(r[1]));
+  }
+  return messages;
+}
+
+/** The messages per IP of two parts of a window, changing neither. */
+function addedMessages(settled: Map<string, number>, recent: Map<string, number>): Map<string, number> {
+  const merged = new Map(settled);
+  for (const [ip, n] of recent) merged.set(ip, (merged.get(ip) ?? 0) + n);
+  return merged;
 }
 
 export interface DomainRollupFigures {

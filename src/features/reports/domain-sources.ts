@@ -12,7 +12,7 @@ import type { OrgContext } from "../../http/access";
 import { byCodeUnit } from "../../lib/order";
 import { senderKeyOfRow, senderOf } from "../../lib/senders";
 import { topByTotal } from "./daily";
-import { keptRead } from "./read-cache";
+import { keptRead, windowSums } from "./read-cache";
 import { authResultsOf } from "./rollups";
 
 /** Sources read per domain at most (the most mail first). */
@@ -45,29 +45,20 @@ export function domainSourcesBetween(ctx: OrgContext, domainId: string, range: {
   return keptRead(ctx, `domain-sources\n${domainId}\n${range.fromDay}\n${range.toDay}`, () => sourcesBetween(ctx, domainId, range));
 }
 
+/** One address's sums over some days of the domain, with its rows' DKIM and SPF results (`auth` and policy domain, decoded only for the addresses shown). */
+interface IpSums {
+  ip: string;
+  messages: number;
+  passed: number;
+  spfAligned: number;
+  dkimAligned: number;
+  auth: (readonly [text: string, policyDomain: string])[];
+}
+
 async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDay: number; toDay: number }): Promise<DomainSource[]> {
   const orgId = ctx.actor.orgId;
-  // the domain's days read as they come and summed per IP here (SQL's GROUP BY over every
-  // address-day costs a temporary B-tree several times the read), the most mail first
-  // on SQLite named: the table is kept in (organization, day, …) order (WITHOUT ROWID), which a
-  // database without statistics yet would scan across all the organization's domains instead
-  const byDomain = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_domain_day_idx` : sql``;
-  const days = await ctx.store.tuples<DayTuple>(sql`
-    SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.auth AS "auth", s.policy_domain AS "policyDomain"
-    FROM daily_sender_stats s ${byDomain}
-    WHERE s.org_id = ${orgId} AND s.domain_id = ${domainId} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay}`);
-  const perIp = new Map<string, { ip: string; messages: number; passed: number; spfAligned: number; dkimAligned: number }>();
-  for (let i = 0; i < days.length; i++) {
-    const d = days[i]!;
-    const cur = perIp.get(d[0]);
-    if (!cur) perIp.set(d[0], { ip: d[0], messages: Number(d[1]), passed: Number(d[2]), spfAligned: Number(d[3]), dkimAligned: Number(d[4]) });
-    else {
-      cur.messages += Number(d[1]);
-      cur.passed += Number(d[2]);
-      cur.spfAligned += Number(d[3]);
-      cur.dkimAligned += Number(d[4]);
-    }
-  }
+  // the settled days' sums kept while they hold, the last days' read afresh (read-cache.ts)
+  const perIp = await windowSums(ctx, `domain-sources\n${domainId}`, range, (fromDay, toDay) => sumsOf(ctx, domainId, fromDay, toDay), addedSums, sizeOfSums);
   const chosen = topByTotal(perIp, (s) => s.messages, MAX_DOMAIN_SOURCES).map((ip) => perIp.get(ip)!);
   if (!chosen.length) return [];
   const inChosen = sql.join(chosen.map((c) => sql`${c.ip}`), sql`, `);
@@ -81,19 +72,17 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
     return { ip: c.ip, service: row.service, baseDomain: row.baseDomain, sender: senderOf(row).sender, senderKey: senderKeyOfRow(row), messages: c.messages, passed: c.passed, spfAligned: c.spfAligned, dkimAligned: c.dkimAligned, dkim: [], spf: [] };
   });
   const wanted = new Map(top.map((s) => [s.ip, s]));
-  // the DKIM and SPF results of the IPs shown, from the rows already read (each row's `auth`,
-  // decoded only for those IPs), summed here per (IP, method, domain, selector, result)
+  // the DKIM and SPF results of the IPs shown, from their rows' `auth` (decoded only for those
+  // IPs), summed here per (IP, method, domain, selector, result)
   const summed = new Map<string, AuthRow>();
-  for (let i = 0; i < days.length; i++) {
-    const [ip, , , , , text, policyDomain] = days[i]!;
-    if (text === null || !wanted.has(ip)) continue;
-    for (const r of authResultsOf(text, policyDomain)) {
-      const at = `${ip}\n${r.method}\n${r.authDomain}\n${r.selector}\n${r.result}`;
-      const cur = summed.get(at);
-      if (cur) cur.messages += r.messages;
-      else summed.set(at, { ip, method: r.method, domain: r.authDomain, selector: r.selector, result: r.result, messages: r.messages });
-    }
-  }
+  for (const { ip, auth } of chosen)
+    for (const [text, policyDomain] of auth)
+      for (const r of authResultsOf(text, policyDomain)) {
+        const at = `${ip}\n${r.method}\n${r.authDomain}\n${r.selector}\n${r.result}`;
+        const cur = summed.get(at);
+        if (cur) cur.messages += r.messages;
+        else summed.set(at, { ip, method: r.method, domain: r.authDomain, selector: r.selector, result: r.result, messages: r.messages });
+      }
   const auth = [...summed.values()].sort((a, b) => byCodeUnit(a.ip, b.ip) || byCodeUnit(a.method, b.method) || byCodeUnit(a.domain, b.domain) || byCodeUnit(a.selector, b.selector) || byCodeUnit(a.result, b.result));
   for (const a of auth) {
     const s = wanted.get(a.ip);
@@ -102,4 +91,53 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
     else if (a.method === "spf") s.spf.push({ domain: a.domain, result: a.result, messages: a.messages });
   }
   return top;
+}
+
+/**
+ * The domain's days `fromDay`…`toDay` summed per IP: read as they come and summed here (SQL's
+ * GROUP BY over every address-day costs a temporary B-tree several times the read), on SQLite
+ * on the (org, domain, day) index by name: the table is kept in (organization, day, …) order
+ * (WITHOUT ROWID), which a database without statistics yet would scan across all the
+ * organization's domains instead.
+ */
+async function sumsOf(ctx: OrgContext, domainId: string, fromDay: number, toDay: number): Promise<Map<string, IpSums>> {
+  const byDomain = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_domain_day_idx` : sql``;
+  const days = await ctx.store.tuples<DayTuple>(sql`
+    SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.auth AS "auth", s.policy_domain AS "policyDomain"
+    FROM daily_sender_stats s ${byDomain}
+    WHERE s.org_id = ${ctx.actor.orgId} AND s.domain_id = ${domainId} AND s.day >= ${fromDay} AND s.day <= ${toDay}`);
+  const perIp = new Map<string, IpSums>();
+  for (let i = 0; i < days.length; i++) {
+    const d = days[i]!;
+    let cur = perIp.get(d[0]);
+    if (!cur) perIp.set(d[0], (cur = { ip: d[0], messages: 0, passed: 0, spfAligned: 0, dkimAligned: 0, auth: [] }));
+    cur.messages += Number(d[1]);
+    cur.passed += Number(d[2]);
+    cur.spfAligned += Number(d[3]);
+    cur.dkimAligned += Number(d[4]);
+    if (d[5] !== null) cur.auth.push([d[5], d[6]]);
+  }
+  return perIp;
+}
+
+/** The sums of two parts of a window, changing neither. */
+function addedSums(settled: Map<string, IpSums>, recent: Map<string, IpSums>): Map<string, IpSums> {
+  const merged = new Map(settled);
+  for (const [ip, r] of recent) {
+    const had = settled.get(ip);
+    merged.set(
+      ip,
+      had
+        ? { ip, messages: had.messages + r.messages, passed: had.passed + r.passed, spfAligned: had.spfAligned + r.spfAligned, dkimAligned: had.dkimAligned + r.dkimAligned, auth: [...had.auth, ...r.auth] }
+        : r,
+    );
+  }
+  return merged;
+}
+
+/** What a part holds: its addresses and their rows' results. */
+function sizeOfSums(part: Map<string, IpSums>): number {
+  let size = part.size;
+  for (const s of part.values()) size += s.auth.length;
+  return size;
 }

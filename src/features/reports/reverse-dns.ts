@@ -366,5 +366,6 @@ async function upsertNames(store: ServiceContext["store"], orgId: string, names:
     if (large) collectWhenGrown();
     written += await insertRows(store, into, names.slice(at, at + NAMES_PER_STATEMENT).map((n) => [n.ip, n.ptr, n.baseDomain, n.service, n.serviceType]));
   }
-  if (written) await raiseRollupVersion(store, orgId);
+  // names are no part of any settled days' sums (read-cache.ts, windowSums): the settled version holds
+  if (written) await raiseRollupVersion(store, orgId, true);
 }

@@ -13,7 +13,7 @@ import type { StoreCore } from "../../db/store";
 import { recordPassesDmarc } from "../../lib/reports/aggregate";
 import type { AggregateRecord, AggregateReport } from "../../lib/reports/model";
 import { insertJsonRows, insertRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
-import { raiseRollupVersions } from "./read-cache";
+import { raiseRollupVersions, unsettledFrom } from "./read-cache";
 
 export interface RollupCounts {
   messages: number;
@@ -274,7 +274,8 @@ export interface RollupToWrite {
 export async function writeSenderDaysPostgres(store: StoreCore, list: readonly RollupToWrite[]): Promise<void> {
   let rows: (readonly unknown[])[] = [];
   const keys = new Set<string>();
-  const orgs = new Set<string>();
+  /** each organization written, with the oldest day written */
+  const orgs = new Map<string, number>();
   const flush = async () => {
     if (!rows.length) return;
     // one JSON parameter for all the rows (src/db/json-rows.ts)
@@ -303,12 +304,16 @@ export async function writeSenderDaysPostgres(store: StoreCore, list: readonly R
     const key = `${ctx.orgId}\n${rollup.day}\n${policyDomain}`;
     if (keys.has(key) || rows.length >= ROWS_PER_STATEMENT) await flush();
     keys.add(key);
-    orgs.add(ctx.orgId);
+    orgs.set(ctx.orgId, Math.min(orgs.get(ctx.orgId) ?? rollup.day, rollup.day));
     for (const x of rollup.sources) rows.push(senderDayValues(ctx, rollup.day, policyDomain, x));
   }
   await flush();
-  // the organizations whose sender rows changed: their kept answers go (read-cache.ts)
-  await raiseRollupVersions(store, [...orgs]);
+  // the organizations whose sender rows changed: their kept answers go (read-cache.ts); the sums
+  // of their settled days stay kept when the oldest day written is recent
+  const recent = unsettledFrom();
+  const written = [...orgs];
+  await raiseRollupVersions(store, written.filter(([, oldest]) => oldest < recent).map(([orgId]) => orgId));
+  await raiseRollupVersions(store, written.filter(([, oldest]) => oldest >= recent).map(([orgId]) => orgId), true);
 }
 
 /** The SQLite upsert of one dkim_selectors_seen row (values in the order of SelectorRow). */

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { inChunks, IP_CHUNK } from "../../db/id-set";
 import type { OrgContext } from "../../http/access";
 import { MAX_SENDERS, senderKeyOfRow, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
-import { keptRead } from "./read-cache";
+import { keptRead, windowSums } from "./read-cache";
 import { nameUnnamedSources } from "./reverse-dns";
 import { senderMarks } from "./sender-marks";
 
@@ -35,84 +35,141 @@ type DayTuple = [string, string, string | null, number | string, number | string
 export type SenderDayTuple = [...DayTuple, number | string, number | string, number | string];
 type NameRow = { ip: string; ptr: string; service: string | null; serviceType: string | null; baseDomain: string | null };
 
+/** One address's sums over some days, for one policy domain and country: before its names, lastSeen in seconds. */
+interface SumRow {
+  policyDomain: string;
+  country: string | null;
+  messages: number;
+  passing: number;
+  spfAligned: number;
+  dkimAligned: number;
+  lastSeen: number;
+}
+/** per address its sum rows (nearly always one: an address-day row differs only by policy domain or country) */
+type SumsPerIp = Map<string, SumRow[]>;
+
 /** The sender rows of the window (see senderRowsBetween), per address. */
 async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string }, ips: string[] | null, days?: SenderDayTuple[]): Promise<Map<string, NamedSenderRow[]>> {
-  const orgId = ctx.actor.orgId;
   if (ips && !ips.length) return new Map();
+  const [sums, names] = await Promise.all([sumsOf(ctx, range, ips, days), namesOf(ctx, ips)]);
+  return namedRows(sums, names);
+}
+
+/** The window's roll-up rows summed per address, policy domain and country (see senderRowsBetween). */
+async function sumsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string }, ips: string[] | null, days?: SenderDayTuple[]): Promise<SumsPerIp> {
   const forDomain = range.domain ? sql`AND lower(s.policy_domain) = ${range.domain}` : sql``;
   const inIps = ips ? sql.join(ips.map((ip) => sql`${ip}`), sql`, `) : null;
   // some addresses: their days on (org_id, source_ip, day). SQLite's statistics, averaged over
   // all organizations, would otherwise have it walk a large organization's whole window on the
   // primary key (on the 10 M-record bench database it did, even for two addresses)
   const byIp = ips && ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
-  const [rows, names] = await Promise.all([
-    ctx.store.tuples<DayTuple | SenderDayTuple>(sql`
-      SELECT s.source_ip AS "ip", s.policy_domain AS "policyDomain", s.country AS "country", s.messages AS "messages", s.passed AS "passed",
-             s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.last_begin AS "lastBegin"
-             ${days ? sql`, s.day AS "day", s.quarantined AS "quarantined", s.rejected AS "rejected"` : sql``}
-      FROM daily_sender_stats s ${byIp}
-      WHERE s.org_id = ${orgId} ${inIps ? sql`AND s.source_ip IN (${inIps})` : sql``} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}`),
-    ctx.store.rows<NameRow>(sql`
-      SELECT n.source_ip AS "ip", n.ptr AS "ptr", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain"
-      FROM source_names n WHERE n.org_id = ${orgId} ${inIps ? sql`AND n.source_ip IN (${inIps})` : sql``}`),
-  ]);
+  const rows = await ctx.store.tuples<DayTuple | SenderDayTuple>(sql`
+    SELECT s.source_ip AS "ip", s.policy_domain AS "policyDomain", s.country AS "country", s.messages AS "messages", s.passed AS "passed",
+           s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.last_begin AS "lastBegin"
+           ${days ? sql`, s.day AS "day", s.quarantined AS "quarantined", s.rejected AS "rejected"` : sql``}
+    FROM daily_sender_stats s ${byIp}
+    WHERE s.org_id = ${ctx.actor.orgId} ${inIps ? sql`AND s.source_ip IN (${inIps})` : sql``} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}`);
   if (days) for (const r of rows) days.push(r as SenderDayTuple);
-  // per address its rows (nearly always one: an address-day row differs only by policy domain
-  // or country), keyed by the address alone: no key text built per roll-up row
-  const perIp = new Map<string, NamedSenderRow[]>();
+  // keyed by the address alone: no key text built per roll-up row
+  const perIp: SumsPerIp = new Map();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i]!;
     const ip = r[0];
-    const policyDomain = r[1];
-    const country = r[2];
     let list = perIp.get(ip);
     if (list === undefined) perIp.set(ip, (list = []));
-    let cur: NamedSenderRow | undefined;
-    for (let j = 0; j < list.length; j++) {
-      const c = list[j]!;
-      if (c.policyDomain === policyDomain && c.country === country) {
-        cur = c;
-        break;
-      }
-    }
-    if (cur === undefined) {
-      list.push({
-        sourceIp: ip,
-        service: null,
-        serviceType: null,
-        baseDomain: null,
-        ptr: null,
-        policyDomain,
-        country,
-        messages: Number(r[3]),
-        passing: Number(r[4]),
-        spfAligned: Number(r[5]),
-        dkimAligned: Number(r[6]),
-        lastSeen: Number(r[7]),
-      });
-      continue;
-    }
-    cur.messages += Number(r[3]);
-    cur.passing += Number(r[4]);
-    cur.spfAligned += Number(r[5]);
-    cur.dkimAligned += Number(r[6]);
-    const seen = Number(r[7]);
-    if (seen > cur.lastSeen) cur.lastSeen = seen;
-  }
-  const named = new Map(names.map((n) => [n.ip, n]));
-  for (const [ip, list] of perIp) {
-    const n = named.get(ip);
-    for (const row of list) {
-      if (n) {
-        row.service = n.service ?? null;
-        row.serviceType = n.serviceType ?? null;
-        row.baseDomain = n.baseDomain ?? null;
-        row.ptr = n.ptr ?? null;
-      }
-      row.lastSeen *= 1000;
-    }
+    addSums(list, r[1], r[2], Number(r[3]), Number(r[4]), Number(r[5]), Number(r[6]), Number(r[7]));
   }
   return perIp;
+}
+
+/** Adds one row's figures to the address's sum row of its policy domain and country (a new one at the end when it has none). */
+function addSums(list: SumRow[], policyDomain: string, country: string | null, messages: number, passing: number, spfAligned: number, dkimAligned: number, lastSeen: number): void {
+  for (let j = 0; j < list.length; j++) {
+    const c = list[j]!;
+    if (c.policyDomain === policyDomain && c.country === country) {
+      c.messages += messages;
+      c.passing += passing;
+      c.spfAligned += spfAligned;
+      c.dkimAligned += dkimAligned;
+      if (lastSeen > c.lastSeen) c.lastSeen = lastSeen;
+      return;
+    }
+  }
+  list.push({ policyDomain, country, messages, passing, spfAligned, dkimAligned, lastSeen });
+}
+
+/** The organisation's PTR names, of the given addresses only or of all. */
+function namesOf(ctx: OrgContext, ips: string[] | null): Promise<NameRow[]> {
+  const inIps = ips ? sql.join(ips.map((ip) => sql`${ip}`), sql`, `) : null;
+  return ctx.store.rows<NameRow>(sql`
+    SELECT n.source_ip AS "ip", n.ptr AS "ptr", n.service AS "service", n.service_type AS "serviceType", n.base_domain AS "baseDomain"
+    FROM source_names n WHERE n.org_id = ${ctx.actor.orgId} ${inIps ? sql`AND n.source_ip IN (${inIps})` : sql``}`);
+}
+
+/** The sums as sender rows, each with its address's names (new rows: the sums are left as they are). */
+function namedRows(perIp: SumsPerIp, names: NameRow[]): Map<string, NamedSenderRow[]> {
+  const named = new Map(names.map((n) => [n.ip, n]));
+  const out = new Map<string, NamedSenderRow[]>();
+  for (const [ip, sums] of perIp) out.set(ip, rowsNamed(ip, sums, named.get(ip)));
+  return out;
+}
+
+/** One address's sum rows as sender rows with its names. */
+function rowsNamed(ip: string, sums: readonly SumRow[], n: NameRow | undefined): NamedSenderRow[] {
+  const service = n?.service ?? null;
+  const serviceType = n?.serviceType ?? null;
+  const baseDomain = n?.baseDomain ?? null;
+  const ptr = n?.ptr ?? null;
+  return sums.map((r) => ({
+    sourceIp: ip,
+    service,
+    serviceType,
+    baseDomain,
+    ptr,
+    policyDomain: r.policyDomain,
+    country: r.country,
+    messages: r.messages,
+    passing: r.passing,
+    spfAligned: r.spfAligned,
+    dkimAligned: r.dkimAligned,
+    lastSeen: r.lastSeen * 1000,
+  }));
+}
+
+/**
+ * The named rows of the senders that can be among the `limit` with the most mail (ofTopSenders),
+ * from the sums of a window's parts (its settled days, its last days), changing none: each
+ * address's total and sender first, then rows only for the addresses chosen, their parts' sums
+ * added (a window holds tens of thousands of addresses; the list shows at most `limit` senders).
+ */
+function topSenderRows(parts: readonly SumsPerIp[], names: NameRow[], limit: number): NamedSenderRow[] {
+  const named = new Map(names.map((n) => [n.ip, n]));
+  const addresses: { ip: string; messages: number; key: string | null }[] = [];
+  const messagesOf = (rows: readonly SumRow[]) => {
+    let messages = 0;
+    for (let i = 0; i < rows.length; i++) messages += rows[i]!.messages;
+    return messages;
+  };
+  for (let p = 0; p < parts.length; p++)
+    for (const [ip, rows] of parts[p]!) {
+      let earlier = false;
+      for (let q = 0; q < p && !earlier; q++) earlier = parts[q]!.has(ip);
+      if (earlier) continue;
+      let messages = messagesOf(rows);
+      for (let q = p + 1; q < parts.length; q++) {
+        const more = parts[q]!.get(ip);
+        if (more !== undefined) messages += messagesOf(more);
+      }
+      const n = named.get(ip);
+      // an address without a service or base domain is a sender of its own (its IP)
+      const key = n && (n.service || n.baseDomain) ? senderKeyOfRow({ service: n.service, baseDomain: n.baseDomain, sourceIp: ip }) : null;
+      addresses.push({ ip, messages, key });
+    }
+  return ofTopSenders(addresses, limit).flatMap(({ ip }) => {
+    const sums: SumRow[] = [];
+    for (const part of parts) for (const r of part.get(ip) ?? []) addSums(sums, r.policyDomain, r.country, r.messages, r.passing, r.spfAligned, r.dkimAligned, r.lastSeen);
+    return rowsNamed(ip, sums, named.get(ip));
+  });
 }
 
 /**
@@ -125,8 +182,20 @@ export async function listSenders(ctx: OrgContext, opts: { days: number; domain?
   const fromDay = toDay - opts.days + 1;
   // kept while the organization's roll-ups, names and marks stay as they are (read-cache.ts)
   return keptRead(ctx, `senders\n${fromDay}\n${toDay}\n${opts.domain ?? ""}`, async () => {
-    const perIp = await senderRowsOf(ctx, { fromDay, toDay, domain: opts.domain }, null);
-    const top = ofTopSenders(perIp, MAX_SENDERS);
+    // the settled days' sums kept while they hold, the last days' read afresh (read-cache.ts):
+    // the window's parts, put together only for the senders listed
+    const [parts, names] = await Promise.all([
+      windowSums(
+        ctx,
+        `senders\n${opts.domain ?? ""}`,
+        { fromDay, toDay },
+        async (from, to) => [await sumsOf(ctx, { fromDay: from, toDay: to, domain: opts.domain }, null)],
+        (settled, recent) => [...settled, ...recent],
+        (part) => part.reduce((n, sums) => n + sums.size, 0),
+      ),
+      namesOf(ctx, null),
+    ]);
+    const top = topSenderRows(parts, names, MAX_SENDERS);
     nameUnnamed(ctx, top);
     return summariseSenders(top, MAX_SENDERS, await senderMarks(ctx));
   });
@@ -145,29 +214,20 @@ function nameUnnamed(ctx: OrgContext, rows: readonly NamedSenderRow[]): void {
 }
 
 /**
- * The rows of the senders that can be among the `limit` with the most mail (every sender whose
- * messages reach the limit-th sender's, ties included), so the summary details only those:
- * an unrecognised IP is a sender of its own, and a window holds thousands of them. `perIp`
- * holds each address's rows (they share its names, so its sender).
+ * The addresses of the senders that can be among the `limit` with the most mail (every sender
+ * whose messages reach the limit-th sender's, ties included), so the summary details only those:
+ * an unrecognised IP is a sender of its own (`key` null), and a window holds thousands of them;
+ * a named address counts towards its sender's `key`. In the order given.
  */
-export function ofTopSenders<R extends SenderRow>(perIp: ReadonlyMap<string, readonly R[]>, limit: number): R[] {
-  // an address without a service or base domain is a sender of its own (its IP): only named
-  // addresses are summed per sender key
+export function ofTopSenders<A extends { messages: number; key: string | null }>(addresses: readonly A[], limit: number): A[] {
   const namedTotals = new Map<string, number>();
-  const own: { rows: readonly R[]; key: string | null; messages: number }[] = [];
   const totals: number[] = [];
-  for (const rows of perIp.values()) {
-    let messages = 0;
-    for (const row of rows) messages += row.messages;
-    const first = rows[0]!;
-    const key = first.service || first.baseDomain ? senderKeyOfRow(first) : null;
-    if (key === null) totals.push(messages);
-    else namedTotals.set(key, (namedTotals.get(key) ?? 0) + messages);
-    own.push({ rows, key, messages });
+  for (const a of addresses) {
+    if (a.key === null) totals.push(a.messages);
+    else namedTotals.set(a.key, (namedTotals.get(a.key) ?? 0) + a.messages);
   }
   for (const total of namedTotals.values()) totals.push(total);
-  const all = own.flatMap((ip) => ip.rows);
-  if (totals.length <= limit) return all;
+  if (totals.length <= limit) return [...addresses];
   const least = Float64Array.from(totals).sort().reverse()[limit - 1]!;
-  return own.filter((ip) => (ip.key === null ? ip.messages : namedTotals.get(ip.key)!) >= least).flatMap((ip) => ip.rows);
+  return addresses.filter((a) => (a.key === null ? a.messages : namedTotals.get(a.key)!) >= least);
 }

@@ -5,10 +5,11 @@
  */
 import { sql } from "drizzle-orm";
 import { smaller } from "../../db/sql";
-import type { ServiceContext } from "../../http/access";
+import type { OrgContext, ServiceContext } from "../../http/access";
 import { byCodeUnit, greaterText } from "../../lib/order";
 import { failingSenders, type FailingMailRow } from "../../lib/task-inputs";
 import type { FailingSender } from "../../lib/tasks";
+import { windowSums } from "./read-cache";
 import { sourceNamesOf } from "./source-names";
 
 type Ctx = Pick<ServiceContext, "store">;
@@ -36,25 +37,45 @@ const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
  *
  * The window's failing roll-up rows are read once, in index order, and summed here per domain
  * and IP: cheaper than SQL's GROUP BY over two text keys (a temporary B-tree of every
- * address-day), and the names are one read of the organisation's named IPs instead of one
- * lookup per row.
+ * address-day); the sums of its settled days are kept while they hold (read-cache.ts,
+ * windowSums). The names are one read of the organisation's named IPs instead of one lookup per
+ * row.
  */
-export async function failingMailByService(ctx: Ctx, orgId: string, from: Date, to: Date, markedIps: readonly string[] = []): Promise<FailingSender[]> {
+export async function failingMailByService(ctx: OrgContext, from: Date, to: Date, markedIps: readonly string[] = []): Promise<FailingSender[]> {
   const [rows, names] = await Promise.all([
-    // domain, IP, failing messages, failing messages delivered, first failure (PostgreSQL may hand numbers back as strings)
-    ctx.store.tuples<[string, string, number | string, number | string, number | string]>(sql`
-      SELECT s.domain_id AS "domainId", s.source_ip AS "ip", s.messages - s.passed AS "failing", s.failed_delivered AS "delivered", s.first_failed_at AS "firstSeen"
-      FROM daily_sender_stats s
-      WHERE s.org_id = ${orgId} AND s.day > ${dayOf(from)} AND s.day <= ${dayOf(to)} AND s.first_failed_at IS NOT NULL`),
+    // the settled days' sums kept while they hold, the last days' read afresh (read-cache.ts)
+    windowSums(ctx, "failing-mail", { fromDay: dayOf(from) + 1, toDay: dayOf(to) }, (fromDay, toDay) => failingPerAddress(ctx, fromDay, toDay), (settled, recent) => [...settled, ...recent], (part) => part.length),
     ctx.store.rows<{ ip: string; service: string | null; baseDomain: string | null }>(sql`
-      SELECT source_ip AS "ip", service AS "service", base_domain AS "baseDomain" FROM source_names WHERE org_id = ${orgId}`),
+      SELECT source_ip AS "ip", service AS "service", base_domain AS "baseDomain" FROM source_names WHERE org_id = ${ctx.actor.orgId}`),
   ]);
   const named = new Map(names.map((n) => [n.ip, n]));
-  // the window comes in (day, domain, IP) order: a day's rows of one domain follow each other
-  function* failingRows(): Generator<FailingMailRow> {
-    for (const r of rows) yield { domainId: r[0], ip: r[1], failing: Number(r[2]), delivered: Number(r[3]), firstSeen: Number(r[4]) };
+  return failingSenders(rows, (ip) => named.get(ip), markedIps);
+}
+
+/** The failing mail of the UTC days `fromDay`…`toDay`, summed per domain and address (failingSenders sums them further). */
+async function failingPerAddress(ctx: OrgContext, fromDay: number, toDay: number): Promise<FailingMailRow[]> {
+  // domain, IP, failing messages, failing messages delivered, first failure (PostgreSQL may hand numbers back as strings)
+  const rows = await ctx.store.tuples<[string, string, number | string, number | string, number | string]>(sql`
+    SELECT s.domain_id AS "domainId", s.source_ip AS "ip", s.messages - s.passed AS "failing", s.failed_delivered AS "delivered", s.first_failed_at AS "firstSeen"
+    FROM daily_sender_stats s
+    WHERE s.org_id = ${ctx.actor.orgId} AND s.day >= ${fromDay} AND s.day <= ${toDay} AND s.first_failed_at IS NOT NULL`);
+  // per domain, its addresses (a day's rows of one domain follow each other)
+  const sums = new Map<string, Map<string, FailingMailRow>>();
+  for (let i = 0; i < rows.length; i++) {
+    const [domainId, ip, failing, delivered, firstSeen] = rows[i]!;
+    let ofDomain = sums.get(domainId);
+    if (!ofDomain) sums.set(domainId, (ofDomain = new Map()));
+    const cur = ofDomain.get(ip);
+    if (!cur) ofDomain.set(ip, { domainId, ip, failing: Number(failing), delivered: Number(delivered), firstSeen: Number(firstSeen) });
+    else {
+      cur.failing += Number(failing);
+      cur.delivered += Number(delivered);
+      cur.firstSeen = Math.min(cur.firstSeen, Number(firstSeen));
+    }
   }
-  return failingSenders(failingRows(), (ip) => named.get(ip), markedIps);
+  const out: FailingMailRow[] = [];
+  for (const ofDomain of sums.values()) for (const row of ofDomain.values()) out.push(row);
+  return out;
 }
 
 /** Messages and DMARC-passing messages per domain, from the daily roll-ups of the UTC days after `from`'s day up to `to`'s. */

@@ -8,7 +8,7 @@ import type { AggregateRecord, FailureReport, TlsPolicyResult, TlsReport } from 
 import { collectWhenGrown } from "../../lib/memory";
 import { locateIp } from "./geo";
 import { dkimResultsText, spfResultsText, storedFroms } from "./record-auth";
-import { RAISE_ROLLUP_VERSION } from "./read-cache";
+import { RAISE_ROLLUP_VERSION, RAISE_ROLLUP_VERSION_UNSETTLED, unsettledFrom } from "./read-cache";
 import { RowRunner, sizedStatements } from "./sqlite-rows";
 import { COUNTRY_DAY_COLUMNS, COUNTRY_DAY_UPSERT, countryValues, SELECTOR_UPSERT, SENDER_DAY_COLUMNS, SENDER_DAY_UPSERT, senderDayValues, type SourceRollup } from "./rollups";
 import {
@@ -44,6 +44,7 @@ interface Statements {
   upsertSelector: Statement;
   upsertCountryDays: (rows: number) => Statement;
   raiseVersion: Statement;
+  raiseVersionUnsettled: Statement;
   setAggregateCounts: Statement;
 }
 
@@ -92,6 +93,7 @@ function prepare(sqlite: Database): Statements {
     upsertSelector: sqlite.prepare(SELECTOR_UPSERT),
     upsertCountryDays: sizedStatements(sqlite, (rows) => upsertOfRows(COUNTRY_DAY_UPSERT, rows)),
     raiseVersion: sqlite.prepare(RAISE_ROLLUP_VERSION),
+    raiseVersionUnsettled: sqlite.prepare(RAISE_ROLLUP_VERSION_UNSETTLED),
     setAggregateCounts: sqlite.prepare("UPDATE aggregate_reports SET record_count = ?, message_count = ?, pass_count = ? WHERE id = ?"),
   };
   statements.set(sqlite, s);
@@ -138,8 +140,13 @@ export function sqliteReportWriter(sqlite: Database, options: ReportWriterOption
       if (large && i % 1024 === 1023) collectWhenGrown();
     }
     senders.end();
-    // the organizations whose sender rows changed (sorted by organization): their kept answers go
-    for (let i = 0; i < sources.length; i++) if (i === 0 || sources[i]!.ctx.orgId !== sources[i - 1]!.ctx.orgId) s.raiseVersion.run(sources[i]!.ctx.orgId);
+    // the organizations whose sender rows changed (sorted by organization, then day): their kept
+    // answers go; the sums of their settled days stay kept when the oldest day written is recent
+    const recent = unsettledFrom();
+    for (let i = 0; i < sources.length; i++) {
+      const { ctx, day } = sources[i]!;
+      if (i === 0 || ctx.orgId !== sources[i - 1]!.ctx.orgId) (day >= recent ? s.raiseVersionUnsettled : s.raiseVersion).run(ctx.orgId);
+    }
     if (large) collectWhenGrown();
     for (const values of selectors) s.upsertSelector.run(...values);
   };

@@ -48,6 +48,6 @@ export async function topSources(ctx: OrgContext, query: TopSourcesQuery): Promi
   const domainId = query.domain ? await domainIdByName(ctx, query.domain) : null;
   const range = { domainId, fromDay: dayNumber(from), toDay: dayNumber(to), limit: query.limit };
   // kept while the organization's roll-ups stay as they are (reports/read-cache.ts)
-  const rows = await keptRead(ctx, `top-sources\n${range.fromDay}\n${range.toDay}\n${domainId ?? ""}\n${range.limit}`, () => topSourcesBetween(ctx, ctx.actor.orgId, range));
+  const rows = await keptRead(ctx, `top-sources\n${range.fromDay}\n${range.toDay}\n${domainId ?? ""}\n${range.limit}`, () => topSourcesBetween(ctx, range));
   return { from, to, sources: rows.map((r) => ({ ...r, failed: r.messages - r.passed })) };
 }
