@@ -35,16 +35,8 @@ type DayTuple = [string, string, string | null, number | string, number | string
 export type SenderDayTuple = [...DayTuple, number | string, number | string, number | string];
 type NameRow = { ip: string; ptr: string; service: string | null; serviceType: string | null; baseDomain: string | null };
 
-/** One address's sums over some days, for one policy domain and country: before its names, lastSeen in seconds. */
-interface SumRow {
-  policyDomain: string;
-  country: string | null;
-  messages: number;
-  passing: number;
-  spfAligned: number;
-  dkimAligned: number;
-  lastSeen: number;
-}
+/** One address's sums over some days, for one policy domain and country: a sender row before its names, lastSeen in seconds. */
+type SumRow = Pick<SenderRow, "policyDomain" | "country" | "messages" | "passing" | "spfAligned" | "dkimAligned" | "lastSeen">;
 /** per address its sum rows (nearly always one: an address-day row differs only by policy domain or country) */
 type SumsPerIp = Map<string, SumRow[]>;
 
