@@ -128,38 +128,69 @@ function rowsNamed(ip: string, sums: readonly SumRow[], n: NameRow | undefined):
   }));
 }
 
+/** A window part's sums (sumsOf) with each address's place: its addresses in order, their messages, and where each is. */
+interface SumsPart {
+  sums: SumsPerIp;
+  ips: string[];
+  messages: Float64Array;
+  at: Map<string, number>;
+}
+
+function partOf(sums: SumsPerIp): SumsPart {
+  const ips: string[] = [];
+  const messages = new Float64Array(sums.size);
+  const at = new Map<string, number>();
+  for (const [ip, rows] of sums) {
+    let n = 0;
+    for (let i = 0; i < rows.length; i++) n += rows[i]!.messages;
+    at.set(ip, ips.length);
+    messages[ips.length] = n;
+    ips.push(ip);
+  }
+  return { sums, ips, messages, at };
+}
+
 /**
  * The named rows of the senders that can be among the `limit` with the most mail (ofTopSenders),
- * from the sums of a window's parts (its settled days, its last days), changing none: each
- * address's total and sender first, then rows only for the addresses chosen, their parts' sums
- * added (a window holds tens of thousands of addresses; the list shows at most `limit` senders).
+ * from the parts of a window (its settled days' kept sums, its last days'), changing none: each
+ * address's total and sender key first — the first part's totals copied, the later parts' added
+ * where they meet an address, the names set on the addresses named (a window holds tens of
+ * thousands of addresses, nearly all in its settled days: no lookup is made for each of them) —
+ * then rows only for the addresses chosen, their parts' sums added.
  */
-function topSenderRows(parts: readonly SumsPerIp[], names: NameRow[], limit: number): NamedSenderRow[] {
-  const named = new Map(names.map((n) => [n.ip, n]));
-  const addresses: { ip: string; messages: number; key: string | null }[] = [];
-  const messagesOf = (rows: readonly SumRow[]) => {
-    let messages = 0;
-    for (let i = 0; i < rows.length; i++) messages += rows[i]!.messages;
-    return messages;
-  };
-  for (let p = 0; p < parts.length; p++)
-    for (const [ip, rows] of parts[p]!) {
-      let earlier = false;
-      for (let q = 0; q < p && !earlier; q++) earlier = parts[q]!.has(ip);
-      if (earlier) continue;
-      let messages = messagesOf(rows);
-      for (let q = p + 1; q < parts.length; q++) {
-        const more = parts[q]!.get(ip);
-        if (more !== undefined) messages += messagesOf(more);
+function topSenderRows(parts: readonly SumsPart[], names: NameRow[], limit: number): NamedSenderRow[] {
+  if (!parts.length) return [];
+  const first = parts[0]!;
+  const ips = first.ips.slice();
+  const messages = Array.from(first.messages);
+  const later = new Map<string, number>();
+  const placeOf = (ip: string) => first.at.get(ip) ?? later.get(ip);
+  for (let p = 1; p < parts.length; p++) {
+    const part = parts[p]!;
+    for (let j = 0; j < part.ips.length; j++) {
+      const ip = part.ips[j]!;
+      const i = placeOf(ip);
+      if (i !== undefined) messages[i]! += part.messages[j]!;
+      else {
+        later.set(ip, ips.length);
+        ips.push(ip);
+        messages.push(part.messages[j]!);
       }
-      const n = named.get(ip);
-      // an address without a service or base domain is a sender of its own (its IP)
-      const key = n && (n.service || n.baseDomain) ? senderKeyOfRow({ service: n.service, baseDomain: n.baseDomain, sourceIp: ip }) : null;
-      addresses.push({ ip, messages, key });
     }
-  return ofTopSenders(addresses, limit).flatMap(({ ip }) => {
+  }
+  // an address without a service or base domain is a sender of its own (its IP)
+  const keys = new Array<string | null>(ips.length).fill(null);
+  const named = new Map<string, NameRow>();
+  for (const n of names) {
+    const i = placeOf(n.ip);
+    if (i === undefined) continue;
+    named.set(n.ip, n);
+    if (n.service || n.baseDomain) keys[i] = senderKeyOfRow({ service: n.service, baseDomain: n.baseDomain, sourceIp: n.ip });
+  }
+  return ofTopSenders(messages, keys, limit).flatMap((i) => {
+    const ip = ips[i]!;
     const sums: SumRow[] = [];
-    for (const part of parts) for (const r of part.get(ip) ?? []) addSums(sums, r.policyDomain, r.country, r.messages, r.passing, r.spfAligned, r.dkimAligned, r.lastSeen);
+    for (const part of parts) for (const r of part.sums.get(ip) ?? []) addSums(sums, r.policyDomain, r.country, r.messages, r.passing, r.spfAligned, r.dkimAligned, r.lastSeen);
     return rowsNamed(ip, sums, named.get(ip));
   });
 }
@@ -181,9 +212,9 @@ export async function listSenders(ctx: OrgContext, opts: { days: number; domain?
         ctx,
         `senders\n${opts.domain ?? ""}`,
         { fromDay, toDay },
-        async (from, to) => [await sumsOf(ctx, { fromDay: from, toDay: to, domain: opts.domain }, null)],
+        async (from, to) => [partOf(await sumsOf(ctx, { fromDay: from, toDay: to, domain: opts.domain }, null))],
         (settled, recent) => [...settled, ...recent],
-        (part) => part.reduce((n, sums) => n + sums.size, 0),
+        (part) => part.reduce((n, p) => n + p.ips.length, 0),
       ),
       namesOf(ctx, null),
     ]);
@@ -206,20 +237,22 @@ function nameUnnamed(ctx: OrgContext, rows: readonly NamedSenderRow[]): void {
 }
 
 /**
- * The addresses of the senders that can be among the `limit` with the most mail (every sender
- * whose messages reach the limit-th sender's, ties included), so the summary details only those:
- * an unrecognised IP is a sender of its own (`key` null), and a window holds thousands of them;
- * a named address counts towards its sender's `key`. In the order given.
+ * The places of the senders' addresses that can be among the `limit` with the most mail (every
+ * sender whose messages reach the limit-th sender's, ties included), so the summary details only
+ * those: an address whose `keys` entry is null (unrecognised) is a sender of its own, and a window
+ * holds thousands of them; a named address counts towards its sender's key. In order.
  */
-export function ofTopSenders<A extends { messages: number; key: string | null }>(addresses: readonly A[], limit: number): A[] {
+export function ofTopSenders(messages: ArrayLike<number>, keys: readonly (string | null)[], limit: number): number[] {
   const namedTotals = new Map<string, number>();
   const totals: number[] = [];
-  for (const a of addresses) {
-    if (a.key === null) totals.push(a.messages);
-    else namedTotals.set(a.key, (namedTotals.get(a.key) ?? 0) + a.messages);
+  for (let i = 0; i < messages.length; i++) {
+    const key = keys[i];
+    if (key == null) totals.push(messages[i]!);
+    else namedTotals.set(key, (namedTotals.get(key) ?? 0) + messages[i]!);
   }
   for (const total of namedTotals.values()) totals.push(total);
-  if (totals.length <= limit) return [...addresses];
+  const all = Array.from({ length: messages.length }, (_, i) => i);
+  if (totals.length <= limit) return all;
   const least = Float64Array.from(totals).sort().reverse()[limit - 1]!;
-  return addresses.filter((a) => (a.key === null ? a.messages : namedTotals.get(a.key)!) >= least);
+  return all.filter((i) => (keys[i] == null ? messages[i]! : namedTotals.get(keys[i]!)!) >= least);
 }
