@@ -230,7 +230,7 @@ export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => P
  * Sums of window reads' settled days kept per store: at most SETTLED_PARTS of them, whose sizes
  * (an address's sums count one) add up to at most SETTLED_PARTS_SIZE; one of more than
  * SETTLED_PART_SIZE is never kept. The largest organization of the 10 M-record bench database has
- * 39,479 addresses in its Senders list's settled days of 30 days, 53,000 in 90.
+ * 38,487 addresses in the settled days of a 30-day window, 48,961 in those of a 90-day one.
  */
 export const SETTLED_PARTS = 64;
 export const SETTLED_PARTS_SIZE = 200_000;
