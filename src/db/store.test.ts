@@ -158,6 +158,26 @@ for (const kind of STORES) {
       expect(await s.tuples(sql`SELECT slug FROM organizations WHERE slug = ${"nobody"}`)).toEqual([]);
     });
 
+    test("eachRow hands every row of a raw query, as an object of its columns, in order; inside a write it sees the open transaction", async () => {
+      const s = await kind.open();
+      await addOrg(s, "Each-A");
+      const seen: [string, number, null][] = [];
+      await s.write(async () => {
+        await addOrg(s, "Each-B");
+        await s.eachRow<{ slug: string; n: number | string; nothing: null }>(
+          sql`SELECT slug AS "slug", count(*) OVER () AS "n", NULL AS "nothing" FROM organizations WHERE slug LIKE ${"each-%"} ORDER BY slug`,
+          (row) => seen.push([row.slug, Number(row.n), row.nothing]),
+        );
+      });
+      expect(seen).toEqual([
+        ["each-a", 2, null],
+        ["each-b", 2, null],
+      ]);
+      let calls = 0;
+      await s.eachRow(sql`SELECT slug FROM organizations WHERE slug = ${"nobody"}`, () => calls++);
+      expect(calls).toBe(0);
+    });
+
     test("a job lease is granted to one holder at a time and again once it lapses", async () => {
       const s = await kind.open();
       const t0 = new Date("2026-01-01T00:00:00Z");

@@ -24,7 +24,7 @@
  * which `schema-parity.test.ts` checks.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Database } from "bun:sqlite";
+import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { sql, type SQL } from "drizzle-orm";
 import type { DB } from "./index";
 import * as sqliteSchema from "./schema";
@@ -49,6 +49,14 @@ export interface StoreCore {
    * Values come back as from `rows` (PostgreSQL: 64-bit integers and sums as strings).
    */
   tuples<T extends unknown[] = unknown[]>(query: SQL): Promise<T[]>;
+  /**
+   * Each row of a raw query handed to `each` as it is read, as from `rows`: for reads of many
+   * rows that the caller sums. SQLite steps through the statement, so no more than one row is
+   * held: a 90-day roll-up window of 760,000 address-days read as one array of rows took a
+   * process to 1.26 GB of memory, stepped through 76 MB, in about the same time. PostgreSQL's
+   * client has no cursor: its rows are read first, as `rows`.
+   */
+  eachRow<T = Record<string, unknown>>(query: SQL, each: (row: T) => void): Promise<void>;
   /**
    * For answers kept between requests (src/features/reports/read-cache.ts): null while a read
    * could see data not yet committed (inside `write`; on SQLite, while any write transaction of
@@ -167,6 +175,14 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
     async tuples<T extends unknown[]>(query: SQL) {
       return (current.getStore() ?? db).values(query) as T[];
     },
+    async eachRow<T>(query: SQL, each: (row: T) => void) {
+      // the same connection inside a write or not (SQLite has one); the statement compiled once
+      // per text, and told to drizzle's logger as drizzle's own queries are (the query-plan test reads it)
+      const drizzled = db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } }; session: { logger: { logQuery(sql: string, params: unknown[]): void } } };
+      const { sql: text, params } = drizzled.dialect.sqlToQuery(query);
+      drizzled.session.logger.logQuery(text, params);
+      for (const row of sqlite.query(text).iterate(...(params as SQLQueryBindings[]))) each(row as T);
+    },
     readEpoch() {
       return current.getStore() || sqlite.inTransaction ? null : writesBegun;
     },
@@ -216,6 +232,9 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
       const on = (current.getStore() ?? db) as unknown as ArraySession;
       const { sql: text, params } = on.dialect.sqlToQuery(query);
       return [...(await on.session.query(text, params))] as T[];
+    },
+    async eachRow<T>(query: SQL, each: (row: T) => void) {
+      for (const row of await this.rows<T>(query)) each(row);
     },
     readEpoch() {
       return current.getStore() ? null : 0;

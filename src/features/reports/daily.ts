@@ -72,7 +72,7 @@ export function topByTotal<T>(items: ReadonlyMap<string, T>, total: (item: T) =>
  * The sending IPs with the most messages in [fromDay, toDay] of the caller's organization, most
  * first (ties by address). The messages per address of the range's settled days are kept while
  * they hold (read-cache.ts, windowSums), those of its last days read afresh: the roll-up rows are
- * read once as they come, address and messages only (`store.tuples`), and summed per IP here,
+ * stepped through once, address and messages only (`store.eachRow`), and summed per IP here,
  * cheaper than SQL's GROUP BY and ORDER BY over every address-day (two temporary B-trees) on
  * SQLite; PostgreSQL sums them per address in a hash aggregate, which costs less than handing
  * every address-day to its driver. Only the `limit` addresses shown are then read whole, their
@@ -124,16 +124,14 @@ async function messagesPerIp(ctx: OrgContext, range: { domainId: string | null; 
   // 30-day window: 50,569 rows, about 24 ms of the server's CPU). In float8 as the sum here:
   // exact below 2^53, and PostgreSQL's bigint SUM (numeric) costs several times more
   const perIp = ctx.store.dialect === "postgres" ? sql`SUM(s.messages::float8)` : sql`s.messages`;
-  const rows = await ctx.store.tuples<[string, number | string]>(
-    sql`SELECT s.source_ip AS "sourceIp", ${perIp} AS "messages" FROM daily_sender_stats s WHERE ${window}${ctx.store.dialect === "postgres" ? sql` GROUP BY s.source_ip` : sql``}`,
-  );
   const messages = new Map<string, number>();
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    const ip = r[0];
-    const had = messages.get(ip);
-    messages.set(ip, had === undefined ? Number(r[1]) : had + Number(r[1]));
-  }
+  await ctx.store.eachRow<{ sourceIp: string; messages: number | string }>(
+    sql`SELECT s.source_ip AS "sourceIp", ${perIp} AS "messages" FROM daily_sender_stats s WHERE ${window}${ctx.store.dialect === "postgres" ? sql` GROUP BY s.source_ip` : sql``}`,
+    (r) => {
+      const had = messages.get(r.sourceIp);
+      messages.set(r.sourceIp, had === undefined ? Number(r.messages) : had + Number(r.messages));
+    },
+  );
   return messages;
 }
 

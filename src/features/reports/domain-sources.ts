@@ -32,8 +32,8 @@ export interface DomainSource {
   spf: { domain: string; result: string; messages: number }[];
 }
 
-/** ip, messages, DMARC passes, SPF aligned, DKIM aligned (PostgreSQL may hand numbers back as strings), DKIM and SPF results (`auth`), policy domain */
-type DayTuple = [string, number | string, number | string, number | string, number | string, string | null, string];
+/** A roll-up row read (PostgreSQL may hand numbers back as strings), with its DKIM and SPF results (`auth`) */
+type DayRow = { ip: string; messages: number | string; passed: number | string; spfAligned: number | string; dkimAligned: number | string; auth: string | null; policyDomain: string };
 type AuthRow = { ip: string; method: string; domain: string; selector: string; result: string; messages: number };
 
 /**
@@ -94,7 +94,7 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
 }
 
 /**
- * The domain's days `fromDay`…`toDay` summed per IP: read as they come and summed here (SQL's
+ * The domain's days `fromDay`…`toDay` summed per IP: stepped through and summed here (SQL's
  * GROUP BY over every address-day costs a temporary B-tree several times the read), on SQLite
  * on the (org, domain, day) index by name: the table is kept in (organization, day, …) order
  * (WITHOUT ROWID), which a database without statistics yet would scan across all the
@@ -102,21 +102,22 @@ async function sourcesBetween(ctx: OrgContext, domainId: string, range: { fromDa
  */
 async function sumsOf(ctx: OrgContext, domainId: string, fromDay: number, toDay: number): Promise<Map<string, IpSums>> {
   const byDomain = ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_domain_day_idx` : sql``;
-  const days = await ctx.store.tuples<DayTuple>(sql`
+  const perIp = new Map<string, IpSums>();
+  await ctx.store.eachRow<DayRow>(
+    sql`
     SELECT s.source_ip AS "ip", s.messages AS "messages", s.passed AS "passed", s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.auth AS "auth", s.policy_domain AS "policyDomain"
     FROM daily_sender_stats s ${byDomain}
-    WHERE s.org_id = ${ctx.actor.orgId} AND s.domain_id = ${domainId} AND s.day >= ${fromDay} AND s.day <= ${toDay}`);
-  const perIp = new Map<string, IpSums>();
-  for (let i = 0; i < days.length; i++) {
-    const d = days[i]!;
-    let cur = perIp.get(d[0]);
-    if (!cur) perIp.set(d[0], (cur = { ip: d[0], messages: 0, passed: 0, spfAligned: 0, dkimAligned: 0, auth: [] }));
-    cur.messages += Number(d[1]);
-    cur.passed += Number(d[2]);
-    cur.spfAligned += Number(d[3]);
-    cur.dkimAligned += Number(d[4]);
-    if (d[5] !== null) cur.auth.push([d[5], d[6]]);
-  }
+    WHERE s.org_id = ${ctx.actor.orgId} AND s.domain_id = ${domainId} AND s.day >= ${fromDay} AND s.day <= ${toDay}`,
+    (d) => {
+      let cur = perIp.get(d.ip);
+      if (!cur) perIp.set(d.ip, (cur = { ip: d.ip, messages: 0, passed: 0, spfAligned: 0, dkimAligned: 0, auth: [] }));
+      cur.messages += Number(d.messages);
+      cur.passed += Number(d.passed);
+      cur.spfAligned += Number(d.spfAligned);
+      cur.dkimAligned += Number(d.dkimAligned);
+      if (d.auth !== null) cur.auth.push([d.auth, d.policyDomain]);
+    },
+  );
   return perIp;
 }
 

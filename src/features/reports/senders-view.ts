@@ -17,7 +17,7 @@ export type NamedSenderRow = SenderRow & { ptr: string | null };
  * roll-ups (optionally of one policy domain, and of some IPs only: `ips` to read only those
  * addresses' days on the (org_id, source_ip, day) index): summed per IP, policy domain and
  * country, then named from source_names (its PTR's service and base domain). The window's
- * roll-up rows are read once as they come, as arrays (`store.tuples`), and summed here per
+ * roll-up rows are stepped through once (`store.eachRow`: none held) and summed here per
  * address (cheaper than SQL's GROUP BY over three text keys, a temporary B-tree of every
  * address-day), named from one read of the organisation's names (or of the given IPs' names).
  * An address's rows come out together, in the order its policy domains and countries were first met.
@@ -29,10 +29,11 @@ export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: numbe
   return [...(await senderRowsOf(ctx, range, null, days)).values()].flat();
 }
 
-/** ip, policy domain, country, messages, passed, SPF aligned, DKIM aligned, newest period start (PostgreSQL may hand numbers back as strings) */
-type DayTuple = [string, string, string | null, number | string, number | string, number | string, number | string, number | string];
-/** a DayTuple with the row's day, quarantined and rejected messages after it */
-export type SenderDayTuple = [...DayTuple, number | string, number | string, number | string];
+type Num = number | string;
+/** A roll-up row read (PostgreSQL may hand numbers back as strings); the day and the quarantined and rejected messages when asked for. */
+type DayRow = { ip: string; policyDomain: string; country: string | null; messages: Num; passed: Num; spfAligned: Num; dkimAligned: Num; lastBegin: Num; day?: Num; quarantined?: Num; rejected?: Num };
+/** ip, policy domain, country, messages, passed, SPF aligned, DKIM aligned, newest period start, day, quarantined, rejected */
+export type SenderDayTuple = [string, string, string | null, Num, Num, Num, Num, Num, Num, Num, Num];
 type NameRow = { ip: string; ptr: string; service: string | null; serviceType: string | null; baseDomain: string | null };
 
 /** One address's sums over some days, for one policy domain and country: a sender row before its names, lastSeen in seconds. */
@@ -55,22 +56,22 @@ async function sumsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; 
   // all organizations, would otherwise have it walk a large organization's whole window on the
   // primary key (on the 10 M-record bench database it did, even for two addresses)
   const byIp = ips && ctx.store.dialect === "sqlite" ? sql`INDEXED BY daily_sender_stats_org_ip_idx` : sql``;
-  const rows = await ctx.store.tuples<DayTuple | SenderDayTuple>(sql`
+  // keyed by the address alone: no key text built per roll-up row; the rows stepped through, never all held
+  const perIp: SumsPerIp = new Map();
+  await ctx.store.eachRow<DayRow>(
+    sql`
     SELECT s.source_ip AS "ip", s.policy_domain AS "policyDomain", s.country AS "country", s.messages AS "messages", s.passed AS "passed",
            s.spf_aligned AS "spfAligned", s.dkim_aligned AS "dkimAligned", s.last_begin AS "lastBegin"
            ${days ? sql`, s.day AS "day", s.quarantined AS "quarantined", s.rejected AS "rejected"` : sql``}
     FROM daily_sender_stats s ${byIp}
-    WHERE s.org_id = ${ctx.actor.orgId} ${inIps ? sql`AND s.source_ip IN (${inIps})` : sql``} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}`);
-  if (days) for (const r of rows) days.push(r as SenderDayTuple);
-  // keyed by the address alone: no key text built per roll-up row
-  const perIp: SumsPerIp = new Map();
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i]!;
-    const ip = r[0];
-    let list = perIp.get(ip);
-    if (list === undefined) perIp.set(ip, (list = []));
-    addSums(list, r[1], r[2], Number(r[3]), Number(r[4]), Number(r[5]), Number(r[6]), Number(r[7]));
-  }
+    WHERE s.org_id = ${ctx.actor.orgId} ${inIps ? sql`AND s.source_ip IN (${inIps})` : sql``} AND s.day >= ${range.fromDay} AND s.day <= ${range.toDay} ${forDomain}`,
+    (r) => {
+      if (days) days.push([r.ip, r.policyDomain, r.country, r.messages, r.passed, r.spfAligned, r.dkimAligned, r.lastBegin, r.day!, r.quarantined!, r.rejected!]);
+      let list = perIp.get(r.ip);
+      if (list === undefined) perIp.set(r.ip, (list = []));
+      addSums(list, r.policyDomain, r.country, Number(r.messages), Number(r.passed), Number(r.spfAligned), Number(r.dkimAligned), Number(r.lastBegin));
+    },
+  );
   return perIp;
 }
 

@@ -35,7 +35,7 @@ const dayOf = (d: Date) => Math.floor(secs(d) / 86_400);
  * source_names and not in `markedIps` (the IPs the user marked one by one) come back as one
  * unrecognised entry per domain (their IPs counted in `sources`): the tasks only add those up.
  *
- * The window's failing roll-up rows are read once, in index order, and summed here per domain
+ * The window's failing roll-up rows are stepped through once, in index order, and summed here per domain
  * and IP: cheaper than SQL's GROUP BY over two text keys (a temporary B-tree of every
  * address-day); the sums of its settled days are kept while they hold (read-cache.ts,
  * windowSums). The names are one read of the organisation's named IPs instead of one lookup per
@@ -54,25 +54,26 @@ export async function failingMailByService(ctx: OrgContext, from: Date, to: Date
 
 /** The failing mail of the UTC days `fromDay`…`toDay`, summed per domain and address (failingSenders sums them further). */
 async function failingPerAddress(ctx: OrgContext, fromDay: number, toDay: number): Promise<FailingMailRow[]> {
-  // domain, IP, failing messages, failing messages delivered, first failure (PostgreSQL may hand numbers back as strings)
-  const rows = await ctx.store.tuples<[string, string, number | string, number | string, number | string]>(sql`
+  // per domain, its addresses; the rows stepped through, never all held (PostgreSQL may hand numbers back as strings)
+  const sums = new Map<string, Map<string, FailingMailRow>>();
+  type Row = { domainId: string; ip: string; failing: number | string; delivered: number | string; firstSeen: number | string };
+  await ctx.store.eachRow<Row>(
+    sql`
     SELECT s.domain_id AS "domainId", s.source_ip AS "ip", s.messages - s.passed AS "failing", s.failed_delivered AS "delivered", s.first_failed_at AS "firstSeen"
     FROM daily_sender_stats s
-    WHERE s.org_id = ${ctx.actor.orgId} AND s.day >= ${fromDay} AND s.day <= ${toDay} AND s.first_failed_at IS NOT NULL`);
-  // per domain, its addresses (a day's rows of one domain follow each other)
-  const sums = new Map<string, Map<string, FailingMailRow>>();
-  for (let i = 0; i < rows.length; i++) {
-    const [domainId, ip, failing, delivered, firstSeen] = rows[i]!;
-    let ofDomain = sums.get(domainId);
-    if (!ofDomain) sums.set(domainId, (ofDomain = new Map()));
-    const cur = ofDomain.get(ip);
-    if (!cur) ofDomain.set(ip, { domainId, ip, failing: Number(failing), delivered: Number(delivered), firstSeen: Number(firstSeen) });
-    else {
-      cur.failing += Number(failing);
-      cur.delivered += Number(delivered);
-      cur.firstSeen = Math.min(cur.firstSeen, Number(firstSeen));
-    }
-  }
+    WHERE s.org_id = ${ctx.actor.orgId} AND s.day >= ${fromDay} AND s.day <= ${toDay} AND s.first_failed_at IS NOT NULL`,
+    ({ domainId, ip, failing, delivered, firstSeen }) => {
+      let ofDomain = sums.get(domainId);
+      if (!ofDomain) sums.set(domainId, (ofDomain = new Map()));
+      const cur = ofDomain.get(ip);
+      if (!cur) ofDomain.set(ip, { domainId, ip, failing: Number(failing), delivered: Number(delivered), firstSeen: Number(firstSeen) });
+      else {
+        cur.failing += Number(failing);
+        cur.delivered += Number(delivered);
+        cur.firstSeen = Math.min(cur.firstSeen, Number(firstSeen));
+      }
+    },
+  );
   const out: FailingMailRow[] = [];
   for (const ofDomain of sums.values()) for (const row of ofDomain.values()) out.push(row);
   return out;
