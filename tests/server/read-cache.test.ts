@@ -674,6 +674,33 @@ describe("the settled days' sums of the window reads", () => {
     expect(await review()).toEqual(["3 unrecognised sources sent 123 messages"]);
   });
 
+  test("the sender page: the last days' reports show at once; an address newly named into the sender brings its settled days; an older day's report reads them again", async () => {
+    const page = async () => {
+      const res = await t.json("GET", `/api/senders/${encodeURIComponent("service:Twilio SendGrid")}?days=30`, { cookie: owner.cookie });
+      expect(res.status).toBe(200);
+      return [res.body.summary?.messages ?? 0, (res.body.ips as { ip: string }[]).map((i) => i.ip)];
+    };
+    const name = async (ip: string) => {
+      const naming = { ...t.deps, resolver: { reverse: async () => ["o1.ptr1.sendgrid.net"] } } as unknown as ServiceContext;
+      scheduleReverseDns(naming, [{ table: "sources", orgId: owner.orgId, reportRowId: "", ips: [ip] }]);
+      await reverseDnsSettled();
+    };
+    await ingest([fail("192.0.2.1", 5), fail("192.0.2.2", 3)], ago(8 * DAY));
+    await name("192.0.2.1");
+    expect(await page()).toEqual([5, ["192.0.2.1"]]);
+    const before = await settled();
+    await ingest([fail("192.0.2.1", 2)]);
+    expect(await settled()).toBe(before);
+    expect(await page()).toEqual([7, ["192.0.2.1"]]);
+    // named by reverse DNS (the settled version holds): its settled days count at once
+    await name("192.0.2.2");
+    expect(await settled()).toBe(before);
+    expect(await page()).toEqual([10, ["192.0.2.1", "192.0.2.2"]]);
+    await ingest([fail("192.0.2.2", 1)], ago(5 * DAY));
+    expect(await settled()).toBeGreaterThan(before);
+    expect(await page()).toEqual([11, ["192.0.2.1", "192.0.2.2"]]);
+  });
+
   test("whatever the servers' clocks within the margin, a day a reader keeps as settled is one every writer counts as older", () => {
     const midnight = Math.floor(Date.now() / DAY) * DAY;
     for (const reader of [midnight, midnight + 1, midnight + SETTLED_CLOCK_MARGIN_MS - 1, midnight + SETTLED_CLOCK_MARGIN_MS, midnight + 12 * HOUR, midnight + DAY - 1])

@@ -1,6 +1,7 @@
 /** GET /api/senders: who sends mail as the organisation's domains, and whether it is authenticated. */
 import { sql } from "drizzle-orm";
 import { inChunks, IP_CHUNK } from "../../db/id-set";
+import { byCodeUnit } from "../../lib/order";
 import type { OrgContext } from "../../http/access";
 import { MAX_SENDERS, senderKeyOfRow, summariseSenders, type SenderRow, type SenderSummary } from "../../lib/senders";
 import { keptRead, windowSums } from "./read-cache";
@@ -13,20 +14,40 @@ const DAY = 86_400;
 export type NamedSenderRow = SenderRow & { ptr: string | null };
 
 /**
- * The sender rows of the organisation over the UTC days `fromDay`…`toDay` of the daily sender
- * roll-ups (optionally of one policy domain, and of some IPs only: `ips` to read only those
- * addresses' days on the (org_id, source_ip, day) index): summed per IP, policy domain and
- * country, then named from source_names (its PTR's service and base domain). The window's
- * roll-up rows are stepped through once (`store.eachRow`: none held) and summed here per
- * address (cheaper than SQL's GROUP BY over three text keys, a temporary B-tree of every
- * address-day), named from one read of the organisation's names (or of the given IPs' names).
- * An address's rows come out together, in the order its policy domains and countries were first met.
- * Given `days`, the roll-up rows read are also added to it as they came (with their day,
- * quarantined and rejected messages): the sender page's daily trend, from the same read.
+ * The sender rows of some addresses of the organisation (the sender page's) over the UTC days
+ * `fromDay`…`toDay` of the daily sender roll-ups: their days read on the (org_id, source_ip, day)
+ * index, summed per IP, policy domain and country, then named from source_names (its PTR's
+ * service and base domain). The sums and day rows of the window's settled days are kept while
+ * they hold, per set of addresses (read-cache.ts, windowSums); the rows are stepped through
+ * (`store.eachRow`: none held) and summed here per address (cheaper than SQL's GROUP BY over
+ * three text keys, a temporary B-tree of every address-day). An address's rows come out
+ * together, in the order its policy domains and countries were first met. The window's roll-up
+ * rows are added to `days` (with their day, quarantined and rejected messages): the sender page's
+ * daily trend, from the same read.
  */
-export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string; ips?: string[] }, days?: SenderDayTuple[]): Promise<NamedSenderRow[]> {
-  if (range.ips) return inChunks(range.ips, IP_CHUNK, async (chunk) => [...(await senderRowsOf(ctx, range, chunk, days)).values()].flat());
-  return [...(await senderRowsOf(ctx, range, null, days)).values()].flat();
+export async function senderRowsBetween(ctx: OrgContext, range: { fromDay: number; toDay: number; ips: string[] }, days: SenderDayTuple[]): Promise<NamedSenderRow[]> {
+  const ips = [...new Set(range.ips)].sort(byCodeUnit);
+  if (!ips.length) return [];
+  // the settled days' sums and day rows kept while they hold, the last days' read afresh
+  // (read-cache.ts); kept per set of addresses, which names decide and may change
+  const [part, names] = await Promise.all([
+    windowSums(
+      ctx,
+      `sender-ips\n${ips.join(" ")}`,
+      range,
+      async (fromDay, toDay) => {
+        const sums: SumsPerIp = new Map();
+        const dayRows: SenderDayTuple[] = [];
+        for (let i = 0; i < ips.length; i += IP_CHUNK) for (const [ip, rows] of await sumsOf(ctx, { fromDay, toDay }, ips.slice(i, i + IP_CHUNK), dayRows)) sums.set(ip, rows);
+        return { sums, days: dayRows };
+      },
+      (settled, recent) => ({ sums: addedSums(settled.sums, recent.sums), days: [...settled.days, ...recent.days] }),
+      (p) => p.sums.size + p.days.length,
+    ),
+    inChunks(ips, IP_CHUNK, (chunk) => namesOf(ctx, chunk)),
+  ]);
+  for (const d of part.days) days.push(d);
+  return [...namedRows(part.sums, names).values()].flat();
 }
 
 type Num = number | string;
@@ -40,13 +61,6 @@ type NameRow = { ip: string; ptr: string; service: string | null; serviceType: s
 type SumRow = Pick<SenderRow, "policyDomain" | "country" | "messages" | "passing" | "spfAligned" | "dkimAligned" | "lastSeen">;
 /** per address its sum rows (nearly always one: an address-day row differs only by policy domain or country) */
 type SumsPerIp = Map<string, SumRow[]>;
-
-/** The sender rows of the window (see senderRowsBetween), per address. */
-async function senderRowsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string }, ips: string[] | null, days?: SenderDayTuple[]): Promise<Map<string, NamedSenderRow[]>> {
-  if (ips && !ips.length) return new Map();
-  const [sums, names] = await Promise.all([sumsOf(ctx, range, ips, days), namesOf(ctx, ips)]);
-  return namedRows(sums, names);
-}
 
 /** The window's roll-up rows summed per address, policy domain and country (see senderRowsBetween). */
 async function sumsOf(ctx: OrgContext, range: { fromDay: number; toDay: number; domain?: string }, ips: string[] | null, days?: SenderDayTuple[]): Promise<SumsPerIp> {
@@ -89,6 +103,17 @@ function addSums(list: SumRow[], policyDomain: string, country: string | null, m
     }
   }
   list.push({ policyDomain, country, messages, passing, spfAligned, dkimAligned, lastSeen });
+}
+
+/** The sums of two parts of a window, changing neither: an address's rows in the order the first part met them, then the second's. */
+function addedSums(settled: SumsPerIp, recent: SumsPerIp): SumsPerIp {
+  const merged: SumsPerIp = new Map(settled);
+  for (const [ip, rows] of recent) {
+    const list = (settled.get(ip) ?? []).map((r) => ({ ...r }));
+    for (const r of rows) addSums(list, r.policyDomain, r.country, r.messages, r.passing, r.spfAligned, r.dkimAligned, r.lastSeen);
+    merged.set(ip, list);
+  }
+  return merged;
 }
 
 /** The organisation's PTR names, of the given addresses only or of all. */
