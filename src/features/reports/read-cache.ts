@@ -44,6 +44,10 @@
  * then stayed as it was for a whole run (a burst of reports is waited out, not chased), at most
  * REFRESH_BUDGET_MS of work a run. Someone watching a screen while reports arrive gets the new
  * answer kept before asking.
+ *
+ * The window reads keep the sums of their settled days too (`windowSums`, docs/rollups.md
+ * "Settled days"): with the settled version, which only changes of days before yesterday move,
+ * so an answer computed again after the usual report of yesterday reads two days, not its window.
  */
 import { sql } from "drizzle-orm";
 import { oneOf } from "../../db/id-set";
