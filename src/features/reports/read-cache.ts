@@ -204,29 +204,52 @@ export async function rollupVersion(ctx: OrgContext): Promise<number | null> {
  * domain, the limit). The answer is shared between requests: callers must not change it.
  */
 export async function keptRead<T>(ctx: OrgContext, key: string, compute: () => Promise<T>): Promise<T> {
+  return keptBy(ctx, key, compute, ANSWERS);
+}
+
+/** Where and by which version keptBy keeps values, and what it tells of each request. */
+interface Keeping<T> {
+  caches: WeakMap<StoreCore, KeptAnswers>;
+  make: () => KeptAnswers;
+  version: (ctx: OrgContext) => Promise<number | null>;
+  /** before a computation's id and version in `computing` */
+  flight: string;
+  /** the size of a value kept (else its JSON text's length) */
+  size?: (value: T) => number;
+  count?: (outcome: "hit" | "shared" | "computed") => void;
+}
+
+const ANSWERS: Keeping<unknown> = { caches: kept, make: () => new KeptAnswers(), version: rollupVersion, flight: "", count: (outcome) => keptAnswers.inc({ outcome }) };
+
+/**
+ * The value of `compute` for `key` in the caller's organization, kept in `keeping`'s cache while
+ * its version holds: the kept one, the one under way for another caller, or computed, and kept
+ * when no write of this process began or was open meanwhile (keptRead, settledSums).
+ */
+async function keptBy<T>(ctx: OrgContext, key: string, compute: () => Promise<T>, keeping: Keeping<T>): Promise<T> {
   const store = ctx.store;
-  // while a write is open a kept answer may still be served (the counter read then is the
-  // committed one, or one above every kept answer's when the write has raised it), never kept
+  // while a write is open a kept value may still be served (the counter read then is the
+  // committed one, or one above every kept value's when the write has raised it), never kept
   const epoch = store.readEpoch();
-  const version = await rollupVersion(ctx);
+  const version = await keeping.version(ctx);
   if (version === null) return compute();
-  let cache = kept.get(store);
-  if (!cache) kept.set(store, (cache = new KeptAnswers()));
+  let cache = keeping.caches.get(store);
+  if (!cache) keeping.caches.set(store, (cache = keeping.make()));
   const orgId = ctx.actor.orgId;
   const id = `${orgId}\n${key}`;
   const hit = cache.get(id, version);
   if (hit) {
-    keptAnswers.inc({ outcome: "hit" });
+    keeping.count?.("hit");
     return hit.value as T;
   }
-  const { computation, shared } = computeOnce(store, `${id}\n${version}`, epoch, compute);
+  const { computation, shared } = computeOnce(store, `${keeping.flight}${id}\n${version}`, epoch, compute);
   if (shared) {
-    keptAnswers.inc({ outcome: "shared" });
+    keeping.count?.("shared");
     return computation;
   }
   const value = await computation;
-  keptAnswers.inc({ outcome: "computed" });
-  if (epoch !== null && store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() });
+  keeping.count?.("computed");
+  if (epoch !== null && store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() }, keeping.size?.(value));
   return value;
 }
 
@@ -279,21 +302,14 @@ export async function windowSums<P>(
 }
 
 /** The kept sums of settled days (windowSums), computed and kept while the settled version holds as keptRead keeps answers. */
-async function settledSums<P>(ctx: OrgContext, key: string, compute: () => Promise<P>, sizeOf: (part: P) => number): Promise<P> {
-  const store = ctx.store;
-  const epoch = store.readEpoch();
-  const version = await settledVersion(ctx);
-  if (version === null) return compute();
-  let cache = settledParts.get(store);
-  if (!cache) settledParts.set(store, (cache = new KeptAnswers({ entries: SETTLED_PARTS, size: SETTLED_PARTS_SIZE, one: SETTLED_PART_SIZE })));
-  const orgId = ctx.actor.orgId;
-  const id = `${orgId}\n${key}`;
-  const hit = cache.get(id, version);
-  if (hit) return hit.value as P;
-  const { computation, shared } = computeOnce(store, `settled\n${id}\n${version}`, epoch, compute);
-  const value = await computation;
-  if (!shared && epoch !== null && store.readEpoch() === epoch) cache.keep(id, { version, value, orgId, compute, readAt: Date.now() }, sizeOf(value));
-  return value;
+function settledSums<P>(ctx: OrgContext, key: string, compute: () => Promise<P>, sizeOf: (part: P) => number): Promise<P> {
+  return keptBy(ctx, key, compute, {
+    caches: settledParts,
+    make: () => new KeptAnswers({ entries: SETTLED_PARTS, size: SETTLED_PARTS_SIZE, one: SETTLED_PART_SIZE }),
+    version: settledVersion,
+    flight: "settled\n",
+    size: sizeOf,
+  });
 }
 
 /**

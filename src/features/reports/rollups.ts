@@ -338,9 +338,9 @@ export async function writeSelectorsPostgres(store: StoreCore, rows: readonly Se
   );
 }
 
-/** The SQLite upsert of one daily_country_stats row (values in the order of countryValues). */
 /** the values of a daily_country_stats row, in COUNTRY_DAY_UPSERT's order */
 export const COUNTRY_DAY_COLUMNS = 6;
+/** The SQLite upsert of one daily_country_stats row (values in the order of countryValues). */
 export const COUNTRY_DAY_UPSERT = `INSERT INTO daily_country_stats (org_id, day, domain_id, country, messages, passed) VALUES (?, ?, ?, ?, ?, ?)
   ON CONFLICT (org_id, day, domain_id, country) DO UPDATE SET messages = messages + excluded.messages, passed = passed + excluded.passed`;
 

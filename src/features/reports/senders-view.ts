@@ -108,12 +108,15 @@ function addSums(list: SumRow[], policyDomain: string, country: string | null, m
 /** The sums of two parts of a window, changing neither: an address's rows in the order the first part met them, then the second's. */
 function addedSums(settled: SumsPerIp, recent: SumsPerIp): SumsPerIp {
   const merged: SumsPerIp = new Map(settled);
-  for (const [ip, rows] of recent) {
-    const list = (settled.get(ip) ?? []).map((r) => ({ ...r }));
-    for (const r of rows) addSums(list, r.policyDomain, r.country, r.messages, r.passing, r.spfAligned, r.dkimAligned, r.lastSeen);
-    merged.set(ip, list);
-  }
+  for (const ip of recent.keys()) merged.set(ip, sumsAcross([settled, recent], ip));
   return merged;
+}
+
+/** One address's sum rows of several parts added up, in new rows (the parts are left as they are). */
+function sumsAcross(parts: readonly SumsPerIp[], ip: string): SumRow[] {
+  const sums: SumRow[] = [];
+  for (const part of parts) for (const r of part.get(ip) ?? []) addSums(sums, r.policyDomain, r.country, r.messages, r.passing, r.spfAligned, r.dkimAligned, r.lastSeen);
+  return sums;
 }
 
 /** The organisation's PTR names, of the given addresses only or of all. */
@@ -154,26 +157,31 @@ function rowsNamed(ip: string, sums: readonly SumRow[], n: NameRow | undefined):
   }));
 }
 
-/** A window part's sums (sumsOf) with each address's place: its addresses in order, their messages, and where each is. */
+/** A window part's sums (sumsOf) with its addresses in order and their messages. */
 interface SumsPart {
   sums: SumsPerIp;
   ips: string[];
   messages: Float64Array;
-  at: Map<string, number>;
 }
 
 function partOf(sums: SumsPerIp): SumsPart {
   const ips: string[] = [];
   const messages = new Float64Array(sums.size);
-  const at = new Map<string, number>();
   for (const [ip, rows] of sums) {
     let n = 0;
     for (let i = 0; i < rows.length; i++) n += rows[i]!.messages;
-    at.set(ip, ips.length);
     messages[ips.length] = n;
     ips.push(ip);
   }
-  return { sums, ips, messages, at };
+  return { sums, ips, messages };
+}
+
+/** Where each address of a part is, made once per part when first asked (only a window's first part, its kept settled days, is asked). */
+const places = new WeakMap<SumsPart, Map<string, number>>();
+function placesOf(part: SumsPart): Map<string, number> {
+  let at = places.get(part);
+  if (!at) places.set(part, (at = new Map(part.ips.map((ip, i) => [ip, i]))));
+  return at;
 }
 
 /**
@@ -189,8 +197,9 @@ function topSenderRows(parts: readonly SumsPart[], names: NameRow[], limit: numb
   const first = parts[0]!;
   const ips = first.ips.slice();
   const messages = Array.from(first.messages);
+  const at = placesOf(first);
   const later = new Map<string, number>();
-  const placeOf = (ip: string) => first.at.get(ip) ?? later.get(ip);
+  const placeOf = (ip: string) => at.get(ip) ?? later.get(ip);
   for (let p = 1; p < parts.length; p++) {
     const part = parts[p]!;
     for (let j = 0; j < part.ips.length; j++) {
@@ -213,12 +222,8 @@ function topSenderRows(parts: readonly SumsPart[], names: NameRow[], limit: numb
     named.set(n.ip, n);
     if (n.service || n.baseDomain) keys[i] = senderKeyOfRow({ service: n.service, baseDomain: n.baseDomain, sourceIp: n.ip });
   }
-  return ofTopSenders(messages, keys, limit).flatMap((i) => {
-    const ip = ips[i]!;
-    const sums: SumRow[] = [];
-    for (const part of parts) for (const r of part.sums.get(ip) ?? []) addSums(sums, r.policyDomain, r.country, r.messages, r.passing, r.spfAligned, r.dkimAligned, r.lastSeen);
-    return rowsNamed(ip, sums, named.get(ip));
-  });
+  const sums = parts.map((part) => part.sums);
+  return ofTopSenders(messages, keys, limit).flatMap((i) => rowsNamed(ips[i]!, sumsAcross(sums, ips[i]!), named.get(ips[i]!)));
 }
 
 /**
