@@ -34,7 +34,7 @@ export const PG_CONNECTION_SETTINGS = { plan_cache_mode: "force_custom_plan" } a
  * Timed on every dashboard endpoint at 10 M records: none slower, Senders (30 days) after new data
  * 826-888 → 373-450 ms, trends' top sources 515-547 → 165-177 ms (docs/benchmarks.md). A value the
  * configuration file, the database or the role sets is the operator's, and kept. Not sent either
- * when the database or the role sets `plan_cache_mode` (README's way behind PgBouncer, which
+ * when the database or the role sets `plan_cache_mode` (docs/operations/postgresql.md's way behind PgBouncer, which
  * refuses startup parameters it is not told to ignore): such a server is told to set both there.
  */
 export const RANDOM_PAGE_COST = "1.1";

@@ -258,7 +258,7 @@ test.skipIf(!!postgresMissing)("PostgreSQL: the pool plans for SSD storage (rand
       await again.close();
     }
   };
-  // the database's planning set as README says for PgBouncer: no random_page_cost sent (PostgreSQL's own 4)
+  // the database's planning set as docs/operations/postgresql.md says for PgBouncer: no random_page_cost sent (PostgreSQL's own 4)
   await s.rows(sql.raw(`ALTER DATABASE ${database} SET plan_cache_mode = force_custom_plan`));
   await reopened(async (again) => expect(await costs(again)).toEqual(Array(4).fill("4")));
   // an operator's choice for the database is kept

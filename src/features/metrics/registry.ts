@@ -1,7 +1,7 @@
 /**
  * The server's metrics, one set per process (a node): Prometheus scrapes every node's
  * `GET /metrics`. Features count through the exported metrics; the names and what they mean are
- * listed in the README.
+ * listed in docs/operations/metrics.md.
  */
 import { Counter, Gauge, Histogram, Registry } from "../../lib/metrics";
 import { periodic } from "../../lib/periodic";

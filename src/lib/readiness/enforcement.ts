@@ -4,7 +4,7 @@
  * DMARC and would be quarantined or rejected at the next stage, with the fix) and the projection
  * of the next stage over the period's reports. Pure: the caller reads the reports and DNS.
  *
- * Rules (README "Readiness"):
+ * Rules (docs/guides/reports.md, "Readiness"):
  * - a source is yours when it is a known sending service not marked "not ours", or any source
  *   marked approved; everything else (unrecognised, marked not ours) is not yours;
  * - a blocker is a sender (the Senders view's grouping) that is yours, has DMARC-failing mail in
