@@ -11,11 +11,10 @@
  * `name.br` (brotli, quality 11) and `name.gz` (gzip, libdeflate level 12): the server sends
  * them by Accept-Encoding (src/http/spa.ts), so nothing is compressed per request.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { brotliCompressSync, constants } from "node:zlib";
 import type { BunPlugin } from "bun";
-import tailwind from "bun-plugin-tailwind";
 
 /** Where builds go: dist/ by default; DW_DIST lets parallel work trees build apart. */
 export function distDir(root = join(import.meta.dir, "..")): string {
@@ -73,6 +72,8 @@ const browserModules: BunPlugin = {
 
 export async function buildUi(root = join(import.meta.dir, ".."), outdir = join(distDir(root), "ui")): Promise<string> {
   rmSync(outdir, { recursive: true, force: true });
+  // loaded here, not at the top: a start whose build is current should not pay for Tailwind
+  const tailwind = (await import("bun-plugin-tailwind")).default;
   const result = await Bun.build({
     entrypoints: [join(root, "ui/index.html")],
     outdir,
@@ -90,14 +91,48 @@ export async function buildUi(root = join(import.meta.dir, ".."), outdir = join(
     for (const log of result.logs) console.error(log);
     throw new Error("UI build failed");
   }
-  const meta = (result as unknown as { metafile: unknown }).metafile;
+  const raw = (result as unknown as { metafile: unknown }).metafile;
+  const meta: Metafile = typeof raw === "string" ? JSON.parse(raw) : (raw as Metafile);
   precompress(outdir);
-  const manifest = routeManifest(root, outdir, typeof meta === "string" ? JSON.parse(meta) : (meta as Metafile));
+  const manifest = routeManifest(root, outdir, meta);
   writeFileSync(join(dirname(outdir), "ui-manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  const inputs = Object.keys(meta.inputs ?? {}).filter((f) => !f.startsWith("node_modules/") && existsSync(join(root, f)));
+  writeFileSync(join(dirname(outdir), UI_INPUTS), JSON.stringify({ hash: inputsHash(root, inputs), inputs }, null, 2) + "\n");
   return outdir;
 }
 
+/** Beside the manifest: the build's source files and their joint hash, to tell whether a build is current. */
+const UI_INPUTS = "ui-inputs.json";
+/** What shapes a build besides the UI's own sources: the packages it bundles and this script. */
+const BUILD_FILES = ["package-lock.json", "scripts/build-ui.ts"];
+
+function inputsHash(root: string, inputs: string[]): string {
+  const hasher = new Bun.CryptoHasher("sha256");
+  for (const file of [...BUILD_FILES, ...inputs].sort()) {
+    hasher.update(file);
+    hasher.update(existsSync(join(root, file)) ? readFileSync(join(root, file)) : "(missing)");
+  }
+  return hasher.digest("hex");
+}
+
+/**
+ * Whether dist/ui was built from the sources as they are now: every source file the last build
+ * read, the lockfile and this script hash the same. A new file can only change the build through
+ * an import in a file the build read, so that file's change is seen.
+ */
+export function uiBuildIsCurrent(root = join(import.meta.dir, ".."), outdir = join(distDir(root), "ui")): boolean {
+  const record = join(dirname(outdir), UI_INPUTS);
+  if (!existsSync(join(outdir, "index.html")) || !existsSync(join(dirname(outdir), "ui-manifest.json")) || !existsSync(record)) return false;
+  try {
+    const { hash, inputs } = JSON.parse(readFileSync(record, "utf8")) as { hash: string; inputs: string[] };
+    return inputs.length > 0 && statSync(outdir).isDirectory() && inputsHash(root, inputs) === hash;
+  } catch {
+    return false;
+  }
+}
+
 interface Metafile {
+  inputs?: Record<string, unknown>;
   outputs: Record<string, { bytes: number; inputs: Record<string, unknown>; imports: { path: string; kind: string }[]; entryPoint?: string }>;
 }
 
@@ -181,8 +216,17 @@ export function readManifest(root = join(import.meta.dir, "..")): UiManifest {
   return JSON.parse(readFileSync(join(distDir(root), "ui-manifest.json"), "utf8"));
 }
 
+/** `--if-changed` (npm start): build only when the sources changed since the last build, and say it in a line. */
 if (import.meta.main) {
-  const out = await buildUi();
-  console.log(`UI built into ${out}`);
-  console.log(describeManifest(readManifest()));
+  const ifChanged = process.argv.includes("--if-changed");
+  if (ifChanged && uiBuildIsCurrent()) {
+    console.log("UI unchanged since the last build (dist/ui)");
+  } else {
+    const started = performance.now();
+    const out = await buildUi();
+    const manifest = readManifest();
+    const over = Object.values(manifest.routes).filter((r) => r.gzipBytes > r.budgetBytes).length;
+    if (ifChanged && !over) console.log(`UI built into ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s, every screen within its budget`);
+    else console.log(`UI built into ${out}\n${describeManifest(manifest)}`);
+  }
 }

@@ -4,11 +4,11 @@
  * every hashed asset worth compressing has brotli and gzip twins that decode to it.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { BUDGET, buildUi, COMPRESS_MIN_BYTES, describeManifest, routeModules, type UiManifest } from "../../scripts/build-ui";
+import { BUDGET, buildUi, COMPRESS_MIN_BYTES, describeManifest, routeModules, uiBuildIsCurrent, type UiManifest } from "../../scripts/build-ui";
 
 const ROOT = join(import.meta.dir, "../..");
 let dir: string;
@@ -86,5 +86,33 @@ describe("precompressed twins", () => {
       expect(readFileSync(br).length, f).toBeLessThan(raw.length);
     }
     expect(twinned).toBeGreaterThan(10);
+  });
+});
+
+describe("npm start builds only when the sources changed", () => {
+  test("a build is current until a file it read changes, then it is not", () => {
+    // a tree of copies of what the build read, so a source can change without touching the repository
+    const copy = mkdtempSync(join(tmpdir(), "dw-ui-src-"));
+    try {
+      const { inputs } = JSON.parse(readFileSync(join(dir, "ui-inputs.json"), "utf8")) as { inputs: string[] };
+      expect(inputs).toContain("ui/main.tsx");
+      for (const file of [...inputs, "package-lock.json", "scripts/build-ui.ts"]) {
+        mkdirSync(dirname(join(copy, file)), { recursive: true });
+        cpSync(join(ROOT, file), join(copy, file));
+      }
+      expect(uiBuildIsCurrent(copy, ui)).toBe(true);
+      appendFileSync(join(copy, "ui/main.tsx"), "\n// changed\n");
+      expect(uiBuildIsCurrent(copy, ui)).toBe(false);
+      cpSync(join(ROOT, "ui/main.tsx"), join(copy, "ui/main.tsx"));
+      expect(uiBuildIsCurrent(copy, ui)).toBe(true);
+      appendFileSync(join(copy, "package-lock.json"), " ");
+      expect(uiBuildIsCurrent(copy, ui)).toBe(false);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
+  test("no build yet is never current", () => {
+    expect(uiBuildIsCurrent(ROOT, join(dir, "no-such-build"))).toBe(false);
   });
 });
