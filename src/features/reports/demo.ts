@@ -186,6 +186,8 @@ export async function seedDemo(deps: ServiceContext, options: { resetPassword?: 
     return { orgId, password: created || reset ? newPassword : null };
   });
 
+  // the demo's few hundred files say their line each at debug level: the summary says it once
+  const quiet: ServiceContext = { ...deps, log: { ...deps.log, info: deps.log.debug } };
   let ingested = 0;
   let duplicates = 0;
   const count = (status: string) => (status === "ingested" ? ingested++ : status === "duplicate" ? duplicates++ : 0);
@@ -205,12 +207,12 @@ export async function seedDemo(deps: ServiceContext, options: { resetPassword?: 
           p: domain === "example.com" ? "quarantine" : "none",
           records: demoRecords(domain, reporter.share, rand),
         });
-        const result = await ingestFile(deps, { orgId, fileName: `${reporter.orgName}!${domain}!${dayKey(day)}.xml`, bytes: new TextEncoder().encode(xml), source: "demo" });
+        const result = await ingestFile(quiet, { orgId, fileName: `${reporter.orgName}!${domain}!${dayKey(day)}.xml`, bytes: new TextEncoder().encode(xml), source: "demo" });
         count(result.status);
       }
       const rand = prng(`${domain}/extra/${dayKey(day)}`);
-      if (rand() < 0.35) count((await ingestFile(deps, { orgId, fileName: `ruf-${domain}-${dayKey(day)}.eml`, bytes: arfMessage(domain, day, back), source: "demo" })).status);
-      if (back % 7 === 0) count((await ingestFile(deps, { orgId, fileName: `tls-${domain}-${dayKey(day)}.json`, bytes: tlsJson(domain, day, rand), source: "demo" })).status);
+      if (rand() < 0.35) count((await ingestFile(quiet, { orgId, fileName: `ruf-${domain}-${dayKey(day)}.eml`, bytes: arfMessage(domain, day, back), source: "demo" })).status);
+      if (back % 7 === 0) count((await ingestFile(quiet, { orgId, fileName: `tls-${domain}-${dayKey(day)}.json`, bytes: tlsJson(domain, day, rand), source: "demo" })).status);
     }
   }
   await fillDemoReverseDns(deps, orgId);
