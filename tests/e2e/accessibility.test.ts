@@ -199,3 +199,100 @@ describe("theme, titles, toasts and long names", () => {
     await setup.close();
   }, 90_000);
 });
+
+describe("keyboard", () => {
+  /** Contrast ratio (WCAG) of two CSS colours, as the browser paints them. */
+  const contrastIn = (page: Page, a: string, b: string) =>
+    page.evaluate(
+      ([first, second]) => {
+        const canvas = document.createElement("canvas");
+        canvas.width = canvas.height = 1;
+        const paint = canvas.getContext("2d")!;
+        const luminance = (color: string) => {
+          paint.clearRect(0, 0, 1, 1);
+          paint.fillStyle = color;
+          paint.fillRect(0, 0, 1, 1);
+          const [r, g, b] = [...paint.getImageData(0, 0, 1, 1).data].slice(0, 3).map((v) => {
+            const c = v / 255;
+            return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+          });
+          return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+        };
+        const [l1, l2] = [luminance(first), luminance(second)].sort((x, y) => y - x);
+        return (l1! + 0.05) / (l2! + 0.05);
+      },
+      [a, b] as const,
+    );
+  const focused = (page: Page) => page.evaluate(() => ({ text: document.activeElement?.textContent?.trim() ?? "", inSidebar: !!document.activeElement?.closest("#app-sidebar"), id: document.activeElement?.id ?? "" }));
+
+  test("Tab starts with a skip link, then the sidebar, each stop with a visible ring of at least 3:1", async () => {
+    for (const scheme of ["light", "dark"] as const) {
+      const context = await memberContext(ctx.browser, ctx.server, { viewport: { width: 1280, height: 900 }, colorScheme: scheme });
+      const page = await context.newPage();
+      await openScreen(page, ctx.server, screens(ids).find((s) => s.path === "/app/dashboard")!);
+      await page.keyboard.press("Tab");
+      expect((await focused(page)).text).toBe("Skip to main content");
+      expect(await page.getByRole("link", { name: "Skip to main content" }).isVisible()).toBe(true);
+      // the sidebar comes next: its entries are reached before anything of the screen
+      await page.keyboard.press("Tab");
+      expect((await focused(page)).inSidebar).toBe(true);
+      let reachedDashboard = false;
+      for (let i = 0; i < 6 && !reachedDashboard; i++) {
+        const stop = await focused(page);
+        expect(stop.inSidebar).toBe(true);
+        reachedDashboard = stop.text === "Dashboard";
+        if (!reachedDashboard) await page.keyboard.press("Tab");
+      }
+      expect(reachedDashboard).toBe(true);
+      const ring = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const style = getComputedStyle(el);
+        return { style: style.outlineStyle, width: parseFloat(style.outlineWidth), color: style.outlineColor, behind: getComputedStyle(el.closest("aside")!).backgroundColor };
+      });
+      expect(ring.style).toBe("solid");
+      expect(ring.width).toBeGreaterThanOrEqual(2);
+      expect(await contrastIn(page, ring.color, ring.behind)).toBeGreaterThanOrEqual(3);
+      // the skip link takes focus to the screen itself
+      await openScreen(page, ctx.server, screens(ids).find((s) => s.path === "/app/dashboard")!);
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Enter");
+      expect((await focused(page)).id).toBe("main");
+      await context.close();
+    }
+  }, 120_000);
+
+  test("Escape closes a dialog and gives focus back to the button that opened it", async () => {
+    const context = await ctx.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(ctx.server.url + "/");
+    const signIn = page.getByRole("navigation", { name: "Site" }).getByRole("button", { name: "Sign In", exact: true });
+    await signIn.focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("dialog").waitFor();
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    expect(await signIn.evaluate((el) => el === document.activeElement)).toBe(true);
+    await context.close();
+  }, 60_000);
+
+  test("axe finds nothing serious with the notifications menu or the sign-in dialog open", async () => {
+    const failures: string[] = [];
+    for (const scheme of ["light", "dark"] as const) {
+      const byRole = await contexts(scheme, 1280);
+      const member = await byRole.member.newPage();
+      await openScreen(member, ctx.server, screens(ids).find((s) => s.path === "/app/dashboard")!);
+      await member.getByRole("button", { name: /^Notifications/ }).click();
+      await member.getByRole("menu").waitFor();
+      for (const f of await axeFindings(member)) failures.push(`${scheme} notifications menu: ${f.rule} (${f.impact}): ${f.help}\n    ${f.nodes.join("\n    ")}`);
+      const visitor = await byRole.visitor.newPage();
+      await visitor.goto(ctx.server.url + "/");
+      await visitor.getByRole("navigation", { name: "Site" }).getByRole("button", { name: "Sign In", exact: true }).click();
+      await visitor.getByRole("dialog").waitFor();
+      await visitor.waitForTimeout(300);
+      for (const f of await axeFindings(visitor)) failures.push(`${scheme} sign-in dialog: ${f.rule} (${f.impact}): ${f.help}\n    ${f.nodes.join("\n    ")}`);
+      await byRole.visitor.close();
+      await byRole.member.close();
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
+});

@@ -75,36 +75,55 @@ export function AppLayout({ children }: { children: ReactNode }) {
       }
     : undefined;
 
-  return (
-    <div className="drawer lg:drawer-open min-h-screen bg-base-200">
-      {/* daisyUI's drawer state; people use the menu button, the close button, Escape or a click outside */}
-      <input id="app-drawer" type="checkbox" className="drawer-toggle" checked={open} onChange={(e) => setOpen(e.target.checked)} tabIndex={-1} aria-hidden />
-      {/* while the phone drawer is open the page behind it is out of reach (Tab stays in the drawer) */}
-      <div className="drawer-content flex min-h-screen min-w-0 flex-col" inert={open || undefined}>
-        <header className="navbar border-b border-base-300 bg-base-100 lg:hidden">
-          <button ref={menuButton} type="button" className="btn btn-ghost btn-square" aria-expanded={open} aria-controls="app-sidebar" onClick={() => setOpen(true)}>
-            <Menu className="h-5 w-5" aria-hidden />
-            <span className="sr-only">Open navigation</span>
-          </button>
-          <Shield className="ml-1 h-6 w-6 text-primary" aria-hidden />
-          <span className="ml-2 font-bold">dmarcwarden</span>
-        </header>
-        <main className="min-w-0 flex-1 p-4 sm:p-6 lg:p-8">
-          {signedIn && (
-            <div className="mx-auto max-w-7xl">
-              <AccountBanners />
-            </div>
-          )}
-          {children}
-        </main>
-      </div>
-      <div ref={drawer} id="app-sidebar" className="drawer-side z-40" onKeyDown={(e) => open && onDrawerKey(e, drawer.current, () => setOpen(false))}>
-        {/* a click outside closes the drawer; keyboard and screen-reader users have the sidebar's own close button */}
-        <label htmlFor="app-drawer" className="drawer-overlay" aria-hidden />
-        <Sidebar user={user} header={signedIn ? <OrgSwitcher me={signedIn} /> : undefined} onNavigate={() => setOpen(false)} />
-      </div>
+  const sidebar = (
+    <div ref={drawer} id="app-sidebar" className="drawer-side z-40" onKeyDown={(e) => open && onDrawerKey(e, drawer.current, () => setOpen(false))}>
+      {/* a click outside closes the drawer; keyboard and screen-reader users have the sidebar's own close button */}
+      <label htmlFor="app-drawer" className="drawer-overlay" aria-hidden />
+      <Sidebar user={user} header={signedIn ? <OrgSwitcher me={signedIn} /> : undefined} onNavigate={() => setOpen(false)} />
     </div>
   );
+  return (
+    <>
+      {/* the first stop of Tab: straight to the screen, past the sidebar */}
+      <a href="#main" className="skip-link" onClick={skipToMain}>
+        Skip to main content
+      </a>
+      <div className="drawer lg:drawer-open min-h-screen bg-base-200">
+        {/* daisyUI's drawer state; people use the menu button, the close button, Escape or a click outside */}
+        <input id="app-drawer" type="checkbox" className="drawer-toggle" checked={open} onChange={(e) => setOpen(e.target.checked)} tabIndex={-1} aria-hidden />
+        {/* the sidebar comes before the screen in the page, so Tab reaches it first; the grid still draws it on the left */}
+        {sidebar}
+        {/* while the phone drawer is open the page behind it is out of reach (Tab stays in the drawer) */}
+        <div className="drawer-content flex min-h-screen min-w-0 flex-col" inert={open || undefined}>
+          <header className="navbar border-b border-base-300 bg-base-100 lg:hidden">
+            <button ref={menuButton} type="button" className="btn btn-ghost btn-square" aria-expanded={open} aria-controls="app-sidebar" onClick={() => setOpen(true)}>
+              <Menu className="h-5 w-5" aria-hidden />
+              <span className="sr-only">Open navigation</span>
+            </button>
+            <Shield className="ml-1 h-6 w-6 text-primary" aria-hidden />
+            <span className="ml-2 font-bold">dmarcwarden</span>
+          </header>
+          <main id="main" tabIndex={-1} className="min-w-0 flex-1 p-4 outline-none sm:p-6 lg:p-8">
+            {signedIn && (
+              <div className="mx-auto max-w-7xl">
+                <AccountBanners />
+              </div>
+            )}
+            {children}
+          </main>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** The skip link moves focus as well as the view (a hash alone leaves focus where it was in some browsers). */
+function skipToMain(e: React.MouseEvent<HTMLAnchorElement>) {
+  const main = document.getElementById("main");
+  if (!main) return;
+  e.preventDefault();
+  main.focus();
+  main.scrollIntoView();
 }
 
 const FOCUSABLE = 'a[href], button:not([disabled]), select:not([disabled]), input:not([disabled]):not([tabindex="-1"]), [tabindex="0"]';

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { X, type LucideIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 
 const WIDTHS = { md: "max-w-md", lg: "max-w-2xl" } as const;
 
@@ -22,11 +22,22 @@ export function Modal({
   closeButton?: boolean;
   children: ReactNode;
 }) {
+  // Opened by state, not by a Radix trigger, the dialog would hand focus to the page's body when it
+  // closes: it goes back to whatever had focus when it opened, when that is still on the page.
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 bg-neutral/60 backdrop-blur-[1px]" />
         <Dialog.Content
+          onOpenAutoFocus={() => {
+            opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+          }}
+          onCloseAutoFocus={(e) => {
+            if (!opener.current?.isConnected) return;
+            e.preventDefault();
+            opener.current.focus();
+          }}
           className={`fixed left-1/2 top-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] ${WIDTHS[size]} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-box bg-base-100 p-5 shadow-2xl sm:p-6`}
         >
           {children}

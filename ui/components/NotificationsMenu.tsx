@@ -101,7 +101,7 @@ export function NotificationsMenu({ notifications: local, now }: { notifications
   const badge = unread > 99 ? "99+" : String(unread);
   const sorted = [...notifications].sort((a, b) => new Date(b.timestamp).getTime() - new Date(a.timestamp).getTime());
   return (
-    <Dropdown.Root>
+    <Dropdown.Root modal={false}>
       <Dropdown.Trigger className="btn btn-ghost btn-square relative border border-base-300 bg-base-100" aria-label={unread ? `Notifications: ${badge} unread` : "Notifications"}>
         <Bell className="h-5 w-5" aria-hidden />
         {unread > 0 && (

@@ -50,7 +50,7 @@ export function OrgSwitcher({ me }: { me: MeResponse }) {
 
   return (
     <div className="px-3 pb-2">
-      <Dropdown.Root>
+      <Dropdown.Root modal={false}>
         <Dropdown.Trigger className="btn btn-ghost btn-sm h-auto w-full justify-between border border-base-300 px-3 py-2 font-normal" title={current?.name}>
           <span className="flex min-w-0 items-center gap-2">
             <Building2 className="h-4 w-4 shrink-0 opacity-70" aria-hidden />

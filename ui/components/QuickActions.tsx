@@ -15,7 +15,7 @@ export function QuickActions() {
   const [adding, setAdding] = useState(false);
   return (
     <>
-      <Dropdown.Root>
+      <Dropdown.Root modal={false}>
         <Dropdown.Trigger className="btn btn-primary">
           <Zap className="h-4 w-4" aria-hidden />
           Quick Actions

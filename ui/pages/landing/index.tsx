@@ -30,8 +30,10 @@ export default function LandingPage() {
         <Link to="/demo" className="btn btn-ghost btn-sm hidden md:inline-flex">
           Demo
         </Link>
+        {/* whose door is whose: customers log in here, the Master Administrator signs in beside it */}
         <Link to="/login" className="btn btn-outline btn-sm whitespace-nowrap" data-customer-login>
-          Log in
+          <span className="sm:hidden">Log in</span>
+          <span className="hidden sm:inline">Customer log in</span>
         </Link>
         <button type="button" className="btn btn-ghost btn-sm gap-1 whitespace-nowrap opacity-80" onClick={() => setLoginOpen(true)} title="Master Administrator sign-in" aria-describedby="admin-sign-in-hint">
           <Lock className="h-3.5 w-3.5" aria-hidden /> Sign In

@@ -91,8 +91,9 @@ export default function TrialPage() {
   return (
     <div className="min-h-screen bg-base-200">
       <SiteHeader>
+        {/* the customers' door ("Sign In" is the Master Administrator's on the landing page) */}
         <Link to="/login" className="btn btn-ghost btn-sm">
-          Sign In
+          Log in
         </Link>
       </SiteHeader>
       <main className="mx-auto grid max-w-6xl gap-8 px-4 py-8 sm:px-6 sm:py-12">
