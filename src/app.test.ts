@@ -58,6 +58,22 @@ describe("server foundation", () => {
     expect(same.status).toBe(404);
   });
 
+  test("without an Origin, a foreign or unreadable Referer is refused the same way; the deployment's own, or neither header, is not", async () => {
+    t = await makeTestApp();
+    for (const referer of ["https://evil.example/app/domains", "http://localhost.evil.example/", "not a url", "file:///tmp/x.html"]) {
+      const res = await t.json("POST", "/api/anything", { body: {}, headers: { referer } });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toEqual({ code: "cross_origin_refused", message: "This request came from another site and was refused. Open the app directly and try again." });
+    }
+    // the request's own address, and a host the deployment answers on (an organization's custom hostname)
+    expect((await t.json("POST", "/api/anything", { body: {}, headers: { referer: "http://localhost/app/domains" } })).status).toBe(404);
+    expect((await t.json("POST", "/api/anything", { body: {}, headers: { host: "dmarc.client.example", referer: "https://dmarc.client.example/app" } })).status).toBe(404);
+    // neither header (curl, API tokens, webhooks): let through as before
+    expect((await t.json("POST", "/api/anything", { body: {} })).status).toBe(404);
+    // Origin decides when both are sent
+    expect((await t.json("POST", "/api/anything", { body: {}, headers: { origin: "http://localhost", referer: "https://evil.example/" } })).status).toBe(404);
+  });
+
   test("responses carry security headers", async () => {
     t = await makeTestApp();
     const res = await t.request("GET", "/healthz");

@@ -583,4 +583,12 @@ describe("tenant isolation", () => {
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe("cross_origin_refused");
   });
+
+  test("state changes without an Origin but from a foreign Referer are refused too, and change nothing", async () => {
+    const w = await build();
+    const res = await w.t.json("POST", "/api/domains", { cookie: w.home.cookies.owner, body: { name: "csrf.example" }, headers: { referer: "https://evil.example/page" } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe("cross_origin_refused");
+    expect((await w.t.deps.store.db.select().from(domains).where(eq(domains.orgId, w.home.orgId))).map((d) => d.name)).toEqual(["homestead-secret.example"]);
+  });
 });

@@ -95,6 +95,8 @@ test("request and response schemas come from the routes' Zod contracts, and each
   expect(doc.paths["/api/auth/login"].post.requestBody.content["application/json"].schema.properties.email).toBeDefined();
   expect(doc.paths["/api/auth/me"].get.security).toEqual([{ cookieSession: [] }]);
   expect(doc.paths["/api/admin/contact-submissions"].get.security).toEqual([{ adminSession: [] }]);
+  // a wrong admin password is refused with 401 and SPEC's body, not the common error shape
+  expect(doc.paths["/api/admin/login"].post.responses["401"].content["application/json"].schema).toMatchObject({ properties: { success: { const: false }, message: { type: "string" } } });
   expect(doc.paths["/api/domains/{id}"].delete.parameters[0]).toMatchObject({ name: "id", in: "path", required: true });
 });
 

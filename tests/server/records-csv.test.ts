@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { strToU8 } from "fflate";
 import { domains, memberships, organizations, sessions, users } from "../../src/db/schema";
 import { newSession, SESSION_COOKIE } from "../../src/features/auth/sessions";
-import { CSV_COLUMNS, csvField, EXPORT_PAGE } from "../../src/features/reports/export";
+import { CSV_COLUMNS, EXPORT_PAGE } from "../../src/features/reports/export";
 import { ingestFile } from "../../src/features/reports/ingest";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
 import { aggregateXml, type GeneratedAggregate } from "../../src/lib/reports/generate";
@@ -146,14 +146,35 @@ describe("GET /api/records.csv", () => {
     expect((await t.json("GET", "/api/records.csv")).status).toBe(401);
   });
 
-  test("fields are quoted as RFC 4180 says", () => {
-    expect(csvField("plain")).toBe("plain");
-    expect(csvField("a,b")).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField("two\nlines")).toBe('"two\nlines"');
-    expect(csvField("cr\r")).toBe('"cr\r"');
-    expect(csvField(null)).toBe("");
-    expect(csvField(0)).toBe("0");
+  test("cells a reporter chose that a spreadsheet would run as a formula are neutralised: a leading quote, quoted", async () => {
+    // the reporter's DNS names its sending address too
+    await t.close();
+    t = await makeTestApp({ deps: { now: () => NOW, resolver: { reverse: async () => ["-2+3.example."] } as never } });
+    const { orgId, cookie } = await owner();
+    await ingest(orgId, {
+      orgName: '=HYPERLINK("http://x","y")',
+      email: "dmarc@reporter.example",
+      reportId: "+1",
+      begin: dayStart(1),
+      end: new Date(dayStart(1).getTime() + DAY - 1000),
+      domain: "example.com",
+      records: [{ sourceIp: "192.0.2.1", count: 3, dkim: "fail", spf: "fail", headerFrom: "example.com", dkimAuth: [{ domain: "@sum(1)", selector: "@SUM(1)", result: "fail" }], spfAuth: [{ domain: "=cmd.example", result: "fail" }] }],
+    });
+    await ingest(orgId, { orgName: "\t=1+1", email: "dmarc@tab.example", reportId: "\r=2+2", begin: dayStart(1), end: dayStart(0), domain: "example.com", records: [{ sourceIp: "192.0.2.2", count: 1, dkim: "pass", spf: "pass" }] });
+    await reverseDnsSettled();
+
+    const text = await (await t.request("GET", "/api/records.csv?days=7", { cookie })).text();
+    expect(text).toContain(`,"'=HYPERLINK(""http://x"",""y"")","'+1",`);
+    expect(text).toContain(`,"'-2+3.example",`);
+    expect(text).toContain(`,"'@sum(1):@SUM(1)=fail","'=cmd.example=fail"\r\n`);
+    const rows = parseCsv(text).slice(1);
+    const at = (name: string) => CSV_COLUMNS.indexOf(name as never);
+    const cells = (r: string[]) => [r[at("reporter")], r[at("report_id")], r[at("ptr")], r[at("count")], r[at("dkim_results")], r[at("spf_results")]];
+    expect(rows.map(cells)).toEqual([
+      [`'=HYPERLINK("http://x","y")`, "'+1", "'-2+3.example", "3", "'@sum(1):@SUM(1)=fail", "'=cmd.example=fail"],
+      // the report reader trims a leading tab or carriage return; the formula left behind is neutralised all the same
+      ["'=1+1", "'=2+2", "'-2+3.example", "1", "", ""],
+    ]);
   });
 
   test("a large export is streamed a page at a time: the first page arrives before the rest is read", async () => {

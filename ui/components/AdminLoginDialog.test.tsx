@@ -95,6 +95,30 @@ describe("admin login dialog (SPEC §4/§8)", () => {
     expect(screen.getByText("Invalid credentials")).toBeTruthy();
   });
 
+  test("a 401 refusal with success:false shows Login Failed with the server's message, not Login Error", async () => {
+    answer(() => json({ success: false, message: "Invalid credentials" }, 401));
+    const user = userEvent.setup();
+    renderWithProviders(<Harness />);
+    await openAndFill(user);
+    await user.click(screen.getByRole("button", { name: "Login" }));
+    expect(await screen.findByText("Login Failed")).toBeTruthy();
+    expect(screen.getByText("Invalid credentials")).toBeTruthy();
+    expect(screen.queryByText("Login Error")).toBeNull();
+    expect(screen.getByText("dialog is closed")).toBeTruthy();
+    expect(localStorage.getItem(ADMIN_SESSION_KEY)).toBeNull();
+    await reopenIsEmpty(user);
+  });
+
+  test("a 401 refusal without a readable message falls back to Invalid credentials", async () => {
+    answer(() => new Response("", { status: 401 }));
+    const user = userEvent.setup();
+    renderWithProviders(<Harness />);
+    await openAndFill(user);
+    await user.click(screen.getByRole("button", { name: "Login" }));
+    expect(await screen.findByText("Login Failed")).toBeTruthy();
+    expect(screen.getByText("Invalid credentials")).toBeTruthy();
+  });
+
   test("an exception (e.g. 429 or network) shows Login Error; closes and clears", async () => {
     answer(() => json({ error: { code: "rate_limited", message: "Too many" } }, 429));
     const user = userEvent.setup();

@@ -4,11 +4,21 @@ import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
 import { adminLoginSchema, type AdminLoginInput, type AdminLoginResponse } from "../../src/features/admin/contract";
 import { storeAdminSession } from "../lib/adminSession";
-import { apiRequest } from "../lib/api";
+import { ApiError, apiRequest } from "../lib/api";
 import { toast } from "../lib/toast";
 import { Modal, ModalHeader } from "./Modal";
 
 const EMPTY: AdminLoginInput = { username: "", password: "" };
+
+/** The message of a refused login's body, when it has one. */
+function refusalMessage(bodyText: string): string | undefined {
+  try {
+    const message = (JSON.parse(bodyText) as Partial<AdminLoginResponse> | null)?.message;
+    return typeof message === "string" ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * The Master Administrator login of SPEC §2/§4/§8, opened from the landing page's Sign In.
@@ -38,8 +48,13 @@ export function AdminLoginDialog({ open, onOpenChange }: { open: boolean; onOpen
         toast({ title: "Login Failed", description: data.message || "Invalid credentials", variant: "destructive" });
         finish();
       }
-    } catch {
-      toast({ title: "Login Error", description: "Failed to authenticate admin user", variant: "destructive" });
+    } catch (error) {
+      // wrong credentials answer 401 with SPEC's success:false body: the same Login Failed toast
+      if (error instanceof ApiError && error.status === 401) {
+        toast({ title: "Login Failed", description: refusalMessage(error.bodyText) || "Invalid credentials", variant: "destructive" });
+      } else {
+        toast({ title: "Login Error", description: "Failed to authenticate admin user", variant: "destructive" });
+      }
       finish();
     }
   });

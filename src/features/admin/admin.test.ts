@@ -46,10 +46,10 @@ describe("admin login", () => {
   test.each([
     ["admin", "wrong-password"],
     ["nobody", "change-me-now"],
-  ])("wrong credentials (%p) → 200 success:false Invalid credentials", async (username, password) => {
+  ])("wrong credentials (%p) → 401 success:false Invalid credentials", async (username, password) => {
     await adminApp();
     const res = await login(t, username, password);
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, message: "Invalid credentials" });
   });
 

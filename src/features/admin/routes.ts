@@ -9,8 +9,9 @@ import { adminLoginSchema, adminLogoutSchema, type AdminLoginResponse } from "./
 import { adminLogin, adminLogout } from "./service";
 
 /**
- * The Master Administrator API (SPEC §6/§7). Wrong credentials answer 200 with success:false
- * so the console shows its Login Failed toast; every other admin call needs X-Admin-Session.
+ * The Master Administrator API (SPEC §6/§7). Wrong credentials answer 401 with SPEC's body
+ * (success:false and the message the console's Login Failed toast shows), so clients and
+ * monitoring see a refusal; every other admin call needs X-Admin-Session.
  */
 export function adminRoutes(deps: AppDeps) {
   return new Elysia({ name: "admin" })
@@ -27,6 +28,7 @@ export function adminRoutes(deps: AppDeps) {
           // the Master Administrator has no mail address: repeated failures are logged for the operator
           if (await recordLoginFailure(ctx, keys)) ctx.log.warn("admin_login_failures_repeated", { failures: NOTIFY_AFTER_FAILURES });
           ctx.log.warn("admin_login_failed", { address: keys.address });
+          set.status = 401;
           return { success: false, message: "Invalid credentials" };
         }
         await recordLoginSuccess(ctx, keys);

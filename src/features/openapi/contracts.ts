@@ -32,12 +32,18 @@ export interface RouteContract {
   response?: ZodType;
   /** the answer's media type when it is not JSON */
   produces?: string;
+  /** answers other than success whose body is not the common error shape, by status */
+  otherResponses?: Record<string, { description: string; schema: ZodType }>;
 }
 
 const tokenBody = z.object({ token: passwordTokenSchema });
 
 export const CONTRACTS: Record<string, RouteContract> = {
-  "POST /api/admin/login": { summary: "Sign in to the operator console", body: adminLoginSchema },
+  "POST /api/admin/login": {
+    summary: "Sign in to the operator console",
+    body: adminLoginSchema,
+    otherResponses: { "401": { description: "The username or password is wrong", schema: z.object({ success: z.literal(false), message: z.string() }) } },
+  },
   "POST /api/admin/logout": { summary: "Sign out of the operator console", body: adminLogoutSchema },
   "POST /api/alerts/channels": { summary: "Add an alert channel", body: createChannelSchema },
   "PATCH /api/alerts/channels/:id": { summary: "Change an alert channel", body: updateChannelSchema },

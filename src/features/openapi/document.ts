@@ -89,6 +89,9 @@ export function buildOpenApi(routes: readonly RouteInfo[]): Record<string, unkno
         "400": errorResponse("The input is not valid (the message says what to change)"),
         ...(access === "public" ? {} : { "401": errorResponse("Not signed in, or the credentials are not valid") }),
         ...(access.startsWith("org:") ? { "403": errorResponse("The role does not allow this") } : {}),
+        ...Object.fromEntries(
+          Object.entries(contract.otherResponses ?? {}).map(([status, r]) => [status, { description: r.description, content: { "application/json": { schema: jsonSchema(r.schema) } } }]),
+        ),
       },
     };
     if (contract.body) operation.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(contract.body) } } };

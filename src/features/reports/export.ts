@@ -1,12 +1,13 @@
 /**
  * GET /api/records.csv: one row per aggregate record of the organisation (or one domain) whose
- * report began in the last N UTC days, oldest first, with a header row, quoted as RFC 4180
- * says. The body is a stream that reads the records in keyset pages of EXPORT_PAGE, so memory
- * stays the same at a million rows; the reports' (org_id, date_begin) index and the records' report
- * index serve each page.
+ * report began in the last N UTC days, oldest first, with a header row, written by src/lib/csv.ts
+ * (RFC 4180 quoting, formula cells neutralised). The body is a stream that reads the records in
+ * keyset pages of EXPORT_PAGE, so memory stays the same at a million rows; the reports' (org_id,
+ * date_begin) index and the records' report index serve each page.
  */
 import { and, asc, eq, gt, gte, or } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
+import { csvLine } from "../../lib/csv";
 import { lastDays, parseUtcDate } from "../../lib/trends";
 import { domainIdByName } from "../trends/service";
 import type { AuthResultView } from "./contract";
@@ -19,16 +20,6 @@ export const CSV_COLUMNS = [
   "date_begin", "date_end", "reporter", "report_id", "policy_domain", "source_ip", "country", "ptr", "service", "count",
   "disposition", "dkim_aligned", "spf_aligned", "header_from", "envelope_from", "dkim_results", "spf_results",
 ] as const;
-
-/** One CSV field: quoted (inner quotes doubled) when it holds a comma, a quote, CR or LF. */
-export function csvField(value: string | number | null | undefined): string {
-  if (value === null || value === undefined) return "";
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** One CSV line, CRLF-terminated. */
-export const csvLine = (values: readonly (string | number | null | undefined)[]) => `${values.map(csvField).join(",")}\r\n`;
 
 /** "example.com:s1=pass; other.net:s2=fail" (DKIM, with selectors) or "example.com=pass" (SPF). */
 const authText = (results: AuthResultView[]) => results.map((a) => `${a.domain}${a.selector ? `:${a.selector}` : ""}=${a.result}`).join("; ");
