@@ -109,7 +109,7 @@ export async function resolveApiToken(ctx: Pick<ServiceContext, "store" | "now">
 }
 
 /** A token that stopped working because its organisation requires two-factor sign-in and its creator has none. */
-export interface HeldBackToken {
+interface HeldBackToken {
   tokenId: string;
   tokenName: string;
   orgId: string;
@@ -122,7 +122,7 @@ export interface HeldBackToken {
  * has not turned it on. Asked when that becomes true (the rule switched on, a creator turning
  * theirs off), so the audit log names each such token once instead of at every refused call.
  */
-export async function tokensHeldBackByTwoFactor(ctx: Pick<ServiceContext, "store" | "now">, of: { orgId: string } | { createdBy: string }): Promise<HeldBackToken[]> {
+async function tokensHeldBackByTwoFactor(ctx: Pick<ServiceContext, "store" | "now">, of: { orgId: string } | { createdBy: string }): Promise<HeldBackToken[]> {
   const { apiTokens: t } = ctx.store.t;
   const where: SQL = "orgId" in of ? eq(t.orgId, of.orgId) : eq(t.createdBy, of.createdBy);
   const rows = await ctx.store.db.select({ id: t.id, name: t.name, orgId: t.orgId, createdBy: t.createdBy, expiresAt: t.expiresAt }).from(t).where(where).orderBy(asc(t.createdAt), asc(t.id));
