@@ -13,7 +13,8 @@
  *                       `Authorization: Bearer` API token of the organisation whose role allows it (then
  *                       the cookie is not looked at; `ctx.actor.token` names the token)
  *                       (401 / 403; 402 while the organisation is read-only, except for reads; 403
- *                       two_factor_required for a member without two-factor sign-in where the owner requires it)
+ *                       two_factor_required for a member without two-factor sign-in where the owner requires it,
+ *                       and for a token such a member created)
  *   admin: true         a valid X-Admin-Session of the Master Administrator (401); never a session or a token
  *
  * The three credentials are separate doors: tests/server/three-doors.test.ts walks every route.

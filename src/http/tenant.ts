@@ -7,6 +7,7 @@ import type { ServiceContext } from "./access";
 import { ForbiddenError, ServiceError, UnauthorizedError } from "./errors";
 import { resolveApiToken } from "../features/tokens/service";
 import { twoFactorRequiredIn } from "../features/settings/two-factor-policy";
+import { hasTwoFactor } from "../features/auth/two-factor";
 
 /** Permissions that still work while an organisation is read-only (see features/billing/limits). */
 const READ_ONLY_ALLOWED = new Set<Permission>(["read", "dns:lookup", "billing:manage"]);
@@ -24,9 +25,21 @@ export interface Actor {
 
 /** 403 for a member of an organisation that requires two-factor sign-in, before they turned it on. */
 export class TwoFactorRequiredError extends ServiceError {
-  constructor() {
-    super(403, "two_factor_required", "This organization requires two-factor sign-in. Turn it on for your account first (Settings → Two-factor sign-in).");
+  constructor(message = "This organization requires two-factor sign-in. Turn it on for your account first (Settings → Two-factor sign-in).") {
+    super(403, "two_factor_required", message);
   }
+}
+
+export const TOKEN_TWO_FACTOR_MESSAGE =
+  "This organization requires two-factor sign-in, and the person who created this API token has not turned it on. The token works again once they turn it on for their account (Settings → Two-factor sign-in).";
+
+/**
+ * A token acts for its creator, so it follows the creator's sign-in rule: while the organisation
+ * requires two-factor sign-in, the tokens of a creator without it are held back (not revoked:
+ * they work again once the creator turns it on or the rule is lifted).
+ */
+async function heldBackByTwoFactor(ctx: Pick<ServiceContext, "store">, actor: Actor): Promise<boolean> {
+  return (await twoFactorRequiredIn(ctx, actor.orgId)) && !(await hasTwoFactor(ctx, actor.user.userId));
 }
 
 /** The token of an `Authorization: Bearer …` header, or null when the request carries none. */
@@ -77,7 +90,10 @@ export function currentUser(ctx: Pick<ServiceContext, "store" | "now">, request:
  */
 export async function optionalActor(ctx: Pick<ServiceContext, "store" | "now">, request: Request): Promise<Actor | null> {
   const bearer = bearerToken(request);
-  if (bearer !== null) return tokenActor(ctx, bearer);
+  if (bearer !== null) {
+    const actor = await tokenActor(ctx, bearer);
+    return actor && !(await heldBackByTwoFactor(ctx, actor)) ? actor : null;
+  }
   const user = await currentUser(ctx, request);
   if (!user?.currentOrgId) return null;
   const role = await effectiveRole(ctx, user.userId, user.currentOrgId);
@@ -96,6 +112,7 @@ export async function requireActor(ctx: ServiceContext, request: Request, permis
   if (bearer !== null) {
     const actor = await tokenActor(ctx, bearer);
     if (!actor) throw new UnauthorizedError(TOKEN_REFUSED);
+    if (await heldBackByTwoFactor(ctx, actor)) throw new TwoFactorRequiredError(TOKEN_TWO_FACTOR_MESSAGE);
     if (!roleAllows(actor.role, permission)) throw new ForbiddenError(`This API token's role (${actor.role}) does not allow this.`);
     if (!READ_ONLY_ALLOWED.has(permission)) await assertWritable(ctx, actor.orgId);
     return actor;

@@ -9,6 +9,8 @@ import { eq } from "drizzle-orm";
 import { base32Decode, totp } from "../../src/lib/totp";
 import { PENDING_LOGIN_MINUTES } from "../../src/features/auth/pending-login";
 import { CODE_ATTEMPTS } from "../../src/features/auth/two-factor";
+import { issuePasswordToken } from "../../src/features/auth/password-links";
+import { hashToken, newToken } from "../../src/lib/tokens";
 import { cookieFrom, makeTestApp, type TestApp } from "../support/app";
 import { addMember, createUser, signIn } from "../support/fixtures";
 
@@ -226,11 +228,120 @@ describe("an organization that requires two-factor sign-in", () => {
     expect((await t.json("GET", "/api/domains", { cookie: ownerCookie })).status).toBe(200);
   });
 
+  test("the API token of a member without two-factor sign-in is refused while the rule is on, and works again once they turn it on or the rule is off", async () => {
+    const { t, cookie: ownerCookie, email: ownerEmail, orgId } = await enrolled();
+    const memberId = await createUser(t.deps.store, "mo@example.test", "Mo Member");
+    await addMember(t.deps.store, orgId, memberId, "admin");
+    const member = await signIn(t.deps.store, memberId, orgId);
+    const made = async (cookie: string, name: string) => (await t.json("POST", "/api/tokens", { cookie, body: { name, role: "member" } })).body.token as string;
+    const moToken = await made(member, "Mo's export");
+    const ownerToken = await made(ownerCookie, "Owner's export");
+    const withToken = (token: string) => t.json("GET", "/api/domains", { headers: { authorization: `Bearer ${token}` } });
+    const heldBack = async () =>
+      ((await t.json("GET", "/api/audit", { cookie: ownerCookie })).body.entries as any[]).filter((e) => e.action === "token.held_back").map((e) => `${e.actorLabel}: ${e.target} (${e.data.createdBy})`);
+    expect((await withToken(moToken)).status).toBe(200);
+
+    expect((await t.json("PUT", "/api/settings/two-factor", { cookie: ownerCookie, body: { required: true } })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const refused = await withToken(moToken);
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.code).toBe("two_factor_required");
+      expect(refused.body.error.message).toContain("the person who created this API token has not turned it on");
+    }
+    // a token is judged by its creator: the owner's own token keeps working
+    expect((await withToken(ownerToken)).status).toBe(200);
+    // named once, when the rule was switched on, not at each refused call
+    expect(await heldBack()).toEqual([`${ownerEmail}: Mo's export (mo@example.test)`]);
+    // switching the rule on again while it is on names nothing more
+    await t.json("PUT", "/api/settings/two-factor", { cookie: ownerCookie, body: { required: true } });
+    expect(await heldBack()).toHaveLength(1);
+
+    // the member turns two-factor sign-in on: the token works again
+    const setup = await t.json("POST", "/api/auth/2fa/setup", { cookie: member });
+    expect((await t.json("POST", "/api/auth/2fa/enable", { cookie: member, body: { code: await codeFor(setup.body.secret) } })).status).toBe(200);
+    expect((await withToken(moToken)).status).toBe(200);
+
+    // and off again: held back again, and named again, by the member who turned it off
+    tick();
+    expect((await t.json("POST", "/api/auth/2fa/disable", { cookie: member, body: { code: await codeFor(setup.body.secret) } })).status).toBe(200);
+    expect((await withToken(moToken)).status).toBe(403);
+    expect(await heldBack()).toEqual([`mo@example.test: Mo's export (mo@example.test)`, `${ownerEmail}: Mo's export (mo@example.test)`]);
+
+    // the owner lifts the rule: the token works without two-factor sign-in
+    expect((await t.json("PUT", "/api/settings/two-factor", { cookie: ownerCookie, body: { required: false } })).status).toBe(200);
+    expect((await withToken(moToken)).status).toBe(200);
+  });
+
   test("an owner without two-factor sign-in cannot require it for others", async () => {
     const { t, cookie } = await signedUp();
     const res = await t.json("PUT", "/api/settings/two-factor", { cookie, body: { required: true } });
     expect(res.status).toBe(409);
     expect(res.body.error.message).toContain("Turn on two-factor sign-in for your own account first");
+  });
+});
+
+describe("a link that signs in asks for the second factor too", () => {
+  const userIdOf = async (app: TestApp, email: string) => {
+    const [user] = await app.deps.store.db.select({ id: app.deps.store.t.users.id }).from(app.deps.store.t.users).where(eq(app.deps.store.t.users.email, email));
+    return user!.id;
+  };
+  const audit = async (app: TestApp, cookie: string) => ((await app.json("GET", "/api/audit", { cookie })).body.entries as any[]).map((e) => ({ action: e.action, actor: e.actorLabel, data: e.data }));
+
+  test("a password reset with two-factor sign-in on sets the password but opens no session until the code; the code then signs in", async () => {
+    const { t, cookie: oldSession, email, secret } = await enrolled();
+    const { token } = await issuePasswordToken(t.deps, await userIdOf(t, email), clock);
+    const res = await t.request("POST", "/api/auth/reset-password", { body: { token, password: "a brand new lantern 42" } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ twoFactorRequired: true });
+    expect(cookieFrom(res, "dw_session")).toBeUndefined();
+    const pending = cookieFrom(res, "dw_2fa")!;
+    expect(pending).toBeTruthy();
+    expect((await t.json("GET", "/api/auth/me", { cookie: pending })).status).toBe(401);
+    expect((await t.json("GET", "/api/domains", { cookie: pending })).status).toBe(401);
+    // the link still ended the other sessions, and it works once
+    expect((await t.json("GET", "/api/auth/me", { cookie: oldSession })).status).toBe(401);
+    expect((await t.json("POST", "/api/auth/reset-password", { body: { token, password: "another new lantern 43" } })).status).toBe(404);
+
+    const wrong = await t.json("POST", "/api/auth/login/2fa", { cookie: pending, body: { code: "000000" } });
+    expect(wrong.status).toBe(401);
+    const signedIn = await t.request("POST", "/api/auth/login/2fa", { cookie: pending, body: { code: await codeFor(secret) } });
+    expect(signedIn.status).toBe(200);
+    expect(((await signedIn.json()) as any).user.email).toBe(email);
+    const session = cookieFrom(signedIn, "dw_session")!;
+    expect((await t.json("GET", "/api/domains", { cookie: session })).status).toBe(200);
+
+    // the new password is the one that works, and it too stops at the code
+    const step = await t.json("POST", "/api/auth/login", { body: { email, password: "a brand new lantern 42" } });
+    expect(step.body).toEqual({ twoFactorRequired: true });
+
+    const entries = await audit(t, session);
+    expect(entries).toContainEqual({ action: "auth.link_sign_in", actor: email, data: { link: "password reset", twoFactor: "code asked next" } });
+    expect(entries).toContainEqual({ action: "auth.sign_in", actor: email, data: { twoFactor: true } });
+  });
+
+  test("a password reset without two-factor sign-in signs in at once, and the audit log names the link", async () => {
+    const { t, email } = await signedUp();
+    const { token } = await issuePasswordToken(t.deps, await userIdOf(t, email), clock);
+    const res = await t.request("POST", "/api/auth/reset-password", { body: { token, password: "a brand new lantern 42" } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).user.email).toBe(email);
+    const session = cookieFrom(res, "dw_session")!;
+    expect(await audit(t, session)).toContainEqual({ action: "auth.link_sign_in", actor: email, data: { link: "password reset" } });
+  });
+
+  test("an email confirmation link of an account with two-factor sign-in on asks for the code too", async () => {
+    const { t, email, secret } = await enrolled();
+    const token = newToken();
+    const { emailVerificationTokens } = t.deps.store.t;
+    const userId = await userIdOf(t, email);
+    await t.deps.store.write((tx) => tx.insert(emailVerificationTokens).values({ userId, tokenHash: hashToken(token), createdAt: clock, expiresAt: new Date(clock.getTime() + 3600_000) }));
+    const res = await t.request("POST", "/api/auth/verify-email", { body: { token } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ twoFactorRequired: true });
+    expect(cookieFrom(res, "dw_session")).toBeUndefined();
+    const signedIn = await t.request("POST", "/api/auth/login/2fa", { cookie: cookieFrom(res, "dw_2fa"), body: { code: await codeFor(secret) } });
+    expect(signedIn.status).toBe(200);
+    expect(await audit(t, cookieFrom(signedIn, "dw_session")!)).toContainEqual({ action: "auth.link_sign_in", actor: email, data: { link: "email confirmation", twoFactor: "code asked next" } });
   });
 });
 

@@ -5,6 +5,7 @@
 export const AUDIT_ACTIONS = {
   "auth.sign_in": "Signed in",
   "auth.sign_in_failed": "Failed sign-in",
+  "auth.link_sign_in": "Sign-in link used",
   "auth.two_factor_enabled": "Two-factor sign-in turned on",
   "auth.two_factor_disabled": "Two-factor sign-in turned off",
   "member.invited": "Member invited",
@@ -21,6 +22,7 @@ export const AUDIT_ACTIONS = {
   "retention.purged": "Old data deleted",
   "token.created": "API token created",
   "token.revoked": "API token revoked",
+  "token.held_back": "API token held back (its creator has no two-factor sign-in)",
   "sso.configured": "Single sign-on configured",
   "mailbox.changed": "Report mailbox changed",
   "mailbox.removed": "Report mailbox removed",

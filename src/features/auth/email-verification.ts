@@ -14,10 +14,9 @@ import { NotFoundError } from "../../http/errors";
 import { hashToken, newToken } from "../../lib/tokens";
 import { sendInBackground, type Mailer } from "../mail/mailer";
 import { accountExistsMail, verifyEmailMail } from "../mail/templates";
-import { organizationsOf } from "../orgs/directory";
 import type { SignupInput } from "./contract";
-import { createAccount, userByEmail, type SignedIn } from "./service";
-import { createSession, type WithStore } from "./sessions";
+import { createAccount, signInByLink, userByEmail, type LinkSignIn } from "./service";
+import type { WithStore } from "./sessions";
 import { hashPassword } from "./password-hash";
 
 export const VERIFY_LINK_HOURS = 48;
@@ -71,8 +70,8 @@ export async function signupWithVerification(ctx: MailContext, input: Required<S
   await mailVerificationLink(ctx, { id: userId, name: input.name, email });
 }
 
-/** Opens a verification link once: marks the address verified and signs in. */
-export async function verifyEmail(ctx: Pick<ServiceContext, "store" | "now">, token: string): Promise<SignedIn> {
+/** Opens a verification link once: marks the address verified and signs in (see signInByLink). */
+export async function verifyEmail(ctx: Pick<ServiceContext, "store" | "now">, token: string): Promise<LinkSignIn> {
   const { emailVerificationTokens } = ctx.store.t;
   const now = ctx.now();
   return ctx.store.write(async (tx) => {
@@ -83,8 +82,7 @@ export async function verifyEmail(ctx: Pick<ServiceContext, "store" | "now">, to
       .returning({ userId: emailVerificationTokens.userId });
     if (!used) throw new NotFoundError(VERIFY_LINK_INVALID);
     await markEmailVerified(ctx, used.userId, now);
-    const orgId = (await organizationsOf(ctx, used.userId))[0]?.id ?? null;
-    return { userId: used.userId, orgId, token: await createSession(ctx, used.userId, orgId, now) };
+    return signInByLink(ctx, used.userId, now);
   });
 }
 

@@ -2,7 +2,7 @@
  * Set-password links: "Forgot password?" on /login, and the first password of an account
  * made by /trial. A link is a random token stored only as its SHA-256; it works once and for
  * PASSWORD_LINK_HOURS. Using it sets the password, ends every other session of the user and
- * signs them in with a new one.
+ * signs them in with a new one (after their second-factor code, when two-factor sign-in is on).
  */
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { PublicContext, ServiceContext } from "../../http/access";
@@ -10,11 +10,10 @@ import { NotFoundError, ServiceError, ValidationError } from "../../http/errors"
 import { hashToken, newToken } from "../../lib/tokens";
 import { sendInBackground } from "../mail/mailer";
 import { passwordLinkMail } from "../mail/templates";
-import { organizationsOf } from "../orgs/directory";
 import { userMailBase } from "../branding/service";
 import { markEmailVerified } from "./email-verification";
-import { userByEmail, userById, type SignedIn } from "./service";
-import { createSession, deleteSessionsOf, type WithStore } from "./sessions";
+import { signInByLink, userByEmail, userById, type LinkSignIn } from "./service";
+import { deleteSessionsOf, type WithStore } from "./sessions";
 import { hashPassword } from "./password-hash";
 
 export const PASSWORD_LINK_HOURS = 24;
@@ -80,9 +79,10 @@ export async function describePasswordLink(ctx: PublicContext, token: string): P
 
 /**
  * Uses a link once: sets the password, uses up every link of the user, ends all their sessions
- * and opens a new one (returned), in one transaction.
+ * and opens a new one, or a pending login when a second-factor code must follow (returned), in
+ * one transaction.
  */
-export async function resetPassword(ctx: PublicContext, input: { token: string; password: string }): Promise<SignedIn> {
+export async function resetPassword(ctx: PublicContext, input: { token: string; password: string }): Promise<LinkSignIn> {
   const now = ctx.now();
   const link = await liveToken(ctx, input.token, now);
   if (input.password.toLowerCase() === link.email) throw new ValidationError("Password must not be your email address", { password: "Password must not be your email address" });
@@ -101,7 +101,6 @@ export async function resetPassword(ctx: PublicContext, input: { token: string; 
     // the link came by mail: the address is proven
     await markEmailVerified(ctx, link.userId, now);
     await deleteSessionsOf(ctx, link.userId);
-    const orgId = (await organizationsOf(ctx, link.userId))[0]?.id ?? null;
-    return { userId: link.userId, orgId, token: await createSession(ctx, link.userId, orgId, now) };
+    return signInByLink(ctx, link.userId, now);
   });
 }

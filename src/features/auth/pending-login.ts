@@ -18,8 +18,8 @@ export function pendingLoginCookie(config: Pick<Config, "publicUrl">, token: str
   return `${PENDING_LOGIN_COOKIE}=${value}; HttpOnly; SameSite=Strict; Path=/api/auth/login${secure}`;
 }
 
-/** Starts a pending login for the user; returns the cookie's token. Clears the user's expired ones. */
-export async function startPendingLogin(ctx: ServiceContext, userId: string): Promise<string> {
+/** Starts a pending login for the user; returns the cookie's token. Clears the user's expired ones. Inside a `write` it joins that transaction. */
+export async function startPendingLogin(ctx: Pick<ServiceContext, "store" | "now">, userId: string): Promise<string> {
   const { pendingLogins } = ctx.store.t;
   const token = newToken();
   const now = ctx.now();

@@ -5,9 +5,9 @@ import { access } from "../../http/access";
 import { clientAddress } from "../../http/client";
 import { ForbiddenError, parseInput, UnauthorizedError } from "../../http/errors";
 import { readCookie } from "../../http/tenant";
-import { loginSchema, PASSWORD_LINK_SENT_MESSAGE, type TwoFactorChallenge, passwordLinkSchema, passwordTokenSchema, resetPasswordSchema, signupSchema } from "./contract";
+import { loginSchema, type MeResponse, PASSWORD_LINK_SENT_MESSAGE, type TwoFactorChallenge, passwordLinkSchema, passwordTokenSchema, resetPasswordSchema, signupSchema } from "./contract";
 import { clearedSessionCookie, sessionCookie } from "./cookie";
-import { LOGIN_FAILED_MESSAGE, login, me, meOf, openSession, signup } from "./service";
+import { type LinkSignIn, LOGIN_FAILED_MESSAGE, login, me, meOf, openSession, signup, userById } from "./service";
 import { pendingLoginCookie, startPendingLogin } from "./pending-login";
 import { twoFactorRoutes } from "./two-factor-routes";
 import { auditSecurityEvent, auditSignInFailure } from "./security-audit";
@@ -19,14 +19,35 @@ import { admitLoginAttempt, admitPasswordLinkRequest, recordLoginFailure, record
 
 /**
  * A link that signs its user in (a password reset, an email confirmation): the address counts as
- * one the account signs in from, the session cookie is set, and the answer is the account.
+ * one the account signs in from and the use goes to the audit log. Then the session cookie is
+ * set and the answer is the account, or, with two-factor sign-in on, the pending-login cookie and
+ * the same { twoFactorRequired } as the password step, so POST /api/auth/login/2fa comes next.
  */
-async function signedInByLink(ctx: Pick<AppDeps, "server" | "config" | "store"> & { now: () => Date }, request: Request, set: { headers: Record<string, string | number> }, session: { token: string; userId: string; orgId: string | null }) {
-  const account = await me(ctx, session.userId, session.orgId);
-  await rememberAddress(ctx, { scope: "login", address: clientAddress(ctx, request), account: account.user.email });
-  set.headers["set-cookie"] = sessionCookie(ctx.config, session.token);
+async function signedInByLink(
+  ctx: Pick<AppDeps, "server" | "config" | "store"> & { now: () => Date },
+  request: Request,
+  set: { headers: Record<string, string | number> },
+  link: "password reset" | "email confirmation",
+  signIn: LinkSignIn,
+): Promise<MeResponse | TwoFactorChallenge> {
+  const user = await userById(ctx, signIn.userId);
+  if (!user) throw new UnauthorizedError();
+  const address = clientAddress(ctx, request);
+  await rememberAddress(ctx, { scope: "login", address, account: user.email });
+  await auditSecurityEvent(ctx, {
+    orgId: signIn.orgId,
+    actor: { kind: "user", id: user.id, label: user.email },
+    action: "auth.link_sign_in",
+    address,
+    data: signIn.session ? { link } : { link, twoFactor: "code asked next" },
+  });
   set.headers["cache-control"] = "no-store";
-  return account;
+  if (!signIn.session) {
+    set.headers["set-cookie"] = pendingLoginCookie(ctx.config, signIn.pendingLogin);
+    return { twoFactorRequired: true };
+  }
+  set.headers["set-cookie"] = sessionCookie(ctx.config, signIn.session);
+  return me(ctx, signIn.userId, signIn.orgId);
 }
 
 /** Email + password accounts: signup, login, logout, me, password and confirmation links. */
@@ -121,7 +142,7 @@ export function authRoutes(deps: AppDeps) {
       async ({ ctx, body, request, set }) => {
         await ctx.limiter.hit("reset-password", clientAddress(ctx, request), 20, 900);
         const input = parseInput(resetPasswordSchema, body);
-        return signedInByLink(ctx, request, set, await resetPassword(ctx, input));
+        return signedInByLink(ctx, request, set, "password reset", await resetPassword(ctx, input));
       },
       { public: true },
     )
@@ -130,7 +151,7 @@ export function authRoutes(deps: AppDeps) {
       async ({ ctx, body, request, set }) => {
         await ctx.limiter.hit("verify-email", clientAddress(ctx, request), 30, 600);
         const { token } = parseInput(z.object({ token: passwordTokenSchema }), body);
-        return signedInByLink(ctx, request, set, await verifyEmail(ctx, token));
+        return signedInByLink(ctx, request, set, "email confirmation", await verifyEmail(ctx, token));
       },
       { public: true },
     )

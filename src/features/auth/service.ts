@@ -8,6 +8,7 @@ import { twoFactorRequiredIn } from "../settings/two-factor-policy";
 import type { LoginInput, MeResponse, SignupInput } from "./contract";
 import { createSession, deleteSessionsOf, type SessionUser, type WithStore } from "./sessions";
 import { hashPassword, verifyPassword } from "./password-hash";
+import { startPendingLogin } from "./pending-login";
 
 export const LOGIN_FAILED_MESSAGE = "Email or password is incorrect.";
 
@@ -129,6 +130,22 @@ export async function login(ctx: ServiceContext, input: Required<LoginInput>): P
 export async function openSession(ctx: ServiceContext, userId: string): Promise<SignedIn> {
   const first = (await organizationsOf(ctx, userId))[0] ?? null;
   return { userId, orgId: first?.id ?? null, token: await createSession(ctx, userId, first?.id ?? null, ctx.now()) };
+}
+
+/**
+ * What a link that signs in (a password reset, an email confirmation) opens: a session, or only a
+ * pending login when the account has two-factor sign-in on, since a link proves the mailbox and
+ * not the second factor.
+ */
+export type LinkSignIn = { userId: string; orgId: string | null } & ({ session: string; pendingLogin: null } | { session: null; pendingLogin: string });
+
+/** Opens what a used link grants (see LinkSignIn). Inside a `write` it joins that transaction. */
+export async function signInByLink(ctx: Pick<ServiceContext, "store" | "now">, userId: string, now: Date): Promise<LinkSignIn> {
+  const orgId = (await organizationsOf(ctx, userId))[0]?.id ?? null;
+  const { users } = ctx.store.t;
+  const [user] = await ctx.store.db.select({ totpEnabledAt: users.totpEnabledAt }).from(users).where(eq(users.id, userId));
+  if (user?.totpEnabledAt) return { userId, orgId, session: null, pendingLogin: await startPendingLogin(ctx, userId) };
+  return { userId, orgId, session: await createSession(ctx, userId, orgId, now), pendingLogin: null };
 }
 
 /** The signed-in user, the organisations they may act in and the current one. */

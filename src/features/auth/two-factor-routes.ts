@@ -9,6 +9,7 @@ import { sessionCookie } from "./cookie";
 import { consumePendingLogin, pendingLoginCookie, pendingLoginUser, PENDING_LOGIN_COOKIE, recordPendingFailure } from "./pending-login";
 import { auditSecurityEvent, auditSignInFailure } from "./security-audit";
 import { me, openSession, userById } from "./service";
+import { auditTokensHeldBack } from "../tokens/service";
 import { admitCodeAttempt, checkSecondFactor, clearCodeAttempts, disableTwoFactor, enableTwoFactor, setupTwoFactor, WRONG_CODE_MESSAGE } from "./two-factor";
 
 const SIGN_IN_AGAIN = "Your sign-in has expired. Enter your email and password again.";
@@ -70,7 +71,11 @@ export function twoFactorRoutes(deps: AppDeps) {
       async ({ ctx, body, request }) => {
         const { code } = parseInput(twoFactorCodeSchema, body);
         await disableTwoFactor(ctx, ctx.user, code);
-        await auditSecurityEvent(ctx, { orgId: ctx.user.currentOrgId, actor: { kind: "user", id: ctx.user.userId, label: ctx.user.email }, action: "auth.two_factor_disabled", address: clientAddress(ctx, request) });
+        const actor = { kind: "user" as const, id: ctx.user.userId, label: ctx.user.email };
+        const address = clientAddress(ctx, request);
+        await auditSecurityEvent(ctx, { orgId: ctx.user.currentOrgId, actor, action: "auth.two_factor_disabled", address });
+        // their tokens in organisations that require two-factor sign-in stop working now
+        await auditTokensHeldBack(ctx, { createdBy: ctx.user.userId }, actor, address);
         return { success: true };
       },
       { signedIn: true },

@@ -43,7 +43,7 @@ export async function admitCodeAttempt(ctx: ServiceContext, userId: string): Pro
   }
 }
 
-async function userRow(ctx: ServiceContext, userId: string) {
+async function userRow(ctx: Pick<ServiceContext, "store">, userId: string) {
   const { users } = ctx.store.t;
   const [row] = await ctx.store.db
     .select({ id: users.id, email: users.email, totpSecret: users.totpSecret, totpPendingSecret: users.totpPendingSecret, totpEnabledAt: users.totpEnabledAt, totpLastStep: users.totpLastStep })
@@ -53,7 +53,7 @@ async function userRow(ctx: ServiceContext, userId: string) {
 }
 
 /** Whether the account has two-factor sign-in on. */
-export async function hasTwoFactor(ctx: ServiceContext, userId: string): Promise<boolean> {
+export async function hasTwoFactor(ctx: Pick<ServiceContext, "store">, userId: string): Promise<boolean> {
   return (await userRow(ctx, userId))?.totpEnabledAt != null;
 }
 

@@ -5,6 +5,7 @@ import { access } from "../../http/access";
 import { clientAddress } from "../../http/client";
 import { ConflictError, ForbiddenError, parseInput } from "../../http/errors";
 import { auditSecurityEvent } from "../auth/security-audit";
+import { auditTokensHeldBack } from "../tokens/service";
 import { setTwoFactorRequired, twoFactorRequiredIn } from "./two-factor-policy";
 
 const policySchema = z.object({ required: z.boolean({ error: "required must be true or false" }) });
@@ -20,15 +21,13 @@ export function twoFactorPolicyRoutes(deps: AppDeps) {
         const { required } = parseInput(policySchema, body);
         if ((ctx.actor as { token?: unknown }).token) throw new ForbiddenError("API tokens cannot change sign-in rules. Sign in to the app as an owner.");
         if (required && !ctx.actor.user.twoFactorEnabled) throw new ConflictError("Turn on two-factor sign-in for your own account first, then require it for everyone.");
+        const before = await twoFactorRequiredIn(ctx, ctx.actor.orgId);
         await setTwoFactorRequired(ctx, ctx.actor.orgId, required, ctx.now());
-        await auditSecurityEvent(ctx, {
-          orgId: ctx.actor.orgId,
-          actor: { kind: "user", id: ctx.actor.user.userId, label: ctx.actor.user.email },
-          action: "settings.changed",
-          target: "Two-factor sign-in required",
-          address: clientAddress(ctx, request),
-          data: { requireTwoFactor: required },
-        });
+        const actor = { kind: "user" as const, id: ctx.actor.user.userId, label: ctx.actor.user.email };
+        const address = clientAddress(ctx, request);
+        await auditSecurityEvent(ctx, { orgId: ctx.actor.orgId, actor, action: "settings.changed", target: "Two-factor sign-in required", address, data: { requireTwoFactor: required } });
+        // the tokens of members without two-factor sign-in stop working now: each is named once, here
+        if (required && !before) await auditTokensHeldBack(ctx, { orgId: ctx.actor.orgId }, actor, address);
         return { required };
       },
       { org: "security:manage" },

@@ -3,14 +3,17 @@
  * creator's current role there (a creator who leaves, or whose account ends, ends the token).
  * Only a SHA-256 of the token is stored; the token is answered once, when created.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { Role } from "../../db/schema";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../http/errors";
 import { roleAtLeast } from "../../lib/permissions";
 import { hashToken, newToken } from "../../lib/tokens";
+import { recordAudit, type AuditActor } from "../audit/service";
 import { usersByIds } from "../auth/service";
+import { hasTwoFactor } from "../auth/two-factor";
 import { effectiveRole } from "../orgs/directory";
+import { twoFactorRequiredIn } from "../settings/two-factor-policy";
 import { TOKEN_PREFIX, type ApiTokenView, type CreatedToken } from "./contract";
 
 const MAX_EXPIRY_MS = 5 * 366 * 86400_000;
@@ -103,4 +106,46 @@ export async function resolveApiToken(ctx: Pick<ServiceContext, "store" | "now">
     role: roleAtLeast(creatorRole, row.role) ? row.role : creatorRole,
     creator: { id: creator.id, name: creator.name, email: creator.email },
   };
+}
+
+/** A token that stopped working because its organisation requires two-factor sign-in and its creator has none. */
+interface HeldBackToken {
+  tokenId: string;
+  tokenName: string;
+  orgId: string;
+  creatorEmail: string;
+}
+
+/**
+ * The live tokens (of one organisation, or made by one user) that the two-factor rule holds back
+ * right now: their organisation requires two-factor sign-in and their creator, still a member,
+ * has not turned it on. Asked when that becomes true (the rule switched on, a creator turning
+ * theirs off), so the audit log names each such token once instead of at every refused call.
+ */
+async function tokensHeldBackByTwoFactor(ctx: Pick<ServiceContext, "store" | "now">, of: { orgId: string } | { createdBy: string }): Promise<HeldBackToken[]> {
+  const { apiTokens: t } = ctx.store.t;
+  const where: SQL = "orgId" in of ? eq(t.orgId, of.orgId) : eq(t.createdBy, of.createdBy);
+  const rows = await ctx.store.db.select({ id: t.id, name: t.name, orgId: t.orgId, createdBy: t.createdBy, expiresAt: t.expiresAt }).from(t).where(where).orderBy(asc(t.createdAt), asc(t.id));
+  const now = ctx.now();
+  const required = new Map<string, boolean>();
+  const withTwoFactor = new Map<string, boolean>();
+  const creators = await usersByIds(ctx, rows.map((r) => r.createdBy));
+  const held: HeldBackToken[] = [];
+  for (const row of rows) {
+    if (row.expiresAt && row.expiresAt <= now) continue;
+    if (!required.has(row.orgId)) required.set(row.orgId, await twoFactorRequiredIn(ctx, row.orgId));
+    if (!required.get(row.orgId)) continue;
+    if (!withTwoFactor.has(row.createdBy)) withTwoFactor.set(row.createdBy, await hasTwoFactor(ctx, row.createdBy));
+    const creator = creators.get(row.createdBy);
+    if (withTwoFactor.get(row.createdBy) || !creator || !(await effectiveRole(ctx, row.createdBy, row.orgId))) continue;
+    held.push({ tokenId: row.id, tokenName: row.name, orgId: row.orgId, creatorEmail: creator.email });
+  }
+  return held;
+}
+
+/** Records each token the two-factor rule now holds back in its organisation's audit log (see tokensHeldBackByTwoFactor). */
+export async function auditTokensHeldBack(ctx: Pick<ServiceContext, "store" | "now">, of: { orgId: string } | { createdBy: string }, actor: AuditActor, address: string | null): Promise<void> {
+  for (const token of await tokensHeldBackByTwoFactor(ctx, of)) {
+    await recordAudit(ctx, { orgId: token.orgId, actor, action: "token.held_back", target: token.tokenName, address, data: { tokenId: token.tokenId, tokenName: token.tokenName, createdBy: token.creatorEmail } });
+  }
 }

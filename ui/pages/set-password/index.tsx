@@ -1,18 +1,21 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { newPasswordFormSchema, PASSWORD_MIN, type NewPasswordFormInput } from "../../../src/features/auth/contract";
+import { newPasswordFormSchema, PASSWORD_MIN, type NewPasswordFormInput, type TwoFactorChallenge } from "../../../src/features/auth/contract";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
-import { ME_KEY, type MeResponse } from "../../lib/auth";
+import { isSignedIn, ME_KEY, type MeResponse } from "../../lib/auth";
 import { toast } from "../../lib/toast";
 import { AuthCard, Field } from "../login/AuthCard";
+import { CodeStep } from "../login/CodeStep";
 
 const ASK_AGAIN = "/login?forgot=1";
 
 /**
  * /set-password?token=…: the page a set-password link (forgot password, or a new trial
- * account) opens. Sets the password, signs in and goes to the dashboard.
+ * account) opens. Sets the password, signs in and goes to the dashboard; an account with
+ * two-factor sign-in on enters its code first, as on /login.
  */
 export default function SetPasswordPage() {
   const [params] = useSearchParams();
@@ -25,12 +28,18 @@ export default function SetPasswordPage() {
     retry: false,
     queryFn: async () => (await (await apiRequest("POST", "/api/auth/password-link/lookup", { token })).json()) as { email: string },
   });
+  const [codeStep, setCodeStep] = useState(false);
   const form = useForm<NewPasswordFormInput>({ resolver: zodResolver(newPasswordFormSchema), defaultValues: { password: "", confirm: "" } });
   const save = useMutation({
-    mutationFn: async (password: string) => (await (await apiRequest("POST", "/api/auth/reset-password", { token, password })).json()) as MeResponse,
-    onSuccess: (me) => {
+    mutationFn: async (password: string) => (await (await apiRequest("POST", "/api/auth/reset-password", { token, password })).json()) as MeResponse | TwoFactorChallenge,
+    onSuccess: (answer) => {
+      // the password is set either way; with two-factor sign-in on, the session waits for the code
+      if (!isSignedIn(answer)) {
+        toast({ title: "Password set", description: "Enter the code from your authenticator app to sign in.", variant: "success" });
+        return setCodeStep(true);
+      }
       client.removeQueries({ predicate: (q) => q.queryKey[0] !== ME_KEY[0] });
-      client.setQueryData(ME_KEY, me);
+      client.setQueryData(ME_KEY, answer);
       toast({ title: "Password set", description: "You are signed in. Next time, sign in with your email and this password.", variant: "success" });
       navigate("/app/dashboard", { replace: true });
     },
@@ -40,6 +49,7 @@ export default function SetPasswordPage() {
     },
   });
 
+  if (codeStep) return <CodeStep onSignedIn={() => navigate("/app/dashboard", { replace: true })} onBack={() => navigate("/login", { replace: true })} />;
   if (!token || link.isError) {
     return (
       <AuthCard title="This link does not work" subtitle={token ? errorMessage(link.error) : "The address has no set-password token. Open the link from the mail again, or ask for a new one."}>

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { cleanUpAfterEach, json, renderApp, withFetch } from "../../../tests/support/ui";
+import { Route, Routes, useLocation } from "react-router";
+import { cleanUpAfterEach, json, renderApp, renderWithProviders, withFetch } from "../../../tests/support/ui";
+import SetPasswordPage from "./index";
 
 cleanUpAfterEach();
 
@@ -34,6 +36,39 @@ describe("/set-password", () => {
     await screen.findByText("Password set");
     const reset = f.calls.find((c) => c.url.endsWith("/api/auth/reset-password"))!;
     expect(bodyOf(reset.init)).toEqual({ token: TOKEN, password: "a long new password" });
+  });
+
+  test("with two-factor sign-in on, setting the password leads to the code step; the code signs in", async () => {
+    const f = withFetch((url, init) => {
+      if (url.endsWith("/api/auth/password-link/lookup")) return json({ email: "pat@example.com" });
+      if (url.endsWith("/api/auth/reset-password")) return json({ twoFactorRequired: true });
+      if (url.endsWith("/api/auth/login/2fa"))
+        return bodyOf(init).code === "654321" ? json({ ...ME, twoFactor: { enabled: true, required: false } }) : json({ error: { code: "unauthorized", message: "That code is not right." } }, 401);
+      return json({ error: { code: "unauthorized", message: "Please sign in" } }, 401);
+    });
+    function Landed() {
+      return <p data-testid="landed">{useLocation().pathname}</p>;
+    }
+    renderWithProviders(
+      <Routes>
+        <Route path="/set-password" element={<SetPasswordPage />} />
+        <Route path="/app/dashboard" element={<Landed />} />
+      </Routes>,
+      `/set-password?token=${TOKEN}`,
+    );
+    await screen.findByText("pat@example.com");
+    for (const label of [/^New password/, /^Repeat the new password/]) fireEvent.input(screen.getByLabelText(label), { target: { value: "a long new password" } });
+    fireEvent.click(screen.getByRole("button", { name: "Set password and sign in" }));
+    await screen.findByRole("heading", { name: "Two-factor sign-in" });
+    expect(screen.queryByTestId("landed")).toBeNull();
+
+    fireEvent.input(screen.getByLabelText(/^Authentication code/), { target: { value: "111111" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect((await screen.findByRole("alert")).textContent).toContain("That code is not right");
+    fireEvent.input(screen.getByLabelText(/^Authentication code/), { target: { value: "654321" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect((await screen.findByTestId("landed")).textContent).toBe("/app/dashboard");
+    expect(f.calls.filter((c) => c.url.endsWith("/api/auth/login/2fa")).map((c) => bodyOf(c.init).code)).toEqual(["111111", "654321"]);
   });
 
   test("a used or expired link says so and offers a new one", async () => {
