@@ -29,6 +29,12 @@ export interface ZoneEntry {
   servfail?: boolean;
   /** never answer (the client times out) */
   drop?: boolean;
+  /**
+   * Later answers to A and AAAA questions, in turn: the first question of a type is answered
+   * from the entry itself, the second from `then[0]`, and so on (the last repeats). With `ttl: 0`
+   * this is a name that rebinds, answering one address to a check and another to a connection.
+   */
+  then?: Pick<ZoneEntry, "A" | "AAAA">[];
 }
 export type Zone = Record<string, ZoneEntry>;
 
@@ -59,7 +65,7 @@ function typeName(code: number): string {
   return Object.entries(Packet.TYPE).find(([, v]) => v === code)?.[0] ?? String(code);
 }
 
-function answer(zone: Zone, request: any): any | null {
+function answer(zone: Zone, request: any, asked: Map<string, number>): any | null {
   const response = Packet.createResponseFromRequest(request);
   response.header.aa = 1;
   response.header.ra = 1;
@@ -87,7 +93,13 @@ function answer(zone: Zone, request: any): any | null {
   const ttl = entry.ttl ?? 300;
   const base = { name, class: Packet.CLASS.IN, ttl };
   if (entry.authenticated && request.header.ad) response.header.ad = 1;
-  const values = (entry as any)[qtype] as unknown[] | string | undefined;
+  let values = (entry as any)[qtype] as unknown[] | string | undefined;
+  if (entry.then?.length && (qtype === "A" || qtype === "AAAA")) {
+    const key = `${qtype} ${name}`;
+    const turn = asked.get(key) ?? 0;
+    asked.set(key, turn + 1);
+    if (turn > 0) values = entry.then[Math.min(turn, entry.then.length) - 1]![qtype];
+  }
   if (qtype === "CNAME" && entry.CNAME) response.answers.push({ ...base, type: Packet.TYPE.CNAME, domain: entry.CNAME });
   else if (Array.isArray(values) && values.length) {
     for (const v of values) {
@@ -131,6 +143,7 @@ function hasDescendant(zone: Zone, name: string): boolean {
 
 export async function startDnsServer(zone: Zone, options: { latencyMs?: number } = {}): Promise<TestDnsServer> {
   const questions: string[] = [];
+  const asked = new Map<string, number>();
   const udpClientPorts = new Set<number>();
   const state = { latencyMs: options.latencyMs ?? 0 };
   // UDP and TCP on the same port: pick a random port, retry on a clash.
@@ -145,7 +158,7 @@ export async function startDnsServer(zone: Zone, options: { latencyMs?: number }
         const port = (client as { port?: unknown } | undefined)?.port;
         if (typeof port === "number") udpClientPorts.add(port);
         if (q) questions.push(`${typeName(q.type)} ${String(q.name).toLowerCase()}`);
-        const response = answer(zone, request);
+        const response = answer(zone, request, asked);
         if (!response) return;
         // a client that closed its socket before the answer must not bring the server down
         const reply = () => {

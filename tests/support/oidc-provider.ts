@@ -129,18 +129,22 @@ export class CookieJar {
 /**
  * Signs in at the provider as `login`, from its authorisation URL: follows its redirects, posts
  * its login form, and stops at the first redirect that leaves the provider (the app's callback,
- * with code and state). Answers that callback URL.
+ * with code and state). Answers that callback URL. `connectTo` is the address the browser reaches
+ * the provider's host name at (as a hosts entry would give it), for a provider named by a test
+ * DNS name.
  */
-export async function signInAtProvider(authorizationUrl: string, login: string, jar = new CookieJar()): Promise<URL> {
+export async function signInAtProvider(authorizationUrl: string, login: string, jar = new CookieJar(), connectTo?: string): Promise<URL> {
   let url = new URL(authorizationUrl);
   const providerOrigin = url.origin;
   let method = "GET";
   let body: string | undefined;
   for (let hop = 0; hop < 20; hop++) {
-    const res = await fetch(url, {
+    const at = new URL(url);
+    if (connectTo) at.hostname = connectTo;
+    const res = await fetch(at, {
       method,
       redirect: "manual",
-      headers: { cookie: jar.header(providerOrigin), ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+      headers: { host: url.host, cookie: jar.header(providerOrigin), ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
       body,
     });
     jar.store(providerOrigin, res);

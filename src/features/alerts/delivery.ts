@@ -15,8 +15,8 @@ import type { AlertEvent, AlertEventType } from "../../lib/alerts/events";
 import { nextAttemptAt, shouldRetryDelivery, signWebhook, webhookPayload, WEBHOOK_MAX_ATTEMPTS, WEBHOOK_SIGNATURE_HEADER } from "../../lib/alerts/webhook";
 import { alertMail } from "../mail/templates";
 import { brandingFor, mailBaseFor } from "../branding/service";
-import { nonPublicHostReason } from "../mailin/mailbox-address";
 import { decryptSecret } from "../mailin/secret-box";
+import { OutboundError, outboundFetch, type OutboundPolicy } from "../net/outbound";
 import { serverKey } from "../mailin/server-key";
 import { organizationName } from "../orgs/service";
 import { alertSettingsOf } from "../settings/service";
@@ -46,12 +46,8 @@ interface Loaded {
   organization: { id: string; name: string };
 }
 
-/** Why `url` may not be posted to (a private address without the operator's permission), or null. */
-async function refusedHost(deps: DeliveryDeps, url: URL): Promise<string | null> {
-  if (deps.config.allowPrivateWebhookHosts) return null;
-  if (url.protocol !== "https:") return "only https URLs are posted to";
-  return nonPublicHostReason(deps, url.hostname, "--allow-private-webhook-hosts");
-}
+/** Alert channels reach public addresses over https only, unless the operator allows private ones. */
+const channelPolicy = (deps: DeliveryDeps): OutboundPolicy => ({ allowPrivate: deps.config.allowPrivateWebhookHosts, flag: "--allow-private-webhook-hosts" });
 
 async function post(deps: DeliveryDeps, target: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
   let url: URL;
@@ -60,15 +56,15 @@ async function post(deps: DeliveryDeps, target: string, body: string, headers: R
   } catch {
     return { ok: false, statusCode: null, error: "the channel URL is not valid", retry: false };
   }
-  const refused = await refusedHost(deps, url);
-  if (refused) return { ok: false, statusCode: null, error: refused, retry: false };
   try {
-    const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", "user-agent": "dmarcwarden-alerts", ...headers }, redirect: "manual", signal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
-    // the body is not needed; reading it frees the connection
-    await res.arrayBuffer().catch(() => null);
+    const res = await outboundFetch(deps, url, { method: "POST", body, headers: { "content-type": "application/json", "user-agent": "dmarcwarden-alerts", ...headers }, timeoutMs: SEND_TIMEOUT_MS }, channelPolicy(deps));
+    // the body is not needed, and the connection is not kept
+    await res.body?.cancel().catch(() => {});
     if (res.status >= 200 && res.status < 300) return { ok: true, statusCode: res.status, error: null, retry: false };
     return { ok: false, statusCode: res.status, error: `the receiver answered HTTP ${res.status}`, retry: shouldRetryDelivery(res.status) };
   } catch (error) {
+    // a refused address stays refused; a failed look-up may work on the next attempt
+    if (error instanceof OutboundError) return { ok: false, statusCode: null, error: error.message, retry: error.kind === "unresolved" };
     const timeout = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     return { ok: false, statusCode: null, error: timeout ? `no answer within ${SEND_TIMEOUT_MS / 1000} s` : `could not connect: ${error instanceof Error ? error.message : String(error)}`, retry: true };
   }

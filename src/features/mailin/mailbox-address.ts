@@ -6,48 +6,14 @@
  * (--allow-private-mailbox-hosts): otherwise any organisation admin could probe the server's
  * own network through the connection test.
  */
-import { lookup } from "node:dns/promises";
 import type { AppDeps } from "../../deps";
 import { formatAddress, nonPublicReason, parseAddress } from "../../lib/net/address";
+import { resolveHost } from "../net/outbound";
 
 export type MailboxAddress = { ok: true; address: string } | { ok: false; reason: string };
 
 export function privateMailboxHostsAllowed(deps: Pick<AppDeps, "config">): boolean {
   return deps.config.allowPrivateMailboxHosts;
-}
-
-/** The host's addresses: itself when it is one, else the DNS answers (A first, then AAAA). */
-export async function addressesOf(deps: Pick<AppDeps, "resolver">, host: string): Promise<string[]> {
-  if (parseAddress(host)) return [host];
-  // RFC 6761: localhost names are loopback and never go to DNS
-  if (/^(.+\.)?localhost\.?$/i.test(host)) return ["127.0.0.1", "::1"];
-  if (deps.resolver) {
-    const [a, aaaa] = await Promise.all([deps.resolver.a(host), deps.resolver.aaaa(host)]);
-    return [...a.records, ...aaaa.records];
-  }
-  try {
-    return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Why `host` may not be reached when only public addresses are (it has no address, or one of its
- * addresses is loopback, private, link-local, metadata …), or null when every address is public.
- * `flag` names the operator's switch that permits it, for the server log.
- */
-export async function nonPublicHostReason(deps: Pick<AppDeps, "resolver">, rawHost: string, flag: string): Promise<string | null> {
-  const host = rawHost.replace(/^\[(.*)\]$/, "$1");
-  const found = await addressesOf(deps, host);
-  if (!found.length) return `${host} has no address`;
-  for (const text of found) {
-    const bytes = parseAddress(text);
-    if (!bytes) continue;
-    const reason = nonPublicReason(bytes);
-    if (reason) return `${host} resolves to ${formatAddress(bytes)} (${reason}); ${flag} permits it`;
-  }
-  return null;
 }
 
 /**
@@ -56,7 +22,7 @@ export async function nonPublicHostReason(deps: Pick<AppDeps, "resolver">, rawHo
  */
 export async function mailboxAddress(deps: Pick<AppDeps, "resolver" | "config">, rawHost: string): Promise<MailboxAddress> {
   const host = rawHost.trim().replace(/^\[(.*)\]$/, "$1");
-  const found = await addressesOf(deps, host);
+  const found = (await resolveHost(deps, host)).addresses;
   if (!found.length) return { ok: false, reason: `${host} has no address` };
   const allowPrivate = privateMailboxHostsAllowed(deps);
   const refused: string[] = [];

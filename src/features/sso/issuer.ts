@@ -1,14 +1,14 @@
 /**
  * Talking to an organisation's identity provider. Its address comes from an organisation admin,
  * so every request the server makes for it (discovery, JWKS, token, userinfo) goes through one
- * guarded fetch: https only, to public addresses only, no redirects, a time limit and a size
- * limit — the mailbox and webhook rules — unless the operator allows otherwise with
- * --allow-insecure-oidc (tests, a lab). ID tokens are verified against the issuer's JWKS
- * (openid-client's non-repudiation checks) besides the claims checks.
+ * guarded fetch (src/features/net/outbound.ts): https only, connected to a checked public address
+ * only, no redirects, a time limit and a size limit — the mailbox and webhook rules — unless the
+ * operator allows otherwise with --allow-insecure-oidc (tests, a lab). ID tokens are verified
+ * against the issuer's JWKS (openid-client's non-repudiation checks) besides the claims checks.
  */
 import * as oidc from "openid-client";
 import type { AppDeps } from "../../deps";
-import { nonPublicHostReason } from "../mailin/mailbox-address";
+import { OutboundError, outboundFetch, readBounded } from "../net/outbound";
 
 export type IssuerDeps = Pick<AppDeps, "config" | "resolver" | "log" | "store">;
 
@@ -31,27 +31,22 @@ export function issuerAddressProblem(deps: Pick<AppDeps, "config">, issuer: stri
   return null;
 }
 
-/** Why the host may not be reached (a non-public address without --allow-insecure-oidc), or null. */
-async function refusedHost(deps: IssuerDeps, url: URL): Promise<string | null> {
-  if (insecureOidcAllowed(deps)) return null;
-  if (url.protocol !== "https:") return "only https addresses are reached";
-  return nonPublicHostReason(deps, url.hostname, "--allow-insecure-oidc");
-}
-
 export class IssuerUnreachableError extends Error {}
 
-/** The fetch openid-client uses for this server: guarded as above. */
+/** The fetch openid-client uses for this server: every request through the outbound guard, its answer bounded. */
 export function guardedFetch(deps: IssuerDeps): oidc.CustomFetch {
+  const policy = { allowPrivate: insecureOidcAllowed(deps), flag: "--allow-insecure-oidc" };
   return async (url, options) => {
     const target = new URL(url);
-    const refused = await refusedHost(deps, target);
-    if (refused) throw new IssuerUnreachableError(refused);
-    const res = await fetch(target, { method: options.method, headers: options.headers as HeadersInit, body: options.body as BodyInit | null | undefined, redirect: "manual", signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
-    const length = Number(res.headers.get("content-length") ?? 0);
-    if (length > MAX_ANSWER_BYTES) throw new IssuerUnreachableError(`${target.host} answered more than ${MAX_ANSWER_BYTES} bytes`);
-    const body = await res.arrayBuffer();
-    if (body.byteLength > MAX_ANSWER_BYTES) throw new IssuerUnreachableError(`${target.host} answered more than ${MAX_ANSWER_BYTES} bytes`);
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    try {
+      const res = await outboundFetch(deps, target, { method: options.method, headers: options.headers as HeadersInit, body: options.body as BodyInit | null | undefined, signal: options.signal, timeoutMs: FETCH_TIMEOUT_MS }, policy);
+      const body = await readBounded(res, MAX_ANSWER_BYTES, target.host);
+      // a Response with status 204 or 304 may not be given a body, not even an empty one
+      return new Response(res.status === 204 || res.status === 304 ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    } catch (error) {
+      if (error instanceof OutboundError) throw new IssuerUnreachableError(error.message);
+      throw error;
+    }
   };
 }
 
