@@ -9,6 +9,7 @@ import type { OrgContext, ServiceContext } from "../../http/access";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../http/errors";
 import { roleAtLeast } from "../../lib/permissions";
 import { hashToken, newToken } from "../../lib/tokens";
+import { requireProvedEmail } from "../auth/email-verification";
 import { usersByIds } from "../auth/service";
 import { effectiveRole } from "../orgs/directory";
 import { TOKEN_PREFIX, type ApiTokenView, type CreatedToken } from "./contract";
@@ -45,6 +46,7 @@ export async function listTokens(ctx: OrgContext): Promise<ApiTokenView[]> {
 export async function createToken(ctx: OrgContext, input: { name: string; role: Role; expiresAt: Date | null }): Promise<CreatedToken & { name: string; role: Role }> {
   sessionOnly(ctx);
   if (!roleAtLeast(ctx.actor.role, input.role)) throw new ForbiddenError(`A token's role can be at most your own (${ctx.actor.role}).`);
+  await requireProvedEmail(ctx, ctx.actor.user.userId);
   const now = ctx.now();
   if (input.expiresAt && (Number.isNaN(input.expiresAt.getTime()) || input.expiresAt <= now)) throw new ValidationError("The expiry must be in the future.", { expiresAt: "Choose a date in the future" });
   if (input.expiresAt && input.expiresAt.getTime() - now.getTime() > MAX_EXPIRY_MS) throw new ValidationError("The expiry can be at most 5 years ahead.", { expiresAt: "At most 5 years ahead" });
@@ -103,4 +105,10 @@ export async function resolveApiToken(ctx: Pick<ServiceContext, "store" | "now">
     role: roleAtLeast(creatorRole, row.role) ? row.role : creatorRole,
     creator: { id: creator.id, name: creator.name, email: creator.email },
   };
+}
+
+/** Deletes every API token this user created, in any organisation; answers what was deleted. */
+export async function dropTokensCreatedBy(ctx: Pick<ServiceContext, "store">, userId: string): Promise<{ orgId: string; name: string; role: Role }[]> {
+  const { apiTokens: t } = ctx.store.t;
+  return ctx.store.write((tx) => tx.delete(t).where(eq(t.createdBy, userId)).returning({ orgId: t.orgId, name: t.name, role: t.role }));
 }
