@@ -117,7 +117,14 @@ export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInpu
     });
     ctx.log.info("trial_started", { orgId, plan: input.selectedPlan, billing: provider ? "stripe" : "off" });
     // after the commit; the mail goes out in the background and a failure never undoes the trial
-    if (ctx.mailer) await mailVerificationLink({ ...ctx, mailer: ctx.mailer }, { id: userId, name: fullName(input), email });
+    // (sending the form again mails a new link)
+    if (ctx.mailer) {
+      try {
+        await mailVerificationLink({ ...ctx, mailer: ctx.mailer }, { id: userId, name: fullName(input), email });
+      } catch (error) {
+        ctx.log.warn("mail_failed", { kind: "trial_email_verification", error: error instanceof Error ? error.message : String(error) });
+      }
+    }
     return { clientSecret: provider?.setupIntent.client_secret ?? null, sessionToken, verificationSent: !!ctx.mailer, orgId, userId };
   } catch (error) {
     if (provider && stripe) {
