@@ -4,7 +4,8 @@ import { billingAccounts, memberships, organizations, users } from "../../src/db
 import { createMailer } from "../../src/features/mail/mailer";
 import { createStripeClient } from "../../src/features/billing/settings";
 import { cookieFrom, makeTestApp } from "../support/app";
-import { linkIn, startMailCapture, type MailCapture } from "../support/mail-capture";
+import { markVerified } from "../support/fixtures";
+import { linkIn, startMailCapture, type CapturedMail, type MailCapture } from "../support/mail-capture";
 import { startStripeServer, TEST_PUBLISHABLE_KEY, type StripeStandIn } from "../support/stripe-server";
 import { billingApp, billingConfig, trialBody } from "./billing-helpers";
 
@@ -227,6 +228,9 @@ describe("POST /api/create-trial-setup with a mail relay: a taken email is not t
     const owner = trialBody();
     const first = await t.json("POST", "/api/create-trial-setup", { body: owner });
     expect(first.status).toBe(200);
+    // the owner confirmed the address: it is theirs
+    const [made] = await t.deps.store.db.select().from(users).where(eq(users.email, owner.email.toLowerCase()));
+    await markVerified(t.deps.store, made!.id);
     const fresh = await t.json("POST", "/api/create-trial-setup", { body: trialBody() });
     const before = stripe.requests.length;
 
@@ -235,10 +239,10 @@ describe("POST /api/create-trial-setup with a mail relay: a taken email is not t
     expect(Object.keys(stranger.body)).toEqual(Object.keys(fresh.body));
     if (billing) expect(stranger.body.clientSecret).toMatch(/^seti_.+_secret_/);
     else expect(stranger.body.clientSecret).toBeNull();
-    const cookie = cookieFrom(stranger, "dw_session");
-    expect(cookie).toBeTruthy();
-    // the cookie signs nobody in, and nothing was made for the stranger
-    expect((await t.json("GET", "/api/auth/me", { cookie })).status).toBe(401);
+    // nobody is signed in, for a new email as for a taken one, and nothing was made for the stranger
+    expect(cookieFrom(fresh, "dw_session")).toBeUndefined();
+    expect(cookieFrom(stranger, "dw_session")).toBeUndefined();
+    expect(stranger.body).toEqual({ ...fresh.body, clientSecret: stranger.body.clientSecret });
     const db = t.deps.store.db;
     expect(await db.select().from(users).where(eq(users.email, owner.email.toLowerCase()))).toHaveLength(1);
     expect((await db.select().from(organizations)).map((o) => o.name).sort()).toEqual(["Acme Dental", "Acme Dental"]);
@@ -252,14 +256,34 @@ describe("POST /api/create-trial-setup with a mail relay: a taken email is not t
     t.close();
   });
 
-  test("a new email still starts its trial and gets its set-password link", async () => {
+  test("a new email starts its trial signed out: the payment step, and a confirmation link instead of a session", async () => {
     const t = await mailingApp(true);
     const body = trialBody();
     const res = await t.json("POST", "/api/create-trial-setup", { body });
     expect(res.status).toBe(200);
-    expect((await t.json("GET", "/api/billing/status", { cookie: cookieFrom(res, "dw_session") })).body).toMatchObject({ status: "trialing", hasPassword: false });
+    expect(res.body.clientSecret).toMatch(/^seti_.+_secret_/);
+    expect(res.body.verificationSent).toBe(true);
+    expect(cookieFrom(res, "dw_session")).toBeUndefined();
     const mail = await capture.waitFor((m) => m.to.includes(body.email.toLowerCase()));
-    expect(linkIn(mail, `${PUBLIC}/set-password`)).toContain("token=");
+    const verified = await t.json("POST", "/api/auth/verify-email", { body: { token: new URL(linkIn(mail, `${PUBLIC}/verify-email`)).searchParams.get("token") } });
+    expect((await t.json("GET", "/api/billing/status", { cookie: cookieFrom(verified, "dw_session") })).body).toMatchObject({ status: "trialing", hasPassword: false });
     t.close();
   });
+
+  test("Back from payment and details sent again, not signed in: the same SetupIntent on the new plan, a new link, still no session", async () => {
+    const t = await mailingApp(true);
+    const body = trialBody({ selectedPlan: "growth" });
+    const first = await t.json("POST", "/api/create-trial-setup", { body });
+    const confirmation = (m: CapturedMail) => m.to.includes(body.email.toLowerCase()) && m.subject === "Confirm your email address for dmarcwarden";
+    const firstLink = await capture.waitFor(confirmation);
+    const again = await t.json("POST", "/api/create-trial-setup", { body: { ...body, selectedPlan: "scale", company: "Acme Dental Group" } });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(cookieFrom(again, "dw_session")).toBeUndefined();
+    expect((await t.deps.store.db.select().from(organizations)).map((o) => [o.name, o.plan])).toEqual([["Acme Dental Group", "scale"]]);
+    const secondLink = await capture.waitFor((m) => confirmation(m) && m !== firstLink);
+    expect(linkIn(secondLink, `${PUBLIC}/verify-email`)).not.toBe(linkIn(firstLink, `${PUBLIC}/verify-email`));
+    t.close();
+  });
+
 });

@@ -17,7 +17,7 @@ import { buildDigest } from "../../src/features/digests/service";
 import { createResolver } from "../../src/features/dns/resolver";
 import { createMailer } from "../../src/features/mail/mailer";
 import { makeTestApp, type TestApp } from "../support/app";
-import { addMember, createOrg, createUser, signIn } from "../support/fixtures";
+import { addMember, createOrg, createUser, markVerified, signIn } from "../support/fixtures";
 import { startDnsServer, type TestDnsServer, type Zone } from "../support/dns-server";
 import { startMailCapture, type MailCapture } from "../support/mail-capture";
 
@@ -52,6 +52,8 @@ async function world(options: { mail?: boolean; deps?: Record<string, unknown>; 
   const mspId = await createOrg(store, "Acme MSP");
   const clientId = await createOrg(store, "Client Bakery", mspId);
   const owner = await createUser(store, "msp-owner@example.test", "Mia Owner");
+  // with mail on, only a proved address may invite
+  if (mailer) await markVerified(store, owner);
   await addMember(store, mspId, owner, "owner");
   const baker = await createUser(store, "baker@example.test", "Ben Baker");
   await addMember(store, clientId, baker, "viewer");

@@ -1,6 +1,6 @@
 /**
  * Outgoing mail against a real local SMTP server (tests/support/mail-capture.ts): invitations,
- * "Forgot password?" links, set-password links for trial accounts, and what happens when the
+ * "Forgot password?" links, confirmation links for trial accounts, and what happens when the
  * relay is down or mail is not configured.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { createMailer } from "../../src/features/mail/mailer";
 import { PASSWORD_LINK_SENT_MESSAGE } from "../../src/features/auth/contract";
 import { cookieFrom, makeTestApp, type TestApp } from "../support/app";
-import { signedInMember } from "../support/fixtures";
+import { markVerified, signedInMember } from "../support/fixtures";
 import { linkIn, startMailCapture, type MailCapture } from "../support/mail-capture";
 import { freePort } from "../support/server";
 
@@ -76,6 +76,7 @@ describe("invitation mail", () => {
   test("relay down: the invitation is still created and the link comes back to copy, with a message", async () => {
     const t = await appWithMail(await freePort());
     const owner = await signedInMember(t.deps.store, "owner");
+    await markVerified(t.deps.store, owner.userId);
     const invited = unique("nomail");
     const res = await t.json("POST", "/api/members/invitations", { cookie: owner.cookie, body: { email: invited, role: "member" } });
     expect(res.status).toBe(201);
@@ -186,27 +187,32 @@ describe("forgot password", () => {
 });
 
 describe("trial accounts", () => {
-  test("the new owner gets a set-password link by mail, which sets their first password", async () => {
+  test("the new owner is not signed in but mailed a confirmation link, which signs them in to set their first password", async () => {
     const t = await appWithMail();
     const email = unique("trial");
     const res = await t.json("POST", "/api/create-trial-setup", { body: { company: "Trial Co", email, domains: 3, firstName: "Tess", lastName: "Trial", selectedPlan: "growth" } });
     expect(res.status).toBe(200);
+    expect(cookieFrom(res, "dw_session")).toBeUndefined();
     const mail = await capture.waitFor((m) => m.to.includes(email));
-    expect(mail.subject).toBe("Set a password for your dmarcwarden account");
+    expect(mail.subject).toBe("Confirm your email address for dmarcwarden");
     expect(mail.text).toContain("Hello Tess Trial,");
-    const token = tokenOf(linkIn(mail, `${PUBLIC}/set-password?token=`));
-    const reset = await t.json("POST", "/api/auth/reset-password", { body: { token, password: "trial owner password" } });
-    expect(reset.status).toBe(200);
-    expect(reset.body.currentOrg).toMatchObject({ name: "Trial Co", role: "owner" });
+    const verified = await t.json("POST", "/api/auth/verify-email", { body: { token: tokenOf(linkIn(mail, `${PUBLIC}/verify-email?token=`)) } });
+    expect(verified.status).toBe(200);
+    expect(verified.body.currentOrg).toMatchObject({ name: "Trial Co", role: "owner" });
+    const set = await t.json("POST", "/api/auth/set-password", { cookie: cookieFrom(verified, "dw_session"), body: { password: "trial owner password" } });
+    expect(set.status).toBe(200);
     const { users } = t.deps.store.t;
     expect((await t.deps.store.db.select().from(users).where(eq(users.email, email)))[0]?.passwordHash).toBeTruthy();
   });
 
-  test("relay down: the trial is still created", async () => {
+  test("relay down: the trial is still created (sending the form again mails a new link)", async () => {
     const t = await appWithMail(await freePort());
     const email = unique("trialdown");
     const res = await t.json("POST", "/api/create-trial-setup", { body: { company: "Down Co", email, domains: 1, firstName: "D", lastName: "Own", selectedPlan: "essentials" } });
     expect(res.status).toBe(200);
-    expect(cookieFrom(res, "dw_session")).toBeTruthy();
+    expect(res.body.verificationSent).toBe(true);
+    const { users } = t.deps.store.t;
+    expect(await t.deps.store.db.select().from(users).where(eq(users.email, email))).toHaveLength(1);
   });
 });
+

@@ -3,6 +3,7 @@
  * Written into the real database through the store (so they work on SQLite and PostgreSQL),
  * the session through the same session code the app uses.
  */
+import { eq } from "drizzle-orm";
 import type { Role } from "../../src/db/schema";
 import type { StoreCore } from "../../src/db/store";
 import { createSession, SESSION_COOKIE } from "../../src/features/auth/sessions";
@@ -24,6 +25,11 @@ export async function createOrg(store: StoreCore, name = `Org ${++counter}`, par
 export async function createUser(store: StoreCore, email = `user${++counter}@example.test`, name = "Test User"): Promise<string> {
   const [row] = await store.write((tx) => tx.insert(store.t.users).values({ name, email: email.toLowerCase(), passwordHash: null }).returning({ id: store.t.users.id }));
   return row!.id;
+}
+
+/** Marks the user's address as proved (as a mailed link would), without the side effects of a first proof. */
+export async function markVerified(store: StoreCore, userId: string, at = new Date("2026-01-01T00:00:00Z")): Promise<void> {
+  await store.write((tx) => tx.update(store.t.users).set({ emailVerifiedAt: at }).where(eq(store.t.users.id, userId)));
 }
 
 export async function addMember(store: StoreCore, orgId: string, userId: string, role: Role): Promise<void> {

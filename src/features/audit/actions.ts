@@ -8,6 +8,7 @@ export const AUDIT_ACTIONS = {
   "auth.link_sign_in": "Sign-in link used",
   "auth.two_factor_enabled": "Two-factor sign-in turned on",
   "auth.two_factor_disabled": "Two-factor sign-in turned off",
+  "auth.unproved_access_removed": "Access made before the email was confirmed removed",
   "member.invited": "Member invited",
   "member.invitation_revoked": "Invitation revoked",
   "member.joined": "Member joined",

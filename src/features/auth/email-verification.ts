@@ -10,13 +10,14 @@
  */
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { ServiceContext } from "../../http/access";
-import { NotFoundError } from "../../http/errors";
+import { NotFoundError, ServiceError } from "../../http/errors";
 import { hashToken, newToken } from "../../lib/tokens";
 import { sendInBackground, type Mailer } from "../mail/mailer";
 import { accountExistsMail, verifyEmailMail } from "../mail/templates";
 import type { SignupInput } from "./contract";
 import { createAccount, signInByLink, userByEmail, type LinkSignIn } from "./service";
 import type { WithStore } from "./sessions";
+import { dropUnprovedAccess } from "./first-proof";
 import { hashPassword } from "./password-hash";
 
 export const VERIFY_LINK_HOURS = 48;
@@ -30,12 +31,47 @@ export async function mayMail(ctx: WithStore, email: string): Promise<boolean> {
   return !!(await userByEmail(ctx, email))?.emailVerifiedAt;
 }
 
-export async function markEmailVerified({ store }: WithStore, userId: string, now: Date): Promise<void> {
-  const { users } = store.t;
-  await store.write((tx) => tx.update(users).set({ emailVerifiedAt: now }).where(and(eq(users.id, userId), isNull(users.emailVerifiedAt))));
+/** 403 for an API token or an invitation from an account whose address nobody has proved yet (mail on). */
+export class EmailUnverifiedError extends ServiceError {
+  constructor() {
+    super(
+      403,
+      "email_unverified",
+      "Confirm your email address first: open the link we mailed to it (or use \u201cForgot password?\u201d on the sign-in page to get a new one). API tokens and invitations need a confirmed address.",
+    );
+  }
 }
 
-async function mailVerificationLink(ctx: MailContext, user: { id: string; name: string; email: string }): Promise<void> {
+/**
+ * With mail on, an account proves its address before it may hand out access (API tokens,
+ * invitations): otherwise whoever typed someone else's address first could leave access behind.
+ * Without a mail relay nothing can be proved, so nothing is asked.
+ */
+export async function requireProvedEmail(ctx: WithStore & Pick<ServiceContext, "mailer">, userId: string): Promise<void> {
+  if (!ctx.mailer) return;
+  const { users } = ctx.store.t;
+  const [user] = await ctx.store.db.select({ at: users.emailVerifiedAt }).from(users).where(eq(users.id, userId));
+  if (!user?.at) throw new EmailUnverifiedError();
+}
+
+/**
+ * Marks the address proved. The first time, with mail on, what the account handed out before
+ * the proof is dropped (see first-proof.ts); `keepSessionId` is the session the proof came
+ * through, which stays.
+ */
+export async function markEmailVerified(ctx: Pick<ServiceContext, "store" | "log" | "mailer" | "now">, userId: string, now: Date, keepSessionId: string | null = null): Promise<void> {
+  const { users } = ctx.store.t;
+  await ctx.store.write(async (tx) => {
+    const first = await tx
+      .update(users)
+      .set({ emailVerifiedAt: now })
+      .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)))
+      .returning({ id: users.id });
+    if (first.length && ctx.mailer) await dropUnprovedAccess({ ...ctx, mailer: ctx.mailer }, userId, keepSessionId);
+  });
+}
+
+export async function mailVerificationLink(ctx: MailContext, user: { id: string; name: string; email: string }): Promise<void> {
   const token = newToken();
   const now = ctx.now();
   const expiresAt = new Date(now.getTime() + VERIFY_LINK_HOURS * 3600_000);
@@ -71,7 +107,7 @@ export async function signupWithVerification(ctx: MailContext, input: Required<S
 }
 
 /** Opens a verification link once: marks the address verified and signs in (see signInByLink). */
-export async function verifyEmail(ctx: Pick<ServiceContext, "store" | "now">, token: string): Promise<LinkSignIn> {
+export async function verifyEmail(ctx: Pick<ServiceContext, "store" | "now" | "log" | "mailer">, token: string): Promise<LinkSignIn> {
   const { emailVerificationTokens } = ctx.store.t;
   const now = ctx.now();
   return ctx.store.write(async (tx) => {

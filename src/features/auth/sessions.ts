@@ -1,4 +1,4 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, ne } from "drizzle-orm";
 import type { StoreCore } from "../../db/store";
 import { hashToken, newToken } from "../../lib/tokens";
 
@@ -74,4 +74,16 @@ export async function setSessionOrganization({ store }: WithStore, sessionId: st
 /** Ends every session of a user (a new password was set). */
 export async function deleteSessionsOf({ store }: WithStore, userId: string): Promise<void> {
   await store.write((tx) => tx.delete(store.t.sessions).where(eq(store.t.sessions.userId, userId)));
+}
+
+/** Ends every session of a user but `keepSessionId` (when given); answers how many ended. */
+export async function deleteOtherSessionsOf({ store }: WithStore, userId: string, keepSessionId: string | null): Promise<number> {
+  const { sessions } = store.t;
+  const ended = await store.write((tx) =>
+    tx
+      .delete(sessions)
+      .where(keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId))
+      .returning({ id: sessions.id }),
+  );
+  return ended.length;
 }

@@ -32,9 +32,19 @@ export function parseDomainCount(value: unknown): number {
   return Number.isNaN(n) ? 1 : n;
 }
 
+/** What the trial answers with mail on: the same for a new email and a taken one. */
+export const TRIAL_VERIFICATION_MESSAGE =
+  "Check your email to continue: we sent a link to this address. Open it to confirm the address and sign in to your trial (look in the spam folder if it does not arrive).";
+
 export interface TrialSetupResponse {
   /** the SetupIntent's client secret; null when billing is off (self-hosted mode) */
   clientSecret: string | null;
+  /**
+   * With mail on: nobody is signed in yet; the account is used once the mailed link is opened.
+   * Absent with mail off (the visitor is signed in, as sign-up does).
+   */
+  verificationSent?: true;
+  message?: string;
 }
 
 export interface BillingConfig {

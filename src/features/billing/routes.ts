@@ -4,7 +4,7 @@ import { access } from "../../http/access";
 import { clientAddress } from "../../http/client";
 import { jsonError, NotFoundError, parseInput } from "../../http/errors";
 import { sessionCookie } from "../auth/cookie";
-import { setPasswordSchema, trialSetupSchema, type BillingConfig, type TrialSetupResponse } from "./contract";
+import { setPasswordSchema, TRIAL_VERIFICATION_MESSAGE, trialSetupSchema, type BillingConfig, type TrialSetupResponse } from "./contract";
 import { setFirstPassword } from "./password";
 import { billingStatus, createTrialSetup } from "./service";
 import { billingSettings } from "./settings";
@@ -31,9 +31,10 @@ export function billingRoutes(deps: AppDeps) {
         await ctx.limiter.hit("trial", clientAddress(ctx, request), 10, 3600, "Too many trials started from this address. Please try again in an hour.");
         const input = parseInput(trialSetupSchema, body);
         const result = await createTrialSetup(ctx, input);
-        // a resumed setup keeps its session (no new token)
+        // a resumed setup keeps its session; with mail on nobody is signed in until the mailed link is opened
         if (result.sessionToken) set.headers["set-cookie"] = sessionCookie(ctx.config, result.sessionToken);
         set.headers["cache-control"] = "no-store";
+        if (result.verificationSent) return { clientSecret: result.clientSecret, verificationSent: true, message: TRIAL_VERIFICATION_MESSAGE };
         return { clientSecret: result.clientSecret };
       },
       { public: true },

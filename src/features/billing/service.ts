@@ -7,15 +7,13 @@ import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { OrgContext, PublicContext, ServiceContext } from "../../http/access";
 import { ConflictError, ServiceError } from "../../http/errors";
-import type { Actor } from "../../http/tenant";
 import { PLANS } from "../../lib/plans";
-import { mailPasswordLink } from "../auth/password-links";
 import { createAccount, isEmailTaken, setUserName, userByEmail } from "../auth/service";
 import { organizationInfo } from "../orgs/audience";
 import { renameOrganization, setBillingState } from "../orgs/service";
 import { createSession } from "../auth/sessions";
-import { mailAccountExists } from "../auth/email-verification";
-import { newToken } from "../../lib/tokens";
+import { mailAccountExists, mailVerificationLink } from "../auth/email-verification";
+import { organizationsOf } from "../orgs/directory";
 import type { BillingStatus, TrialSetupInput } from "./contract";
 import { billingOrg, enforcementSettings, planOf, readOnlyReason, READ_ONLY_MESSAGES, usageOf } from "./limits";
 
@@ -34,35 +32,50 @@ const emailTaken = () =>
 
 export interface TrialSetupResult {
   clientSecret: string | null;
-  sessionToken: string;
+  /** the new session's cookie token; null when nobody is signed in by this call (mail on, or a resumed setup) */
+  sessionToken: string | null;
+  /** true with mail on: the visitor was sent a link and is not signed in */
+  verificationSent: boolean;
   /** null when the email had an account already (nothing was made; its owner was mailed) */
   orgId: string | null;
   userId: string | null;
 }
 
 /**
- * Creates the user (no password yet), the organisation they own on the chosen plan, their
- * owner membership and a signed-in session, all in one transaction. With billing on, the
- * Stripe customer and SetupIntent are created first; if the database work then fails the
- * customer is deleted again, so nothing is left half-made on either side.
+ * Creates the user (no password yet), the organisation they own on the chosen plan and their
+ * owner membership, all in one transaction. With billing on, the Stripe customer and
+ * SetupIntent are created first; if the database work then fails the customer is deleted
+ * again, so nothing is left half-made on either side.
+ *
+ * Without mail the visitor is signed in, as sign-up does. With mail, as sign-up does, nobody
+ * is signed in: the address gets a confirmation link that signs in, and the answer is the same
+ * whether or not the email already has an account.
  */
 export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInput): Promise<TrialSetupResult> {
-  const { billingAccounts } = ctx.store.t;
   const now = ctx.now();
   const email = input.email.trim().toLowerCase();
   const caller = await ctx.actor();
-  const resumed = caller?.user.email === email ? await resumeTrialSetup(ctx, caller, input) : null;
-  if (resumed) return resumed;
+  if (caller?.user.email === email) {
+    const resumed = await resumeTrialSetup(ctx, { userId: caller.user.userId, hasPassword: caller.user.hasPassword, orgId: caller.orgId, role: caller.role }, input);
+    if (resumed) return resumed;
+  }
   const existing = await userByEmail(ctx, email);
   if (existing) {
     // Without mail the visitor is told (nobody else could be). With mail, a taken email gets what
-    // a new one gets — a payment step and a session cookie — and its owner is mailed instead, so
-    // the trial does not tell a stranger who has an account. The cookie signs nobody in; a card
-    // entered on the decoy SetupIntent belongs to no customer and is ignored by the webhook.
+    // a new one gets — a payment step and "check your email" — and its owner is mailed instead.
     if (!ctx.mailer) throw emailTaken();
-    mailAccountExists({ ...ctx, mailer: ctx.mailer }, existing, "trial");
+    const mailing = { ...ctx, mailer: ctx.mailer };
+    if (!existing.emailVerifiedAt && !existing.passwordHash) {
+      // a trial nobody has confirmed yet: whoever opens the new link owns it, with the details sent last
+      const resumed = await resumeUnconfirmedTrial(ctx, existing.id, input);
+      await mailVerificationLink(mailing, { id: existing.id, name: resumed ? fullName(input) : existing.name, email });
+      if (resumed) return resumed;
+    } else {
+      mailAccountExists(mailing, existing, "trial");
+    }
     let decoy: Stripe.SetupIntent | null = null;
     if (ctx.stripe) {
+      // a card entered on it belongs to no customer and is ignored by the webhook
       decoy = await ctx.stripe.setupIntents
         .create({ usage: "off_session", allowed_payment_method_types: ["card"], metadata: { purpose: "trial_email_taken" } })
         .catch((error: unknown) => {
@@ -70,9 +83,10 @@ export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInpu
           throw new PaymentProviderError();
         });
     }
-    return { clientSecret: decoy?.client_secret ?? null, sessionToken: newToken(), orgId: null, userId: null };
+    return { clientSecret: decoy?.client_secret ?? null, sessionToken: null, verificationSent: true, orgId: null, userId: null };
   }
 
+  const { billingAccounts } = ctx.store.t;
   const orgId = crypto.randomUUID();
   const userId = crypto.randomUUID();
   const stripe = ctx.stripe ?? null;
@@ -84,7 +98,7 @@ export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInpu
     const sessionToken = await ctx.store.write(async (tx) => {
       await createAccount(ctx, {
         userId,
-        name: `${input.firstName.trim()} ${input.lastName.trim()}`,
+        name: fullName(input),
         email,
         passwordHash: null,
         organization: {
@@ -99,16 +113,19 @@ export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInpu
       if (provider) {
         await tx.insert(billingAccounts).values({ orgId, stripeCustomerId: provider.customer.id, setupIntentId: provider.setupIntent.id });
       }
-      return createSession(ctx, userId, orgId, now);
+      return ctx.mailer ? null : createSession(ctx, userId, orgId, now);
     });
     ctx.log.info("trial_started", { orgId, plan: input.selectedPlan, billing: provider ? "stripe" : "off" });
-    // after the commit, in the background: a mail failure is logged and never undoes the trial
-    try {
-      await mailPasswordLink(ctx, userId, "trial", now);
-    } catch (error) {
-      ctx.log.warn("mail_failed", { kind: "trial_password_link", error: error instanceof Error ? error.message : String(error) });
+    // after the commit; the mail goes out in the background and a failure never undoes the trial
+    // (sending the form again mails a new link)
+    if (ctx.mailer) {
+      try {
+        await mailVerificationLink({ ...ctx, mailer: ctx.mailer }, { id: userId, name: fullName(input), email });
+      } catch (error) {
+        ctx.log.warn("mail_failed", { kind: "trial_email_verification", error: error instanceof Error ? error.message : String(error) });
+      }
     }
-    return { clientSecret: provider?.setupIntent.client_secret ?? null, sessionToken, orgId, userId };
+    return { clientSecret: provider?.setupIntent.client_secret ?? null, sessionToken, verificationSent: !!ctx.mailer, orgId, userId };
   } catch (error) {
     if (provider && stripe) {
       await stripe.customers.del(provider.customer.id).catch((e: unknown) => ctx.log.warn("stripe_customer_cleanup_failed", { customer: provider!.customer.id, error: String(e) }));
@@ -118,24 +135,34 @@ export async function createTrialSetup(ctx: PublicContext, input: TrialSetupInpu
   }
 }
 
+const fullName = (input: TrialSetupInput) => `${input.firstName.trim()} ${input.lastName.trim()}`;
+
+/** The unconfirmed trial account's own organisation (the one it owns), to resume its setup. */
+async function resumeUnconfirmedTrial(ctx: ServiceContext, userId: string, input: TrialSetupInput): Promise<TrialSetupResult | null> {
+  const own = (await organizationsOf(ctx, userId)).find((org) => org.role === "owner" && !org.parentId);
+  if (!own) return null;
+  const resumed = await resumeTrialSetup(ctx, { userId, hasPassword: false, orgId: own.id, role: "owner" }, input);
+  return resumed && { ...resumed, verificationSent: true };
+}
+
 /**
  * The visitor went Back from the payment step and sent the details again: their account exists
  * already (made by the first call, no password, card not yet saved). Apply the new plan and
  * company name and hand out the same SetupIntent instead of refusing the email as taken.
  */
-async function resumeTrialSetup(ctx: ServiceContext, caller: Actor, input: TrialSetupInput): Promise<TrialSetupResult | null> {
+async function resumeTrialSetup(ctx: ServiceContext, account: { userId: string; hasPassword: boolean; orgId: string; role: string }, input: TrialSetupInput): Promise<TrialSetupResult | null> {
   const { billingAccounts } = ctx.store.t;
-  const { user, orgId } = caller;
-  if (user.hasPassword || caller.role !== "owner") return null;
+  const { userId, orgId } = account;
+  if (account.hasPassword || account.role !== "owner") return null;
   const org = await organizationInfo(ctx, orgId);
   if (!org || org.parentId || !["trialing", "none"].includes(org.planStatus)) return null;
-  const [account] = await ctx.store.db.select().from(billingAccounts).where(eq(billingAccounts.orgId, orgId)).limit(1);
-  if (account?.stripeSubscriptionId) return null;
+  const [billing] = await ctx.store.db.select().from(billingAccounts).where(eq(billingAccounts.orgId, orgId)).limit(1);
+  if (billing?.stripeSubscriptionId) return null;
   let clientSecret: string | null = null;
-  if (account?.setupIntentId) {
+  if (billing?.setupIntentId) {
     if (!ctx.stripe) return null;
     try {
-      const intent = await ctx.stripe.setupIntents.retrieve(account.setupIntentId);
+      const intent = await ctx.stripe.setupIntents.retrieve(billing.setupIntentId);
       if (intent.status === "succeeded" || intent.status === "canceled" || !intent.client_secret) return null;
       clientSecret = intent.client_secret;
     } catch (error) {
@@ -148,9 +175,9 @@ async function resumeTrialSetup(ctx: ServiceContext, caller: Actor, input: Trial
   await ctx.store.write(async () => {
     await setBillingState(ctx, orgId, { plan: input.selectedPlan });
     await renameOrganization(ctx, orgId, input.company.trim());
-    await setUserName(ctx, user.userId, `${input.firstName.trim()} ${input.lastName.trim()}`);
+    await setUserName(ctx, userId, fullName(input));
   });
-  return { clientSecret, sessionToken: "", orgId, userId: user.userId };
+  return { clientSecret, sessionToken: null, verificationSent: false, orgId, userId };
 }
 
 async function createProviderObjects(deps: Pick<ServiceContext, "log">, stripe: Stripe, orgId: string, email: string, input: TrialSetupInput) {

@@ -151,6 +151,33 @@ export function accountExistsMail(input: { to: string; name: string; loginUrl: s
   });
 }
 
+/** What was removed when the address was first confirmed (access handed out before anyone had proved it). */
+export function unprovedAccessRemovedMail(input: {
+  to: string;
+  name: string;
+  tokens: { organization: string; name: string; role: string }[];
+  invitations: { organization: string; email: string; role: string }[];
+  members: { organization: string; email: string; role: string }[];
+  sessions: number;
+  link: string;
+}): MailMessage {
+  const tables: MailTable[] = [];
+  if (input.tokens.length) tables.push({ heading: "API tokens deleted", columns: ["Organization", "Token", "Role"], rows: input.tokens.map((t) => [t.organization, t.name, t.role]) });
+  if (input.invitations.length) tables.push({ heading: "Invitations withdrawn", columns: ["Organization", "Invited", "Role"], rows: input.invitations.map((i) => [i.organization, i.email, i.role]) });
+  if (input.members.length) tables.push({ heading: "Members removed", columns: ["Organization", "Member", "Role"], rows: input.members.map((m) => [m.organization, m.email, m.role]) });
+  return render(input.to, {
+    subject: "We removed access made before you confirmed your dmarcwarden address",
+    intro: [
+      `Hello ${input.name},`,
+      "You have just confirmed this email address for your dmarcwarden account. Until then anyone could have typed it, so what the account handed out before the confirmation has been removed:",
+      ...(input.sessions ? [`${input.sessions} other ${input.sessions === 1 ? "session was" : "sessions were"} signed out.`] : []),
+    ],
+    tables,
+    action: { label: "Review your account", url: input.link },
+    outro: ["If you made any of these yourself, create them again now: they work as before. The organization's audit log lists the same."],
+  });
+}
+
 /** An alert (see src/lib/alerts/describe.ts) to one address of an email channel. */
 export function alertMail(input: { to: string; organization: string; alert: AlertDescription; brand?: MailBrand | null }): MailMessage {
   const { alert, brand } = input;

@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, eq, gt, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, countDistinct, eq, gt, inArray, isNotNull, isNull } from "drizzle-orm";
 import type { Role } from "../../db/schema";
 import type { OrgContext, ServiceContext, UserContext } from "../../http/access";
 import { ConflictError, ForbiddenError, NotFoundError } from "../../http/errors";
@@ -6,7 +6,7 @@ import { roleAllows, roleAtLeast } from "../../lib/permissions";
 import { hashToken, newToken } from "../../lib/tokens";
 import { memberJoinedEvent } from "../../lib/alerts/account-events";
 import { recordEvents } from "../alerts/events";
-import { markEmailVerified } from "../auth/email-verification";
+import { markEmailVerified, requireProvedEmail } from "../auth/email-verification";
 import { userByEmail, userById, usersByIds } from "../auth/service";
 import { setSessionOrganization } from "../auth/sessions";
 import { assertCanAddMember } from "../billing/limits";
@@ -60,6 +60,7 @@ export async function invite(ctx: OrgContext, email: string, role: Role): Promis
   const { memberships, invitations } = ctx.store.t;
   const { actor } = ctx;
   if (role === "owner" && actor.role !== "owner") throw new ForbiddenError(OWNER_ONLY);
+  await requireProvedEmail(ctx, actor.user.userId);
   const now = ctx.now();
   const token = newToken();
   const row = await ctx.store.write(async (tx) => {
@@ -143,7 +144,7 @@ export async function acceptInvitation(ctx: UserContext, token: string): Promise
       // an account event for the organisation's channels and bell, in the same transaction
       await recordEvents(ctx, invitation.orgId, [memberJoinedEvent({ membershipId: joined!.id, name: user.name, email: user.email, role: invitation.role })]);
     }
-    await markEmailVerified(ctx, user.userId, now);
+    await markEmailVerified(ctx, user.userId, now, user.sessionId);
     await setSessionOrganization(ctx, user.sessionId, invitation.orgId);
     return invitation.orgId;
   });
@@ -239,5 +240,45 @@ export async function joinOrganization(ctx: ServiceContext, orgId: string, user:
     const [joined] = await tx.insert(memberships).values({ orgId, userId: user.id, role }).returning({ id: memberships.id });
     await recordEvents(ctx, orgId, [memberJoinedEvent({ membershipId: joined!.id, name: user.name, email: user.email, role })]);
     return true;
+  });
+}
+
+/**
+ * Undoes what this user's invitations did: deletes the ones not yet accepted, and removes the
+ * members who joined through the accepted ones (never the user themself, never an
+ * organisation's last owner). Answers what was removed.
+ */
+export async function dropWhatWasInvitedBy(
+  ctx: Pick<ServiceContext, "store">,
+  userId: string,
+): Promise<{ invitations: { orgId: string; email: string; role: Role }[]; members: { orgId: string; email: string; role: Role }[] }> {
+  const { invitations, memberships } = ctx.store.t;
+  return ctx.store.write(async (tx) => {
+    const pending = await tx
+      .delete(invitations)
+      .where(and(eq(invitations.invitedBy, userId), isNull(invitations.acceptedAt)))
+      .returning({ orgId: invitations.orgId, email: invitations.email, role: invitations.role });
+    const accepted = await tx.select({ orgId: invitations.orgId, email: invitations.email }).from(invitations).where(and(eq(invitations.invitedBy, userId), isNotNull(invitations.acceptedAt)));
+    const members: { orgId: string; email: string; role: Role }[] = [];
+    for (const { orgId, email } of accepted) {
+      const joined = await userByEmail(ctx, email);
+      if (!joined || joined.id === userId) continue;
+      const [membership] = await tx
+        .select({ id: memberships.id, role: memberships.role })
+        .from(memberships)
+        .where(and(eq(memberships.orgId, orgId), eq(memberships.userId, joined.id)))
+        .limit(1);
+      if (!membership) continue;
+      if (membership.role === "owner") {
+        const [owners] = await tx
+          .select({ n: count() })
+          .from(memberships)
+          .where(and(eq(memberships.orgId, orgId), eq(memberships.role, "owner")));
+        if (Number(owners?.n ?? 0) <= 1) continue;
+      }
+      await tx.delete(memberships).where(eq(memberships.id, membership.id));
+      members.push({ orgId, email: joined.email, role: membership.role });
+    }
+    return { invitations: pending, members };
   });
 }

@@ -10,6 +10,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from "../../http/error
 import { roleAtLeast } from "../../lib/permissions";
 import { hashToken, newToken } from "../../lib/tokens";
 import { recordAudit, type AuditActor } from "../audit/service";
+import { requireProvedEmail } from "../auth/email-verification";
 import { usersByIds } from "../auth/service";
 import { hasTwoFactor } from "../auth/two-factor";
 import { effectiveRole } from "../orgs/directory";
@@ -48,6 +49,7 @@ export async function listTokens(ctx: OrgContext): Promise<ApiTokenView[]> {
 export async function createToken(ctx: OrgContext, input: { name: string; role: Role; expiresAt: Date | null }): Promise<CreatedToken & { name: string; role: Role }> {
   sessionOnly(ctx);
   if (!roleAtLeast(ctx.actor.role, input.role)) throw new ForbiddenError(`A token's role can be at most your own (${ctx.actor.role}).`);
+  await requireProvedEmail(ctx, ctx.actor.user.userId);
   const now = ctx.now();
   if (input.expiresAt && (Number.isNaN(input.expiresAt.getTime()) || input.expiresAt <= now)) throw new ValidationError("The expiry must be in the future.", { expiresAt: "Choose a date in the future" });
   if (input.expiresAt && input.expiresAt.getTime() - now.getTime() > MAX_EXPIRY_MS) throw new ValidationError("The expiry can be at most 5 years ahead.", { expiresAt: "At most 5 years ahead" });
@@ -148,4 +150,10 @@ export async function auditTokensHeldBack(ctx: Pick<ServiceContext, "store" | "n
   for (const token of await tokensHeldBackByTwoFactor(ctx, of)) {
     await recordAudit(ctx, { orgId: token.orgId, actor, action: "token.held_back", target: token.tokenName, address, data: { tokenId: token.tokenId, tokenName: token.tokenName, createdBy: token.creatorEmail } });
   }
+}
+
+/** Deletes every API token this user created, in any organisation; answers what was deleted. */
+export async function dropTokensCreatedBy(ctx: Pick<ServiceContext, "store">, userId: string): Promise<{ orgId: string; name: string; role: Role }[]> {
+  const { apiTokens: t } = ctx.store.t;
+  return ctx.store.write((tx) => tx.delete(t).where(eq(t.createdBy, userId)).returning({ orgId: t.orgId, name: t.name, role: t.role }));
 }

@@ -6,7 +6,6 @@ import { ArrowLeft, Lock } from "lucide-react";
 import { useMemo, useState, type FormEvent } from "react";
 import type { Plan } from "../../../src/lib/plans";
 import { toast } from "../../lib/toast";
-import { TRIAL_RETURN_PATH } from "./api";
 import { TrialTerms } from "./TrialTerms";
 
 /** SPEC §8 payment toasts. */
@@ -31,7 +30,20 @@ function stripeFor(publishableKey: string): Promise<Stripe | null> {
  * Step 3: the card form (Stripe Elements) confirming the SetupIntent. Until the client secret
  * arrives it shows "Setting up your trial..."; the button waits for Stripe.js to load.
  */
-export function PaymentStep({ clientSecret, publishableKey, plan, onBack }: { clientSecret: string | null; publishableKey: string | null; plan: Plan; onBack: () => void }) {
+export function PaymentStep({
+  clientSecret,
+  publishableKey,
+  plan,
+  returnPath,
+  onBack,
+}: {
+  clientSecret: string | null;
+  publishableKey: string | null;
+  plan: Plan;
+  /** where the payment provider sends the visitor once the card is saved */
+  returnPath: string;
+  onBack: () => void;
+}) {
   const stripePromise = useMemo(() => (clientSecret && publishableKey ? stripeFor(publishableKey) : null), [clientSecret, publishableKey]);
   return (
     <section aria-labelledby="payment-heading" className="mx-auto grid w-full max-w-xl gap-6">
@@ -47,7 +59,7 @@ export function PaymentStep({ clientSecret, publishableKey, plan, onBack }: { cl
           </div>
         ) : (
           <Elements stripe={stripePromise} options={{ clientSecret, appearance: { theme: "stripe" } }}>
-            <CardSetupForm onBack={onBack} />
+            <CardSetupForm returnPath={returnPath} onBack={onBack} />
           </Elements>
         )}
         {!clientSecret && (
@@ -70,7 +82,7 @@ function BackButton({ onBack, disabled }: { onBack: () => void; disabled?: boole
   );
 }
 
-function CardSetupForm({ onBack }: { onBack: () => void }) {
+function CardSetupForm({ returnPath, onBack }: { returnPath: string; onBack: () => void }) {
   const stripe = useStripe();
   const elements = useElements();
   const [processing, setProcessing] = useState(false);
@@ -81,7 +93,7 @@ function CardSetupForm({ onBack }: { onBack: () => void }) {
     if (!stripe || !elements) return;
     setProcessing(true);
     try {
-      const { error } = await stripe.confirmSetup({ elements, confirmParams: { return_url: `${window.location.origin}${TRIAL_RETURN_PATH}` } });
+      const { error } = await stripe.confirmSetup({ elements, confirmParams: { return_url: `${window.location.origin}${returnPath}` } });
       // On success Stripe.js leaves the page for return_url; coming back here means it refused.
       if (error) toast({ title: PAYMENT_FAILED_TITLE, description: error.message ?? UNEXPECTED_ERROR_TOAST.description, variant: "destructive" });
     } catch (error) {

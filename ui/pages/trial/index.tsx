@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import type { TrialSetupInput } from "../../../src/features/billing/contract";
+import { TRIAL_VERIFICATION_MESSAGE, type TrialSetupInput } from "../../../src/features/billing/contract";
 import { DEFAULT_PLAN, isPlanKey, PLANS, type PlanKey } from "../../../src/lib/plans";
 import { SiteHeader } from "../../components/SiteHeader";
 import { ApiError } from "../../lib/api";
 import { clearWizardDetails, wizardDetails } from "../../lib/wizard-handoff";
 import { apiRequest } from "../../lib/api";
-import { createTrialSetup, useBillingConfig, WELCOME_PATH } from "./api";
+import { createTrialSetup, TRIAL_CHECK_EMAIL_PATH, TRIAL_RETURN_PATH, useBillingConfig, WELCOME_PATH } from "./api";
 import { DetailsStep, EMPTY_DETAILS, type TrialDetails } from "./DetailsStep";
 import { PaymentStep } from "./PaymentStep";
 import { PlanStep } from "./PlanStep";
@@ -24,7 +24,9 @@ function documentLoadedHere(): boolean {
 /**
  * /trial (SPEC §2, §4): plan → details → payment. Back returns payment to details and details
  * to plan. With billing off (no Stripe keys on the server) there is no payment step: the
- * details call signs the visitor in and the flow ends on the dashboard.
+ * details call signs the visitor in and the flow ends on the dashboard. With mail on the
+ * server nobody is signed in by the form: the flow ends on "check your email" (after the
+ * payment step, when there is one), and the mailed link signs in.
  */
 export default function TrialPage() {
   const navigate = useNavigate();
@@ -48,6 +50,9 @@ export default function TrialPage() {
   const [details, setDetails] = useState<TrialDetails>(() => ({ ...EMPTY_DETAILS, company: carried?.name ?? "", email: carried?.email ?? "" }));
   const [clientSecret, setClientSecret] = useState<string | null>(null);
   const [serverFields, setServerFields] = useState<Record<string, string> | undefined>();
+  // mail on: the account waits for its confirmation link (also where the payment provider returns then)
+  const [awaitingLink, setAwaitingLink] = useState(false);
+  const [checkEmail, setCheckEmail] = useState<string | null>(() => (params.get("step") === "check-email" ? TRIAL_VERIFICATION_MESSAGE : null));
 
   const setup = useMutation({ mutationFn: createTrialSetup });
 
@@ -58,7 +63,19 @@ export default function TrialPage() {
     setClientSecret(null);
     if (billingOn) setStep("payment"); // shows "Setting up your trial..." until the secret arrives
     setup.mutate(values, {
-      onSuccess: async ({ clientSecret: secret }) => {
+      onSuccess: async ({ clientSecret: secret, verificationSent, message }) => {
+        if (verificationSent) {
+          // not signed in yet: the wizard's details wait for the next visit
+          setAwaitingLink(true);
+          if (!secret) {
+            setCheckEmail(message ?? TRIAL_VERIFICATION_MESSAGE);
+            return;
+          }
+          setClientSecret(secret);
+          setStep("payment");
+          return;
+        }
+        setAwaitingLink(false);
         // The visitor is signed in now: the wizard's domain becomes the organization's first (a refusal leaves it to Domains).
         if (carried?.domain) await apiRequest("POST", "/api/domains", { name: carried.domain }).catch(() => undefined);
         clearWizardDetails();
@@ -87,6 +104,27 @@ export default function TrialPage() {
     ...(billingOn ? [{ key: "payment" as const, label: "Payment" }] : []),
   ];
   const current = steps.findIndex((s) => s.key === step);
+
+  if (checkEmail) {
+    return (
+      <div className="min-h-screen bg-base-200">
+        <SiteHeader>
+          <Link to="/login" className="btn btn-ghost btn-sm">
+            Sign In
+          </Link>
+        </SiteHeader>
+        <main className="mx-auto grid max-w-xl gap-4 px-4 py-12 text-center sm:px-6">
+          <h1 className="text-3xl font-bold">Check your email to continue</h1>
+          <p role="status" className="text-base-content/80">
+            {checkEmail}
+          </p>
+          <Link to="/" className="link link-primary text-sm">
+            Return to Home
+          </Link>
+        </main>
+      </div>
+    );
+  }
 
   return (
     <div className="min-h-screen bg-base-200">
@@ -124,7 +162,13 @@ export default function TrialPage() {
           />
         )}
         {step === "payment" && (
-          <PaymentStep clientSecret={clientSecret} publishableKey={config.data?.publishableKey ?? null} plan={PLANS[plan]} onBack={() => setStep("details")} />
+          <PaymentStep
+            clientSecret={clientSecret}
+            publishableKey={config.data?.publishableKey ?? null}
+            plan={PLANS[plan]}
+            returnPath={awaitingLink ? TRIAL_CHECK_EMAIL_PATH : TRIAL_RETURN_PATH}
+            onBack={() => setStep("details")}
+          />
         )}
       </main>
     </div>
