@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./accounts";
 
 /**
@@ -31,8 +31,5 @@ export const organizationBranding = sqliteTable(
     customHostnameStatus: text("custom_hostname_status").notNull().default("pending"),
     customHostnameCheckedAt: integer("custom_hostname_checked_at", { mode: "timestamp" }),
   },
-  (t) => [
-    uniqueIndex("organization_branding_verified_hostname_unique").on(t.customHostname).where(sql`${t.customHostnameStatus} = 'verified'`),
-    index("organization_branding_custom_hostname_idx").on(t.customHostname),
-  ],
+  (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.customHostname).where(sql`${t.customHostnameStatus} = 'verified'`)],
 );
