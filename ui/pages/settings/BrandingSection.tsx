@@ -244,7 +244,7 @@ function HostnameStatusPanel({ branding }: { branding: BrandingView }) {
       )}
       {branding.customHostnameProof && (
         <div className="flex min-w-0 flex-col gap-1">
-          <p className="text-xs opacity-70">And this TXT record, which proves the hostname is yours (no other organization can use it while it is published):</p>
+          <p className="text-xs opacity-70">Also publish this TXT record: it proves the hostname is yours, and no other organization can use the hostname while it is published.</p>
           <DnsProofRecordView record={branding.customHostnameProof} testId="hostname-proof" />
         </div>
       )}
