@@ -1,7 +1,8 @@
 /**
  * Single sign-on in Chromium against the built executable and a real OpenID provider
  * (`oidc-provider` on 127.0.0.1, its own sign-in page): an owner sets up single sign-on in
- * Settings; a new person signs in with "Sign in with SSO" through the provider's page and lands
+ * Settings and proves its email domains (their TXT records published on a local DNS server, then
+ * Check now); a new person signs in with "Sign in with SSO" through the provider's page and lands
  * in the app as a member; an address outside the allowed domains comes back to the sign-in page
  * with the reason. Then the forced enrolment: once the owner requires two-factor sign-in, a
  * member without it who signs in (with a password) is sent to /app/two-factor before anything
@@ -13,9 +14,16 @@ import type { Page } from "playwright-core";
 import { base32Decode, totp } from "../../src/lib/totp";
 import { newPage } from "../support/browser";
 import { noOverflow, shot, signUpViaApi, useServerAndBrowser } from "../support/e2e";
+import { startDnsServer, type TestDnsServer } from "../support/dns-server";
 import { startOidcProvider, type TestOidcProvider } from "../support/oidc-provider";
 
-const ctx = useServerAndBrowser({ args: ["--allow-insecure-oidc"] });
+// the DNS server the app asks for the domains' proof records, started before the app (its address is a flag)
+let dns: TestDnsServer;
+beforeAll(async () => {
+  dns = await startDnsServer({});
+});
+afterAll(() => dns?.close());
+const ctx = useServerAndBrowser({ args: () => ["--allow-insecure-oidc", "--dns-server", dns.address] });
 const CLIENT = { clientId: "dmarcwarden-e2e", clientSecret: "e2e-client-secret-7c1f2a" };
 const DOMAIN = "sso-e2e.example";
 let idp: TestOidcProvider;
@@ -64,6 +72,14 @@ describe("single sign-on", () => {
     const settings = await (await page.request.get(base + "/api/sso")).text();
     expect(settings).not.toContain(CLIENT.clientSecret);
     const slug = JSON.parse(settings).organizationSlug as string;
+    // both domains pending until their TXT records are published and checked
+    const domains = JSON.parse(settings).connection.domains as { domain: string; status: string; record: { name: string; value: string } }[];
+    expect(domains.map((d) => d.status)).toEqual(["pending", "pending"]);
+    await section.getByTestId(`sso-proof-${DOMAIN}-value`).waitFor();
+    expect(await section.getByTestId(`sso-proof-${DOMAIN}-value`).textContent()).toBe(domains[0]!.record.value);
+    for (const { record } of domains) dns.zone[record.name] = { TXT: [record.value] };
+    await section.getByRole("button", { name: "Check now" }).click();
+    await section.getByText("Every allowed domain is proved.", { exact: false }).waitFor();
     await section.scrollIntoViewIfNeeded();
     await shot(page, "sso-settings-1280");
     if (process.env.SHOTS_DIR) await section.screenshot({ path: `${process.env.SHOTS_DIR}/sso-section-1280.png` });

@@ -1,8 +1,9 @@
 /**
  * An MSP's custom hostname (issue 17, white-label): set in PUT /api/branding (validated, not the
- * deployment's own host, unique) and pending until verified (POST /api/branding/hostname/verify:
- * a CNAME to --public-url's host, or only its addresses, asked of the test DNS server through the
- * server's resolver). Once verified, a request whose Host is that name gets the MSP's branding on
+ * deployment's own host, not one another organization holds verified) and pending until verified
+ * (POST /api/branding/hostname/verify: a CNAME to --public-url's host, or only its addresses, and
+ * the organization's own TXT proof record at _dmarcwarden-verify.<name>, asked of the test DNS
+ * server through the server's resolver). Once verified, a request whose Host is that name gets the MSP's branding on
  * the signed-out pages; mail links for its organisations (invitations, password links, alerts,
  * digests) use https://<hostname>. A pending, failed or renamed hostname is used for nothing. The
  * Host header only selects among verified names: links are never built from it, and cookies stay
@@ -64,9 +65,18 @@ const put = (w: { t: TestApp; ownerCookie: string }, customHostname: string, coo
   w.t.json("PUT", "/api/branding", { cookie, body: { productName: "Acme Mail Shield", primaryColor: "#ff6600", supportEmail: "help@acme.example", customHostname } });
 const onHost = (host: string) => ({ headers: { host } });
 const verify = (w: { t: TestApp; ownerCookie: string }, cookie = w.ownerCookie) => w.t.json("POST", "/api/branding/hostname/verify", { cookie });
-/** sets the hostname and verifies it (the test DNS server has it as a CNAME to --public-url's host) */
+/** publishes the organization's proof record for its stored hostname (as GET /api/branding shows it); answers the record */
+async function publishProof(w: { t: TestApp; ownerCookie: string }, cookie = w.ownerCookie) {
+  const proof = (await w.t.json("GET", "/api/branding", { cookie })).body.customHostnameProof;
+  expect(`${proof.type} ${proof.name}`).toStartWith("TXT _dmarcwarden-verify.");
+  const entry = (dns!.zone[proof.name] ??= {});
+  entry.TXT = [...(entry.TXT ?? []), proof.value];
+  return proof as { name: string; type: "TXT"; value: string };
+}
+/** sets the hostname, publishes its proof record and verifies it (the test DNS server has it as a CNAME to --public-url's host) */
 async function putVerified(w: { t: TestApp; ownerCookie: string }, customHostname = HOST) {
   expect((await put(w, customHostname)).status).toBe(200);
+  await publishProof(w);
   const verified = await verify(w);
   expect(verified.body.status).toBe("verified");
 }
@@ -91,7 +101,9 @@ test("an MSP sets its hostname (normalized, audited); it is validated, not the s
   expect(own.status).toBe(400);
   expect(own.body.error.message).toBe(HOSTNAME_IS_OWN);
 
-  // another MSP cannot take it, in any spelling
+  // verified, another MSP cannot take it, in any spelling
+  await publishProof(w);
+  expect((await verify(w)).body.status).toBe("verified");
   const other = await createOrg(w.store, "Other MSP");
   const otherOwner = await createUser(w.store, "other@example.test");
   await addMember(w.store, other, otherOwner, "owner");
@@ -209,6 +221,7 @@ test("a pending hostname brands nothing and changes no link; verified, it does; 
   expect((await buildDigest(w.t.deps, w.clientId, { includeClients: false })).link).toBe(`${PUBLIC_URL}/app/dashboard`);
 
   // verified through the server's resolver (the test DNS server): used everywhere
+  await publishProof(w);
   const verified = await verify(w);
   expect(verified.status).toBe(200);
   expect(verified.body).toMatchObject({ customHostname: HOST, status: "verified" });
@@ -247,10 +260,13 @@ test("a hostname that does not point here fails with the record to publish; the 
   for (const [name, entry, found] of cases) {
     if (entry) w.dns.zone[name] = entry;
     expect((await put(w, name)).status).toBe(200);
+    // a name that does not exist cannot hold a proof record below it either (that would make it exist)
+    const proof = entry ? await publishProof(w) : null;
     const res = await verify(w);
     expect(`${name} ${res.status} ${res.body.status}`).toBe(`${name} 200 failed`);
     expect(res.body.message).toContain(found);
-    expect(res.body.message).toContain(`Publish this DNS record: ${record(name)}`);
+    if (proof) expect(res.body.message).toContain(`Publish this DNS record: ${record(name)}`);
+    else expect(res.body.message).toContain(`Publish these DNS records: ${record(name)} and _dmarcwarden-verify.${name} TXT "dmarcwarden-verify=`);
     expect((await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body).toMatchObject({ customHostnameStatus: "failed", customHostnameCheckedAt: res.body.checkedAt });
     expect((await w.t.json("GET", "/api/branding/public", onHost(name))).body.productName).toBe("dmarcwarden");
     expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
@@ -262,6 +278,7 @@ test("a hostname that does not point here fails with the record to publish; the 
   // an A record to the deployment's own address verifies as well
   w.dns.zone["by-address.msp-example.com"] = { A: ["192.0.2.10"] };
   await put(w, "by-address.msp-example.com");
+  await publishProof(w);
   const byAddress = await verify(w);
   expect(byAddress.body.status).toBe("verified");
   expect(byAddress.body.message).toContain("has this server's addresses (192.0.2.10)");
@@ -342,4 +359,101 @@ test("without outgoing mail, the invitation's link to copy starts with --public-
   expect(await copy("first@example.test")).toMatchObject({ emailed: false, link: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/invite\\?token=`)) });
   await putVerified(w);
   expect((await copy("second@example.test")).link).toStartWith(`https://${HOST}/invite?token=`);
+});
+
+/** a second MSP with its own owner, signed in */
+async function rivalMsp(w: { store: TestApp["deps"]["store"] }, name = "Rival MSP") {
+  const orgId = await createOrg(w.store, name);
+  const owner = await createUser(w.store, `owner@${name.toLowerCase().replace(/\W+/g, "")}.test`);
+  await addMember(w.store, orgId, owner, "owner");
+  return { orgId, cookie: await signIn(w.store, owner, orgId) };
+}
+
+test("a hostname that points here without the organization's own TXT proof record stays unverified, and says what to publish", async () => {
+  const w = await world();
+  const saved = await put(w, HOST);
+  const proof = saved.body.customHostnameProof;
+  expect(proof).toEqual({ name: `_dmarcwarden-verify.${HOST}`, type: "TXT", value: expect.stringMatching(/^dmarcwarden-verify=[A-Za-z0-9_-]{43}$/) });
+  // the same record every time it is shown
+  expect((await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body.customHostnameProof).toEqual(proof);
+
+  // the CNAME alone (what every MSP's name has) does not verify it
+  const bare = await verify(w);
+  expect(bare.status).toBe(200);
+  expect(bare.body.status).toBe("failed");
+  expect(bare.body.message).toContain(`${proof.name} has no TXT record.`);
+  expect(bare.body.message).toContain(`Publish this DNS record: ${proof.name} TXT "${proof.value}"`);
+  expect(w.dns.questions).toContain(`TXT ${proof.name}`);
+  expect(await orgIdByHostname(w.t.deps, HOST)).toBeNull();
+  expect((await w.t.json("GET", "/api/branding/public", onHost(HOST))).body.productName).toBe("dmarcwarden");
+
+  // another organization's value for the same name is not this one's proof
+  const rival = await rivalMsp(w);
+  expect((await put(w, HOST, rival.cookie)).status).toBe(200);
+  const rivalProof = (await w.t.json("GET", "/api/branding", { cookie: rival.cookie })).body.customHostnameProof;
+  expect(rivalProof.name).toBe(proof.name);
+  expect(rivalProof.value).not.toBe(proof.value);
+  w.dns.zone[proof.name] = { TXT: [rivalProof.value] };
+  const wrong = await verify(w);
+  expect(wrong.body.status).toBe("failed");
+  expect(wrong.body.message).toContain("has no TXT record with this organization's value");
+
+  // the organization's own record beside it: verified and used
+  w.dns.zone[proof.name] = { TXT: ["some-other=verification", proof.value] };
+  const ok = await verify(w);
+  expect(ok.body.status).toBe("verified");
+  expect(ok.body.message).toContain("holds this organization's proof record");
+  expect(await orgIdByHostname(w.t.deps, HOST)).toBe(w.mspId);
+});
+
+test("a second organization cannot take a verified hostname; one that only typed it first does not block the one that proves it", async () => {
+  const w = await world();
+  // a rival MSP types the name first (it points here, as every MSP's name does)
+  const rival = await rivalMsp(w);
+  expect((await put(w, HOST, rival.cookie)).status).toBe(200);
+  // the name's real owner can still set it, publish its proof and verify it
+  expect((await put(w, HOST)).status).toBe(200);
+  await publishProof(w);
+  expect((await verify(w)).body.status).toBe("verified");
+
+  // now the rival can neither verify it (even with its own record published too) nor set it again
+  await publishProof(w, rival.cookie);
+  const refused = await verify(w, rival.cookie);
+  expect(refused.status).toBe(409);
+  expect(refused.body.error.message).toBe(HOSTNAME_TAKEN);
+  expect((await put(w, "portal.rival.example", rival.cookie)).status).toBe(200);
+  const again = await put(w, HOST, rival.cookie);
+  expect(again.status).toBe(409);
+  expect(again.body.error).toMatchObject({ message: HOSTNAME_TAKEN, fields: { customHostname: HOSTNAME_TAKEN } });
+  // the refusals changed nothing: the rival keeps its other name, the owner its verified one
+  const rows = await w.store.db.select().from(organizationBranding);
+  expect(rows.find((r) => r.orgId === rival.orgId)).toMatchObject({ customHostname: "portal.rival.example", customHostnameStatus: "pending" });
+  expect(rows.find((r) => r.orgId === w.mspId)).toMatchObject({ customHostname: HOST, customHostnameStatus: "verified" });
+  expect(await orgIdByHostname(w.t.deps, HOST)).toBe(w.mspId);
+  expect((await w.t.json("GET", "/api/branding/public", onHost(HOST))).body.productName).toBe("Acme Mail Shield");
+});
+
+test("the daily re-check drops a verified name whose proof record is gone; then another organization can prove and use it", async () => {
+  const w = await world();
+  await putVerified(w);
+  const proof = (await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body.customHostnameProof;
+  const rival = await rivalMsp(w);
+  expect((await put(w, HOST, rival.cookie)).status).toBe(409);
+
+  // the name's DNS now belongs to the rival: the first MSP's record is removed (the CNAME still points here)
+  delete w.dns.zone[proof.name];
+  const clock = new Date(Date.now() + 25 * 3_600_000);
+  expect(await recheckHostnames({ ...w.t.deps, now: () => clock })).toBe(1);
+  const dropped = (await w.t.json("GET", "/api/branding", { cookie: w.ownerCookie })).body;
+  expect(dropped).toMatchObject({ customHostname: HOST, customHostnameStatus: "failed" });
+  expect(w.t.logs.join("\n")).toContain("custom_hostname_unverified");
+  expect(await orgIdByHostname(w.t.deps, HOST)).toBeNull();
+  expect(await mailOriginFor(w.t.deps, w.clientId)).toBeNull();
+
+  expect((await put(w, HOST, rival.cookie)).status).toBe(200);
+  await publishProof(w, rival.cookie);
+  expect((await verify(w, rival.cookie)).body.status).toBe("verified");
+  expect(await orgIdByHostname(w.t.deps, HOST)).toBe(rival.orgId);
+  // and the first MSP, without its record, cannot take it back
+  expect((await verify(w)).status).toBe(409);
 });

@@ -351,6 +351,16 @@ const CASES: Case[] = [
     unchanged: homeSsoUnchanged,
   },
   {
+    // the home connection's pending domains checked (none proved here); a foreign organisation has no connection
+    name: "POST /api/sso/domains/check",
+    run: async (w, c) => (await homeSso(w), w.t.json("POST", "/api/sso/domains/check", { cookie: c })),
+    home: adminsOnly(200),
+    foreign: adminsOnly(404),
+    homeToken: all(403),
+    foreignToken: all(403),
+    unchanged: homeSsoUnchanged,
+  },
+  {
     name: "DELETE /api/sso",
     run: async (w, c) => (await homeSso(w), w.t.json("DELETE", "/api/sso", { cookie: c })),
     home: adminsOnly(200),

@@ -5,12 +5,15 @@
  * be refused: wrong state, an ID token of another flow (nonce), of another client (audience),
  * of another provider (issuer and signature), a disallowed or unverified email, and a code from
  * another organisation's identity provider. Issuers must be https and public unless
- * --allow-insecure-oidc.
+ * --allow-insecure-oidc. Allowed email domains are used only once proved: the organisation's TXT
+ * record at _dmarcwarden-verify.<domain>, asked of the test DNS server on "Check now".
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { createSign, generateKeyPairSync } from "node:crypto";
 import { eq } from "drizzle-orm";
+import { createResolver } from "../../src/features/dns/resolver";
 import { makeTestApp, cookieFrom, type TestApp } from "../support/app";
+import { startDnsServer, type TestDnsServer } from "../support/dns-server";
 import { addMember, createOrg, createUser, signIn } from "../support/fixtures";
 import { CookieJar, signInAtProvider, startOidcProvider, type TestOidcProvider } from "../support/oidc-provider";
 
@@ -23,14 +26,17 @@ let idp: TestOidcProvider;
 /** a second provider that also knows the Acme client (an impostor with its own keys) */
 let impostor: TestOidcProvider;
 let globexIdp: TestOidcProvider;
+/** where the organizations publish their domains' proof records */
+let dns: TestDnsServer;
 
 beforeAll(async () => {
   idp = await startOidcProvider({ clients: [ACME, OTHER_CLIENT] });
   impostor = await startOidcProvider({ clients: [ACME] });
   globexIdp = await startOidcProvider({ clients: [GLOBEX] });
+  dns = await startDnsServer({});
 });
 afterAll(async () => {
-  await Promise.all([idp.close(), impostor.close(), globexIdp.close()]);
+  await Promise.all([idp.close(), impostor.close(), globexIdp.close(), dns.close()]);
 });
 
 let t: TestApp | null = null;
@@ -41,7 +47,9 @@ afterEach(async () => {
 });
 
 async function world(options: { allowInsecure?: boolean } = {}) {
-  t = await makeTestApp({ config: { allowInsecureOidc: options.allowInsecure ?? true } });
+  for (const name of Object.keys(dns.zone)) delete dns.zone[name];
+  const resolver = createResolver({ servers: [{ host: dns.host, port: dns.port }], timeoutMs: 1000 });
+  t = await makeTestApp({ config: { allowInsecureOidc: options.allowInsecure ?? true }, deps: { resolver } });
   const orgId = await createOrg(t.deps.store, "Acme Corp");
   const ownerId = await createUser(t.deps.store, "owner@acme.test", "Acme Owner");
   await addMember(t.deps.store, orgId, ownerId, "owner");
@@ -51,10 +59,24 @@ async function world(options: { allowInsecure?: boolean } = {}) {
 
 const acmeSettings = (issuer = idp.issuer) => ({ issuer, clientId: ACME.clientId, clientSecret: ACME.clientSecret, allowedDomains: "acme.test, acme-labs.test", newUserRole: "member", enabled: true });
 
+/** Publishes the proof record of each of the organization's pending domains (as Settings shows them), then checks them. */
+async function proveDomains(t: TestApp, cookie: string) {
+  const pending = ((await t.json("GET", "/api/sso", { cookie })).body.connection.domains as { status: string; record: { name: string; value: string } }[]).filter((d) => d.status === "pending");
+  for (const { record } of pending) {
+    const entry = (dns.zone[record.name] ??= {});
+    entry.TXT = [...(entry.TXT ?? []), record.value];
+  }
+  const checked = await t.json("POST", "/api/sso/domains/check", { cookie });
+  expect(checked.status).toBe(200);
+  expect(checked.body.connection.domains.every((d: { status: string }) => d.status === "proved")).toBe(true);
+  return checked.body;
+}
+
 async function configured(options: { allowInsecure?: boolean } = {}) {
   const w = await world(options);
   const saved = await w.t.json("PUT", "/api/sso", { cookie: w.owner, body: acmeSettings() });
   expect(saved.status).toBe(200);
+  await proveDomains(w.t, w.owner);
   return w;
 }
 
@@ -139,6 +161,7 @@ async function secondOrg(t: TestApp, name: string, issuer: string, client: { cli
   const owner = await signIn(t.deps.store, ownerId, orgId);
   const saved = await t.json("PUT", "/api/sso", { cookie: owner, body: { issuer, clientId: client.clientId, clientSecret: client.clientSecret, allowedDomains: ["acme.test"], newUserRole: "viewer" } });
   expect(saved.status).toBe(200);
+  await proveDomains(t, owner);
   return { orgId, owner, slug: await slugOf(t, orgId) };
 }
 
@@ -394,6 +417,7 @@ describe("settings", () => {
     expect(audit.body.entries[0]).toMatchObject({ target: idp.issuer, data: { changed: ["created"], clientId: ACME.clientId } });
     for (const text of [JSON.stringify(saved.body), JSON.stringify(read.body), JSON.stringify(row), JSON.stringify(audit.body), t.logs.join("\n")]) expect(text).not.toContain(ACME.clientSecret);
 
+    await proveDomains(t, owner);
     // a change without a secret keeps the stored one (sign-in still works); the audit names what changed
     const changed = await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), clientSecret: "", newUserRole: "viewer" } });
     expect(changed.status).toBe(200);
@@ -451,5 +475,69 @@ describe("settings", () => {
     const { hashToken } = await import("../../src/lib/tokens");
     await t.deps.store.db.insert(t.deps.store.t.apiTokens).values({ orgId, name: "ci", role: "admin", tokenHash: hashToken("dwt_sso-admin-token"), createdBy: ownerId });
     expect((await t.json("GET", "/api/sso", { headers: { authorization: "Bearer dwt_sso-admin-token" } })).status).toBe(403);
+  });
+});
+
+describe("allowed email domains must be proved", () => {
+  test("an unproved allowed domain is pending: its addresses get no account in the organization; once its TXT record is published and checked, they sign in", async () => {
+    const { t, orgId, owner } = await world();
+    const saved = await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), allowedDomains: "acme.test, other.test" } });
+    expect(saved.status).toBe(200);
+    const domains = saved.body.domains as { domain: string; status: string; record: { name: string; type: string; value: string } }[];
+    expect(domains.map((d) => [d.domain, d.status, d.record.name, d.record.type])).toEqual([
+      ["acme.test", "pending", "_dmarcwarden-verify.acme.test", "TXT"],
+      ["other.test", "pending", "_dmarcwarden-verify.other.test", "TXT"],
+    ]);
+    const slug = await slugOf(t, orgId);
+
+    // pending: not offered by email domain, and a sign-in through the organization's short name creates nothing
+    const start = await t.json("POST", "/api/auth/sso/start", { body: { identifier: "victim@other.test" } });
+    expect(start.status).toBe(404);
+    const reason = await expectRefused(t, await signInWithSso(t, slug, "victim@other.test"), "domain_not_proved", owner);
+    expect(reason).toContain("other.test");
+    expect(await usersNamed(t, "victim@other.test")).toHaveLength(0);
+    expect(await acmeMembers(t, orgId)).toBe(1);
+
+    // checked without a record, or with another organization's value: still pending, and the answer says what to publish
+    const other = domains.find((d) => d.domain === "other.test")!;
+    dns.zone[other.record.name] = { TXT: ["dmarcwarden-verify=someone-elses-token"] };
+    const notYet = await t.json("POST", "/api/sso/domains/check", { cookie: owner });
+    expect(notYet.status).toBe(200);
+    expect(notYet.body.results).toEqual([
+      { domain: "acme.test", status: "pending", message: expect.stringContaining("_dmarcwarden-verify.acme.test has no TXT record.") },
+      { domain: "other.test", status: "pending", message: expect.stringContaining(`Publish this DNS record, then check again: ${other.record.name} TXT "${other.record.value}"`) },
+    ]);
+    expect(dns.questions).toContain(`TXT ${other.record.name}`);
+    await expectRefused(t, await signInWithSso(t, slug, "victim@other.test"), "domain_not_proved", owner);
+
+    // the record published and checked: proved (audited), and the address signs in
+    dns.zone[other.record.name] = { TXT: [other.record.value] };
+    const checked = await t.json("POST", "/api/sso/domains/check", { cookie: owner });
+    expect(checked.body.results.find((r: { domain: string }) => r.domain === "other.test")).toMatchObject({ status: "proved" });
+    expect(checked.body.connection.domains.map((d: { domain: string; status: string }) => `${d.domain} ${d.status}`)).toEqual(["acme.test pending", "other.test proved"]);
+    expect((await t.json("GET", "/api/sso", { cookie: owner })).body.connection.domains[1].status).toBe("proved");
+    const audit = (await t.json("GET", "/api/audit?action=sso.configured", { cookie: owner })).body.entries[0];
+    expect(audit.data).toEqual({ changed: ["domains proved"], proved: ["other.test"] });
+    const done = await signInWithSso(t, "victim@other.test");
+    expect(done.location).toBe("/app");
+    expect(await usersNamed(t, "victim@other.test")).toHaveLength(1);
+    // still pending acme.test stays refused
+    await expectRefused(t, await signInWithSso(t, slug, "ada@acme.test"), "domain_not_proved", owner);
+
+    // a domain removed from the list loses its proof: listed again, it is pending until checked again
+    expect((await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), clientSecret: undefined, allowedDomains: "acme.test" } })).status).toBe(200);
+    const relisted = await t.json("PUT", "/api/sso", { cookie: owner, body: { ...acmeSettings(), clientSecret: undefined, allowedDomains: "acme.test, other.test" } });
+    expect(relisted.body.domains.map((d: { status: string }) => d.status)).toEqual(["pending", "pending"]);
+  });
+
+  test("checking needs a connection, and members may not check", async () => {
+    const { t, orgId, owner } = await world();
+    const none = await t.json("POST", "/api/sso/domains/check", { cookie: owner });
+    expect(none.status).toBe(404);
+    expect(none.body.error.message).toContain("no single sign-on");
+    expect((await t.json("PUT", "/api/sso", { cookie: owner, body: acmeSettings() })).status).toBe(200);
+    const memberId = await createUser(t.deps.store, "member@acme.test");
+    await addMember(t.deps.store, orgId, memberId, "member");
+    expect((await t.json("POST", "/api/sso/domains/check", { cookie: await signIn(t.deps.store, memberId, orgId) })).status).toBe(403);
   });
 });

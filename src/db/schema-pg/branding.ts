@@ -18,7 +18,7 @@ export const organizationBranding = pgTable(
     customHostnameCheckedAt: epoch("custom_hostname_checked_at"),
   },
   // sharded by organization, PostgreSQL keeps org_id in every unique index: one organization's
-  // name is unique per row here, and across organizations by the service's check, which runs
-  // serializable (two claims at once: one is retried and sees the other)
+  // name is unique per row here, and a verified name across organizations by the service's check,
+  // which runs serializable (two verifications at once: one is retried and sees the other)
   (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.orgId, t.customHostname), index("organization_branding_custom_hostname_idx").on(t.customHostname)],
 );

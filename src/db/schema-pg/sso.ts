@@ -8,6 +8,7 @@ export const ssoConnections = pgTable("sso_connections", {
   clientId: text("client_id").notNull(),
   clientSecretEncrypted: text("client_secret_encrypted").notNull(),
   allowedDomains: text("allowed_domains").notNull(),
+  provedDomains: text("proved_domains").notNull().default("[]"),
   newUserRole: text("new_user_role", { enum: ROLES }).notNull().default("viewer"),
   enabled: boolean("enabled").notNull().default(true),
   createdAt: createdAt(),

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { organizations } from "./accounts";
 
@@ -5,11 +6,12 @@ import { organizations } from "./accounts";
  * White-label branding of an MSP (or any organisation on a plan that allows it): product name,
  * primary colour, support email and logo (PNG or JPEG, at most 256 KB, base64 in the database).
  * Its client organisations see it. One row per organisation; null columns fall back to the default.
- * `custom_hostname`: the MSP's own host name for the deployment (lower case, unique): requests
- * with that Host get its branding, and its organisations' mail links point there — only once
- * `custom_hostname_status` is 'verified' (its DNS points at the deployment); 'pending' until
- * checked, 'failed' when the last check did not find it pointing here. `custom_hostname_checked_at`:
- * the last check.
+ * `custom_hostname`: the MSP's own host name for the deployment (lower case): requests with that
+ * Host get its branding, and its organisations' mail links point there — only once
+ * `custom_hostname_status` is 'verified' (its DNS points at the deployment and holds the
+ * organisation's proof record); 'pending' until checked, 'failed' when the last check did not
+ * find both. Several organisations may have typed the same name, but only one holds it verified
+ * (the partial unique index). `custom_hostname_checked_at`: the last check.
  */
 export const organizationBranding = sqliteTable(
   "organization_branding",
@@ -29,5 +31,5 @@ export const organizationBranding = sqliteTable(
     customHostnameStatus: text("custom_hostname_status").notNull().default("pending"),
     customHostnameCheckedAt: integer("custom_hostname_checked_at", { mode: "timestamp" }),
   },
-  (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.customHostname)],
+  (t) => [uniqueIndex("organization_branding_custom_hostname_unique").on(t.customHostname).where(sql`${t.customHostnameStatus} = 'verified'`)],
 );

@@ -5,7 +5,8 @@ import { createdAt, timestamp } from "./columns";
 /**
  * An organisation's single sign-on (OpenID Connect): at most one identity provider per
  * organisation. The client secret is sealed with the server key (AES-256-GCM, bound to the
- * organisation) and never answered; allowed email domains are a JSON array of lower-case names.
+ * organisation) and never answered; allowed email domains are a JSON array of lower-case names,
+ * each used only once proved by DNS (`proved_domains`).
  */
 export const ssoConnections = sqliteTable("sso_connections", {
   orgId: text("org_id").primaryKey().references(() => organizations.id, { onDelete: "cascade" }),
@@ -13,6 +14,8 @@ export const ssoConnections = sqliteTable("sso_connections", {
   clientId: text("client_id").notNull(),
   clientSecretEncrypted: text("client_secret_encrypted").notNull(),
   allowedDomains: text("allowed_domains").notNull(),
+  /** the allowed domains whose DNS proof record was found (JSON array); the others are pending and used for nothing */
+  provedDomains: text("proved_domains").notNull().default("[]"),
   /** the role a person gets who joins the organisation by signing in through it */
   newUserRole: text("new_user_role", { enum: ROLES }).notNull().default("viewer"),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),

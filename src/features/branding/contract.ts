@@ -1,5 +1,6 @@
 /** Shapes of the white-label branding API (issue 17): what an MSP sets and what its clients see. */
 import { z } from "zod";
+import type { DnsProofRecord } from "../dns/contract";
 
 /** The product's own name and colour, shown wherever no branding is in force. */
 export const DEFAULT_PRODUCT_NAME = "dmarcwarden";
@@ -48,7 +49,7 @@ export interface Branding {
 /** The sign-in page's answer for an MSP's link: name, logo and colour only. */
 export type PublicBranding = Pick<Branding, "productName" | "primaryColor" | "logoUrl">;
 
-/** A custom hostname is used only once verified: its DNS points at the deployment (--public-url's host). */
+/** A custom hostname is used only once verified: its DNS points at the deployment (--public-url's host) and holds the organisation's proof record. */
 export const HOSTNAME_STATUSES = ["pending", "verified", "failed"] as const;
 export type HostnameStatus = (typeof HOSTNAME_STATUSES)[number];
 
@@ -71,6 +72,8 @@ export interface BrandingResponse extends Branding {
   customHostnameCheckedAt: string | null;
   /** the DNS record to publish, e.g. "dmarc.msp.example CNAME app.dmarcwarden.example.", or null when it cannot be verified on this server */
   customHostnameRecord: string | null;
+  /** the TXT record that proves the organisation controls the hostname (published beside the CNAME), or null without a hostname */
+  customHostnameProof: DnsProofRecord | null;
   /** what the status means for the MSP (what to publish, or why it cannot be verified) */
   customHostnameMessage: string | null;
   /** whose branding is in force */

@@ -1,6 +1,7 @@
 /**
  * The daily re-check of verified custom hostnames: a hostname that no longer points at the
- * deployment becomes failed and stops being used (sign-in branding by Host, mail links). Runs
+ * deployment, or whose proof record is gone, becomes failed and stops being used (and free for
+ * another organisation to prove) (sign-in branding by Host, mail links). Runs
  * with the DNS checks' scheduler (wireDnsChecks); one node per hostname and day through a lease.
  */
 import { claimLease } from "../../db/leases";
@@ -12,7 +13,7 @@ const DAY_MS = 86_400_000;
 /** how often the scheduler looks for hostnames due (each is checked once a day) */
 const WAKE_MS = 60 * 60_000;
 
-type RecheckDeps = Pick<ServiceContext, "store" | "now" | "resolver" | "log"> & { config: Pick<ServiceContext["config"], "publicUrl"> };
+type RecheckDeps = Pick<ServiceContext, "store" | "now" | "resolver" | "log" | "secretKey"> & { config: ServiceContext["config"] };
 
 /** Re-checks every verified hostname last checked a day or more ago. Returns how many were checked. */
 export async function recheckHostnames(deps: RecheckDeps): Promise<number> {

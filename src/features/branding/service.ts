@@ -11,8 +11,11 @@
  *
  * A stored hostname is used only once verified: pending until its DNS is checked (through the
  * server's own resolver) and found to point at the deployment, a CNAME to --public-url's host or
- * only that host's addresses. Changing the name makes it pending again; a verified name is
- * re-checked daily (hostname-recheck.ts) and stops being used when it no longer points here.
+ * only that host's addresses, and to hold the organisation's proof record (dns/proof.ts: every
+ * MSP's name points here, so pointing here says nothing about whose it is). Changing the name
+ * makes it pending again; a verified name is re-checked daily (hostname-recheck.ts) and stops
+ * being used when either no longer holds. Only one organisation holds a name verified; another
+ * may type it but not verify it until the holder's proof fails.
  */
 import { isIP } from "node:net";
 import { and, eq, lt, ne, or, isNull } from "drizzle-orm";
@@ -23,10 +26,12 @@ import { billingOrg, planOf } from "../billing/limits";
 import { organizationInfo } from "../orgs/audience";
 import { membershipsOf } from "../orgs/directory";
 import { organizationBySlug } from "../orgs/service";
+import { checkProof, proofRecord, proofRecordText } from "../dns/proof";
 import type { DnsResolver } from "../dns/resolver";
 import { brandingSchema, DEFAULT_PRODUCT_NAME, isCustomHostname, normalizeHostname, LOGO_MAX_BYTES, type Branding, type BrandingInput, type BrandingResponse, type HostnameStatus, type HostnameVerification, type LogoType, type PublicBranding } from "./contract";
 
 type Ctx = Pick<ServiceContext, "store" | "stripe"> & { config?: Pick<ServiceContext["config"], "stripeSecretKey"> };
+type CheckCtx = Pick<ServiceContext, "store" | "now" | "resolver" | "secretKey"> & { config: ServiceContext["config"] };
 type Row = typeof import("../../db/schema").organizationBranding.$inferSelect;
 
 export const DEFAULT_BRANDING: Branding = { productName: DEFAULT_PRODUCT_NAME, primaryColor: null, supportEmail: null, logoUrl: null };
@@ -91,6 +96,7 @@ export async function getBranding(ctx: OrgContext): Promise<BrandingResponse> {
     customHostnameStatus: status,
     customHostnameCheckedAt: hostname ? (row!.customHostnameCheckedAt?.toISOString() ?? null) : null,
     customHostnameRecord: guidance && "record" in guidance ? guidance.record : null,
+    customHostnameProof: hostname ? proofRecord(ctx, orgId, hostname) : null,
     customHostnameMessage: !hostname || !guidance ? null : "reason" in guidance ? guidance.reason : HOSTNAME_STATUS_MESSAGES[status!],
     canEdit: roleAllows(role, "settings:manage") && planAllows && !isClient,
     planAllows,
@@ -124,19 +130,11 @@ export async function saveBranding(ctx: OrgContext, input: BrandingInput): Promi
   };
   const b = ctx.store.t.organizationBranding;
   const taken = () => new ConflictError(HOSTNAME_TAKEN, { customHostname: HOSTNAME_TAKEN });
-  try {
-    await ctx.store.write(async (tx) => {
-      if (hostname) {
-        const [other] = await tx.select({ orgId: b.orgId }).from(b).where(and(eq(b.customHostname, hostname), ne(b.orgId, orgId))).limit(1);
-        if (other) throw taken();
-      }
-      await tx.insert(b).values({ orgId, ...values }).onConflictDoUpdate({ target: b.orgId, set: values });
-    });
-  } catch (error) {
-    // two organisations claiming the same name at once: the unique index refuses the second
-    if (!(error instanceof ConflictError) && hostname && (await orgIdByHostname(ctx, hostname)) !== orgId) throw taken();
-    throw error;
-  }
+  // a name another organisation only typed stays free to claim: it is used once proved, by whoever proves it first
+  if (hostname && hostname !== (before?.customHostname ?? null) && (await heldElsewhere(ctx, orgId, hostname))) throw taken();
+  await ctx.store.write(async (tx) => {
+    await tx.insert(b).values({ orgId, ...values }).onConflictDoUpdate({ target: b.orgId, set: values });
+  });
   const after = values as Record<string, unknown>;
   const changed: Record<string, string> = {};
   for (const k of ["productName", "primaryColor", "supportEmail", "customHostname"] as const) {
@@ -145,7 +143,14 @@ export async function saveBranding(ctx: OrgContext, input: BrandingInput): Promi
   return changed;
 }
 
-export const HOSTNAME_TAKEN = "Another organization already uses this hostname. Enter a host name of your own.";
+export const HOSTNAME_TAKEN =
+  "Another organization has verified this hostname (its DNS holds that organization's proof record), so it cannot be used here. It becomes free once that record is removed and its daily check fails; or enter a host name of your own.";
+
+/** Whether an organisation other than `orgId` holds `hostname` verified. */
+async function heldElsewhere(ctx: Pick<ServiceContext, "store">, orgId: string, hostname: string): Promise<boolean> {
+  const holder = await orgIdByHostname(ctx, hostname);
+  return holder !== null && holder !== orgId;
+}
 export const HOSTNAME_IS_OWN = "That is this server's own address (its --public-url). Enter a host name of your own, e.g. dmarc.your-company.com.";
 
 /** The deployment's own host (--public-url) cannot be an MSP's: it would brand every sign-in page. */
@@ -174,9 +179,9 @@ export async function orgIdByHostname(ctx: Pick<ServiceContext, "store">, host: 
 
 /** What GET /api/branding says of a stored hostname beside its record (customHostnameRecord). */
 export const HOSTNAME_STATUS_MESSAGES: Record<HostnameStatus, string> = {
-  pending: "Publish this DNS record at your DNS provider, then verify. Until then the hostname is not used.",
-  verified: "The hostname points at this server: your clients' sign-in page and mail links use it.",
-  failed: "The last check did not find the hostname pointing at this server, so it is not used. Publish this DNS record, then verify again.",
+  pending: "Publish both DNS records at your DNS provider (the CNAME and the TXT proof record), then verify. Until then the hostname is not used.",
+  verified: "The hostname points at this server and holds your proof record: your clients' sign-in page and mail links use it.",
+  failed: "The last check did not find the hostname pointing at this server with your proof record, so it is not used. Publish both DNS records, then verify again.",
 };
 
 const statusOf = (row: Row): HostnameStatus => (row.customHostnameStatus === "verified" || row.customHostnameStatus === "failed" ? row.customHostnameStatus : "pending");
@@ -226,14 +231,13 @@ async function lookupHostname(resolver: DnsResolver, hostname: string, target: s
  * Checks an organisation's stored hostname now and stores the outcome (a temporary DNS failure
  * leaves the status as it was). For the Verify action and the daily re-check.
  */
-export async function checkHostname(
-  ctx: Pick<ServiceContext, "store" | "now" | "resolver"> & { config: Pick<ServiceContext["config"], "publicUrl"> },
-  orgId: string,
-): Promise<HostnameVerification | null> {
+export async function checkHostname(ctx: CheckCtx, orgId: string): Promise<HostnameVerification | null> {
   const row = await rowOf(ctx, orgId);
   const hostname = row?.customHostname;
   if (!row || !hostname) return null;
+  if (await heldElsewhere(ctx, orgId, hostname)) throw new ConflictError(HOSTNAME_TAKEN, { customHostname: HOSTNAME_TAKEN });
   const guidance = hostnameGuidance(ctx.config.publicUrl, hostname);
+  const proof = proofRecord(ctx, orgId, hostname);
   // whole seconds, as stored
   const now = new Date(Math.floor(ctx.now().getTime() / 1000) * 1000);
   let status: HostnameStatus;
@@ -243,17 +247,37 @@ export async function checkHostname(
     message = guidance.reason;
   } else if (!ctx.resolver) {
     status = statusOf(row);
-    message = `DNS lookups are not available on this server, so ${hostname} cannot be checked. Publish: ${guidance.record}`;
+    message = `DNS lookups are not available on this server, so ${hostname} cannot be checked. Publish: ${guidance.record} and ${proofRecordText(proof)}`;
   } else {
-    const outcome = await lookupHostname(ctx.resolver, hostname, guidance.target);
-    status = outcome.status === "unknown" ? statusOf(row) : outcome.status;
-    message = outcome.status === "verified" ? `Verified: ${outcome.found}` : `${outcome.found} Publish this DNS record: ${guidance.record}`;
+    const [outcome, proved] = await Promise.all([lookupHostname(ctx.resolver, hostname, guidance.target), checkProof(ctx.resolver, proof)]);
+    const missing = [outcome.status === "verified" ? null : guidance.record, proved.status === "proved" ? null : proofRecordText(proof)].filter((r) => r !== null);
+    if (outcome.status === "unknown" || proved.status === "unknown") {
+      status = statusOf(row);
+      message = [outcome, proved].find((o) => o.status === "unknown")!.found;
+    } else if (!missing.length) {
+      status = "verified";
+      message = `Verified: ${outcome.found} ${proved.found}`;
+    } else {
+      status = "failed";
+      const found = [outcome.status === "verified" ? null : outcome.found, proved.status === "proved" ? null : proved.found].filter(Boolean).join(" ");
+      message = `${found} Publish ${missing.length > 1 ? "these DNS records" : "this DNS record"}: ${missing.join(" and ")}`;
+    }
   }
   const b = ctx.store.t.organizationBranding;
   // only if the name is still the one checked (a rename meanwhile stays pending)
-  await ctx.store.write(async (tx) => {
-    await tx.update(b).set({ customHostnameStatus: status, customHostnameCheckedAt: now }).where(and(eq(b.orgId, orgId), eq(b.customHostname, hostname)));
-  });
+  try {
+    await ctx.store.write(async (tx) => {
+      if (status === "verified") {
+        const [holder] = await tx.select({ orgId: b.orgId }).from(b).where(and(eq(b.customHostname, hostname), eq(b.customHostnameStatus, "verified"), ne(b.orgId, orgId))).limit(1);
+        if (holder) throw new ConflictError(HOSTNAME_TAKEN, { customHostname: HOSTNAME_TAKEN });
+      }
+      await tx.update(b).set({ customHostnameStatus: status, customHostnameCheckedAt: now }).where(and(eq(b.orgId, orgId), eq(b.customHostname, hostname)));
+    });
+  } catch (error) {
+    // two organisations verifying the same name at once: the unique index of verified names refuses the second
+    if (!(error instanceof ConflictError) && status === "verified" && (await heldElsewhere(ctx, orgId, hostname))) throw new ConflictError(HOSTNAME_TAKEN, { customHostname: HOSTNAME_TAKEN });
+    throw error;
+  }
   return { customHostname: hostname, status, checkedAt: now.toISOString(), message };
 }
 

@@ -20,3 +20,12 @@ export type DnsLookupRequest = z.infer<typeof dnsLookupRequest>;
 export function splitSelectors(input: string): string[] {
   return input.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
 }
+
+/** The TXT record an organisation publishes to prove it controls a name (a custom hostname, an SSO email domain). */
+export interface DnsProofRecord {
+  /** where to publish it, e.g. _dmarcwarden-verify.example.com */
+  name: string;
+  type: "TXT";
+  /** the record's exact value */
+  value: string;
+}

@@ -95,6 +95,7 @@ export const CONTRACTS: Record<string, RouteContract> = {
   "GET /api/sso": { summary: "The organization's single sign-on (OpenID Connect) settings, without the client secret" },
   "PUT /api/sso": { summary: "Set up or change single sign-on (the client secret may be left out to keep the stored one)", body: saveSsoSchema },
   "DELETE /api/sso": { summary: "Remove single sign-on" },
+  "POST /api/sso/domains/check": { summary: "Check the pending allowed email domains' DNS proof records now: the ones found may sign in with single sign-on" },
   "POST /api/auth/sso/start": { summary: "Begin signing in with single sign-on: answers the identity provider's URL to send the browser to", body: startSsoSchema },
   "GET /api/auth/sso/callback": { summary: "Where the identity provider sends the browser back (authorization code, state); redirects into the app", produces: "text/html" },
   "GET /api/trends": { summary: "Daily messages and pass rate", query: trendsQuerySchema },

@@ -1,6 +1,7 @@
 /** Single sign-on (OpenID Connect): the settings form's schema, the sign-in entry and what the API answers. */
 import { z } from "zod";
 import { isValidDomainName } from "../../lib/domain-name";
+import type { DnsProofRecord } from "../dns/contract";
 
 /** Roles single sign-on may give a person on their first sign-in (never owner). */
 export const SSO_ROLES = ["admin", "member", "viewer"] as const;
@@ -50,6 +51,19 @@ export const startSsoSchema = z.object({
 });
 export type StartSsoInput = z.input<typeof startSsoSchema>;
 
+/**
+ * An allowed email domain is used only once the organisation proved it controls it (a TXT record
+ * in the domain's DNS): until then it is pending, and its addresses cannot sign in.
+ */
+export type SsoDomainStatus = "pending" | "proved";
+
+export interface SsoDomainView {
+  domain: string;
+  status: SsoDomainStatus;
+  /** the TXT record to publish (and keep) for this domain */
+  record: DnsProofRecord;
+}
+
 /** GET /api/sso: the organisation's connection without its secret (null: none configured). */
 export interface SsoConnectionView {
   issuer: string;
@@ -57,6 +71,8 @@ export interface SsoConnectionView {
   /** a secret is stored (it is never answered) */
   hasClientSecret: boolean;
   allowedDomains: string[];
+  /** each allowed domain with its proof: pending ones are used for nothing */
+  domains: SsoDomainView[];
   newUserRole: SsoRole;
   enabled: boolean;
   updatedAt: string;
@@ -68,6 +84,13 @@ export interface SsoSettingsResponse {
   redirectUri: string;
   /** the organisation's short name, which people may type on the sign-in page */
   organizationSlug: string;
+}
+
+/** POST /api/sso/domains/check: each pending domain's DNS asked now. */
+export interface SsoDomainCheckResponse {
+  connection: SsoConnectionView;
+  /** one per domain that was pending before the check: what was found */
+  results: { domain: string; status: SsoDomainStatus; message: string }[];
 }
 
 /** POST /api/auth/sso/start answers where to send the browser. */
@@ -82,6 +105,8 @@ export const SSO_ERRORS = {
   denied: "The identity provider did not sign you in. Start again, or ask your administrator.",
   email_not_verified: "Your identity provider did not confirm your email address, so it cannot be matched to an account here. Ask your administrator.",
   domain_not_allowed: "Your email domain is not allowed to sign in to this organization with single sign-on. Ask your administrator to add it.",
+  domain_not_proved:
+    "Your email domain is not yet proved to belong to this organization, so single sign-on cannot sign you in. Ask your administrator to publish the domain's DNS record shown in Settings → Single sign-on and check it.",
   disabled: "Single sign-on is turned off for this organization. Sign in with your password, or ask your administrator.",
   member_limit: "The organization has reached its plan's number of members. Ask its owner to upgrade or remove a member.",
   account_elsewhere: "An account with your email address also belongs to other organizations here, so single sign-on cannot open it. Sign in with your password (Forgot password? sets one).",

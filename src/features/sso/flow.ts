@@ -5,8 +5,8 @@
  * and nothing is stored per attempt. The callback checks state, exchanges the code with the
  * PKCE verifier, and verifies the ID token: its signature against the issuer's JWKS, issuer,
  * audience, expiry and nonce (openid-client). Then the email: the provider must say it is
- * verified, and its domain must be one the organisation allows — for new and existing users
- * alike. New users join with the connection's role; an existing account with that email is
+ * verified, and its domain must be one the organisation allows and proved it controls (a DNS
+ * proof record, see service.ts) — for new and existing users alike. New users join with the connection's role; an existing account with that email is
  * signed in (and joins the organisation with that role if it is not a member yet) only when it
  * belongs to no other organisation: the organisation's admins run its identity provider, which
  * could otherwise vouch for the address of someone who works in other organisations too.
@@ -29,7 +29,7 @@ import { effectiveRole, organizationsOf } from "../orgs/directory";
 import { joinOrganization } from "../orgs/members";
 import type { SsoErrorCode, SsoRole } from "./contract";
 import { cachedIssuer, describeIssuerError } from "./issuer";
-import { allowedDomainsOf, clientSecretOf, connectionForSlug, connectionOf, connectionsForDomain, redirectUriOf } from "./service";
+import { allowedDomainsOf, clientSecretOf, connectionForSlug, connectionOf, connectionsForDomain, provedDomainsOf, redirectUriOf } from "./service";
 
 export const SSO_FLOW_COOKIE = "dw_sso";
 export const SSO_FLOW_MINUTES = 10;
@@ -212,6 +212,7 @@ export async function finishSso(ctx: ServiceContext, request: Request, sealed: s
   if (verified !== true) throw new SsoRefused("email_not_verified", "the provider did not say the email is verified", flow.orgId, email);
   const domain = email.slice(email.lastIndexOf("@") + 1);
   if (!allowedDomainsOf(row).includes(domain)) throw new SsoRefused("domain_not_allowed", `${domain} is not an allowed domain`, flow.orgId, email);
+  if (!provedDomainsOf(row).includes(domain)) throw new SsoRefused("domain_not_proved", `${domain} is allowed but its DNS proof record was never found`, flow.orgId, email);
 
   // The organisation's admins control its identity provider, which can vouch for any address:
   // an existing account is signed in only when this organisation (and its clients) is all it

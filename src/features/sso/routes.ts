@@ -9,7 +9,7 @@ import { pendingLoginCookie, startPendingLogin } from "../auth/pending-login";
 import { sessionCookie } from "../auth/cookie";
 import { saveSsoSchema, startSsoSchema, type SsoStartResponse } from "./contract";
 import { finishSso, flowCookie, SSO_FLOW_COOKIE, SsoRefused, startSso } from "./flow";
-import { deleteSso, getSso, saveSso } from "./service";
+import { checkSsoDomains, deleteSso, getSso, saveSso } from "./service";
 
 /** A redirect that may set several cookies (Elysia's `set` keeps one Set-Cookie value). */
 function redirect(location: string, cookies: string[]): Response {
@@ -47,6 +47,27 @@ export function ssoRoutes(deps: AppDeps) {
           data: { changed: saved.changed, issuer: saved.view.issuer, clientId: saved.view.clientId, allowedDomains: saved.view.allowedDomains, newUserRole: saved.view.newUserRole, enabled: saved.view.enabled },
         });
         return saved.view;
+      },
+      { org: "settings:manage" },
+    )
+    // asks DNS now for the pending allowed domains' proof records: the ones found may sign in from then on
+    .post(
+      "/api/sso/domains/check",
+      async ({ ctx, request, set }) => {
+        await ctx.limiter.hit("sso-domain-check", ctx.actor.orgId, 30, 600, "Too many checks of the email domains. Please wait a few minutes and check again.");
+        const { proved, ...answer } = await checkSsoDomains(ctx);
+        if (proved.length) {
+          await recordAudit(ctx, {
+            orgId: ctx.actor.orgId,
+            actor: { kind: "user", id: ctx.actor.user.userId, label: ctx.actor.user.email },
+            action: "sso.configured",
+            target: answer.connection.issuer,
+            address: clientAddress(ctx, request),
+            data: { changed: ["domains proved"], proved },
+          });
+        }
+        set.headers["cache-control"] = "no-store";
+        return answer;
       },
       { org: "settings:manage" },
     )

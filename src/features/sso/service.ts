@@ -3,15 +3,22 @@
  * verbs the sign-in flow uses to find a connection. Saving a new issuer, client id or secret
  * first reads the provider's discovery document (outside any transaction), so a typo is caught
  * while the admin is still on the form.
+ *
+ * Allowed email domains must be proved: the organisation's identity provider vouches for any
+ * address it likes, so listing a domain would otherwise let it create confirmed accounts for
+ * another company's people. A domain is pending until its DNS holds the organisation's proof
+ * record (dns/proof.ts) and "Check now" finds it; pending domains are used for nothing. Monitored
+ * domains are no proof: adding a domain to monitor proves nothing about who controls it.
  */
 import { and, eq, like } from "drizzle-orm";
 import type { OrgContext, ServiceContext } from "../../http/access";
 import { ForbiddenError, NotFoundError, ValidationError } from "../../http/errors";
+import { checkProof, proofRecord, proofRecordText } from "../dns/proof";
 import { decryptSecret, encryptSecret } from "../mailin/secret-box";
 import { serverKey } from "../mailin/server-key";
 import { organizationInfo } from "../orgs/audience";
 import { organizationBySlug } from "../orgs/service";
-import type { SaveSsoInput, SsoConnectionView, SsoRole, SsoSettingsResponse } from "./contract";
+import type { SaveSsoInput, SsoConnectionView, SsoDomainCheckResponse, SsoRole, SsoSettingsResponse } from "./contract";
 import { saveSsoSchema } from "./contract";
 import { describeIssuerError, discoverIssuer, issuerAddressProblem } from "./issuer";
 import type { z } from "zod";
@@ -34,12 +41,17 @@ const tokensRefused = (ctx: OrgContext) => {
   if (ctx.actor.token) throw new ForbiddenError("API tokens cannot read or change single sign-on. Sign in to the app to manage it.");
 };
 
-export function connectionView(row: SsoRow): SsoConnectionView {
+type KeyCtx = Pick<ServiceContext, "secretKey" | "config" | "store">;
+
+export function connectionView(ctx: KeyCtx, row: SsoRow): SsoConnectionView {
+  const proved = new Set(provedDomainsOf(row));
+  const allowed = parseDomains(row.allowedDomains);
   return {
     issuer: row.issuer,
     clientId: row.clientId,
     hasClientSecret: row.clientSecretEncrypted !== "",
-    allowedDomains: parseDomains(row.allowedDomains),
+    allowedDomains: allowed,
+    domains: allowed.map((domain) => ({ domain, status: proved.has(domain) ? "proved" : "pending", record: proofRecord(ctx, row.orgId, domain) })),
     newUserRole: row.newUserRole as SsoRole,
     enabled: row.enabled,
     updatedAt: row.updatedAt.toISOString(),
@@ -66,7 +78,7 @@ export async function getSso(ctx: OrgContext, request: Request): Promise<SsoSett
   tokensRefused(ctx);
   const row = await connectionOf(ctx, ctx.actor.orgId);
   const slug = await organizationSlug(ctx, ctx.actor.orgId);
-  return { connection: row ? connectionView(row) : null, redirectUri: redirectUriOf(ctx, request), organizationSlug: slug };
+  return { connection: row ? connectionView(ctx, row) : null, redirectUri: redirectUriOf(ctx, request), organizationSlug: slug };
 }
 
 async function organizationSlug(ctx: ServiceContext, orgId: string): Promise<string> {
@@ -100,10 +112,13 @@ export async function saveSso(ctx: OrgContext, input: SaveInput): Promise<SavedS
     }
   }
   const now = ctx.now();
+  // a domain stays proved while it stays listed; a new one is pending until checked
+  const stillProved = existing ? provedDomainsOf(existing).filter((d) => input.allowedDomains.includes(d)) : [];
   const values = {
     issuer: input.issuer,
     clientId: input.clientId,
     allowedDomains: JSON.stringify(input.allowedDomains),
+    provedDomains: JSON.stringify(stillProved),
     newUserRole: input.newUserRole,
     enabled: input.enabled,
     updatedAt: now,
@@ -119,8 +134,8 @@ export async function saveSso(ctx: OrgContext, input: SaveInput): Promise<SavedS
           .values({ orgId, ...values, clientSecretEncrypted: values.clientSecretEncrypted ?? "" })
           .returning(),
   );
-  const before = existing ? connectionView(existing) : null;
-  const after = connectionView(row!);
+  const before = existing ? connectionView(ctx, existing) : null;
+  const after = connectionView(ctx, row!);
   const changed: string[] = [];
   if (!before) changed.push("created");
   else {
@@ -149,8 +164,48 @@ export function clientSecretOf(ctx: Pick<ServiceContext, "secretKey" | "config" 
 }
 
 export const allowedDomainsOf = (row: SsoRow) => parseDomains(row.allowedDomains);
+/** the allowed domains whose proof record was found: the only ones single sign-on uses */
+export const provedDomainsOf = (row: SsoRow) => {
+  const allowed = parseDomains(row.allowedDomains);
+  return parseDomains(row.provedDomains).filter((d) => allowed.includes(d));
+};
 
-/** Enabled connections that allow this email domain. */
+/**
+ * POST /api/sso/domains/check: asks DNS now for each pending domain's proof record; the ones
+ * found become proved. Proved domains are not asked again.
+ */
+export async function checkSsoDomains(ctx: OrgContext): Promise<SsoDomainCheckResponse & { proved: string[] }> {
+  tokensRefused(ctx);
+  const orgId = ctx.actor.orgId;
+  const row = await connectionOf(ctx, orgId);
+  if (!row) throw new NotFoundError("This organization has no single sign-on set up.");
+  const already = new Set(provedDomainsOf(row));
+  const pending = allowedDomainsOf(row).filter((d) => !already.has(d));
+  const results: SsoDomainCheckResponse["results"] = [];
+  const resolver = ctx.resolver;
+  for (const [domain, outcome] of await Promise.all(pending.map(async (domain) => [domain, resolver ? await checkProof(resolver, proofRecord(ctx, orgId, domain)) : null] as const))) {
+    const record = proofRecordText(proofRecord(ctx, orgId, domain));
+    if (!outcome) results.push({ domain, status: "pending", message: `DNS lookups are not available on this server, so ${domain} cannot be checked. Publish: ${record}` });
+    else if (outcome.status === "proved") results.push({ domain, status: "proved", message: `Proved: ${outcome.found}` });
+    else results.push({ domain, status: "pending", message: outcome.status === "unknown" ? outcome.found : `${outcome.found} Publish this DNS record, then check again: ${record}` });
+  }
+  const proved = results.filter((r) => r.status === "proved").map((r) => r.domain);
+  const { ssoConnections: t } = ctx.store.t;
+  const saved = !proved.length
+    ? row
+    : await ctx.store.write(async (tx) => {
+        // the settings as they are now (saved meanwhile?): only domains still listed become proved
+        const [current] = await tx.select().from(t).where(eq(t.orgId, orgId));
+        if (!current) throw new NotFoundError("This organization has no single sign-on set up.");
+        const listed = allowedDomainsOf(current);
+        const next = [...new Set([...provedDomainsOf(current), ...proved.filter((d) => listed.includes(d))])];
+        const [updated] = await tx.update(t).set({ provedDomains: JSON.stringify(next) }).where(eq(t.orgId, orgId)).returning();
+        return updated!;
+      });
+  return { connection: connectionView(ctx, saved), results, proved };
+}
+
+/** Enabled connections that allow this email domain and proved it. */
 export async function connectionsForDomain(ctx: Pick<ServiceContext, "store">, domain: string): Promise<SsoRow[]> {
   const { ssoConnections: t } = ctx.store.t;
   // the JSON array holds each name in quotes: a cheap filter, then the exact check
@@ -158,7 +213,7 @@ export async function connectionsForDomain(ctx: Pick<ServiceContext, "store">, d
     .select()
     .from(t)
     .where(and(eq(t.enabled, true), like(t.allowedDomains, `%"${domain.replace(/[%_\\"]/g, "")}"%`)));
-  return rows.filter((row) => allowedDomainsOf(row).includes(domain));
+  return rows.filter((row) => provedDomainsOf(row).includes(domain));
 }
 
 /** The enabled connection of the organisation with this slug, or null. */

@@ -18,6 +18,7 @@ const branding = (customHostname: string | null, status: Status = "pending", che
   customHostnameStatus: customHostname ? status : null,
   customHostnameCheckedAt: customHostname ? checkedAt : null,
   customHostnameRecord: customHostname ? `${customHostname} CNAME dw.example.test.` : null,
+  customHostnameProof: customHostname ? { name: `_dmarcwarden-verify.${customHostname}`, type: "TXT", value: "dmarcwarden-verify=Zm9vYmFyYmF6cXV4" } : null,
   customHostnameMessage: customHostname ? "Publish this DNS record at your DNS provider, then verify. Until then the hostname is not used." : null,
   canEdit: true,
   planAllows: true,
@@ -56,6 +57,11 @@ describe("Settings → White-label: custom hostname", () => {
     expect((await screen.findByTestId("hostname-status")).textContent).toBe("Pending");
     expect(screen.getByTestId("hostname-record").textContent).toBe("dmarc.msp-example.com CNAME dw.example.test.");
     expect(screen.getByRole("button", { name: "Copy DNS record" })).toBeTruthy();
+    // and the TXT record proving the name is the organization's, name and value each copyable
+    expect(screen.getByTestId("hostname-proof-name").textContent).toBe("_dmarcwarden-verify.dmarc.msp-example.com");
+    expect(screen.getByTestId("hostname-proof-value").textContent).toBe("dmarcwarden-verify=Zm9vYmFyYmF6cXV4");
+    expect(screen.getByRole("button", { name: "Copy TXT record name" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Copy TXT record value" })).toBeTruthy();
     expect(screen.getByTestId("branding-login-link").textContent).toContain("/login?brand=acme-msp");
     const sent = f.calls.filter((c) => c.init.method === "PUT").map((c) => JSON.parse(String(c.init.body)));
     expect(sent).toEqual([{ productName: "Acme Mail Shield", primaryColor: "#ff6600", supportEmail: "", customHostname: "dmarc.msp-example.com" }]);

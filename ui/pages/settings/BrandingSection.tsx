@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Palette, ShieldCheck, Trash2, Upload } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { CopyButton } from "../../components/CopyButton";
+import { DnsProofRecordView, type DnsProofRecord } from "../../components/DnsProofRecord";
 import { ApiError, apiRequest, errorMessage, throwIfResNotOk } from "../../lib/api";
 import { isSignedIn, useMe } from "../../lib/auth";
 import { formatRelativeTime } from "../../lib/format";
@@ -19,6 +20,7 @@ interface BrandingView {
   customHostnameStatus: HostnameStatus | null;
   customHostnameCheckedAt: string | null;
   customHostnameRecord: string | null;
+  customHostnameProof: DnsProofRecord | null;
   customHostnameMessage: string | null;
   canEdit: boolean;
   planAllows: boolean;
@@ -141,7 +143,7 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
         </WrappingField>
       </div>
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
-        <WrappingField label="Custom hostname" error={fields.customHostname} hint="Optional. Point it at this server with a CNAME record, then verify it; your reverse proxy serves it over HTTPS. Once verified, your clients' sign-in page and mail links use it.">
+        <WrappingField label="Custom hostname" error={fields.customHostname} hint="Optional. Point it at this server with a CNAME record, publish the TXT record shown to prove it is yours, then verify it; your reverse proxy serves it over HTTPS. Once verified, your clients' sign-in page and mail links use it.">
           <input
             className={input("customHostname")}
             value={values.customHostname}
@@ -202,7 +204,7 @@ function BrandingForm({ branding, slug }: { branding: BrandingView; slug: string
   );
 }
 
-/** The saved hostname's verification: status badge, the DNS record to publish (copyable) and Verify. */
+/** The saved hostname's verification: status badge, the DNS records to publish (copyable: the CNAME and the TXT proof) and Verify. */
 function HostnameStatusPanel({ branding }: { branding: BrandingView }) {
   const client = useQueryClient();
   const [result, setResult] = useState<HostnameVerification | null>(null);
@@ -214,7 +216,7 @@ function HostnameStatusPanel({ branding }: { branding: BrandingView }) {
       setResult(r);
       void client.invalidateQueries({ queryKey: BRANDING_KEY });
       if (r.status === "verified") toast({ title: "Hostname verified", description: `${r.customHostname} now brands your clients' sign-in page and mail links.` });
-      else toast({ title: "Hostname not verified", description: "Publish the DNS record shown, then verify again.", variant: "destructive" });
+      else toast({ title: "Hostname not verified", description: "Publish the DNS records shown, then verify again.", variant: "destructive" });
     },
     onError: (e) => toast({ title: "Could not verify the hostname", description: errorMessage(e), variant: "destructive" }),
   });
@@ -238,6 +240,12 @@ function HostnameStatusPanel({ branding }: { branding: BrandingView }) {
             {record}
           </code>
           <CopyButton value={record} what="DNS record" />
+        </div>
+      )}
+      {branding.customHostnameProof && (
+        <div className="flex min-w-0 flex-col gap-1">
+          <p className="text-xs opacity-70">Also publish this TXT record: it proves the hostname is yours, and no other organization can use the hostname while it is published.</p>
+          <DnsProofRecordView record={branding.customHostnameProof} testId="hostname-proof" />
         </div>
       )}
       {message && (

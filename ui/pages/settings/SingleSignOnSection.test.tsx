@@ -7,9 +7,20 @@ import { SingleSignOnSection } from "./SingleSignOnSection";
 cleanUpAfterEach();
 
 const REDIRECT = "https://dmarc.example.net/api/auth/sso/callback";
-const SAVED = { issuer: "https://login.example.com/tenant/v2.0", clientId: "app-123", hasClientSecret: true, allowedDomains: ["example.com", "example.org"], newUserRole: "member", enabled: true, updatedAt: "2026-01-01T00:00:00.000Z" };
+const record = (domain: string) => ({ name: `_dmarcwarden-verify.${domain}`, type: "TXT", value: `dmarcwarden-verify=token-of-${domain}` });
+const domainsOf = (list: string[], proved: string[] = []) => list.map((domain) => ({ domain, status: proved.includes(domain) ? "proved" : "pending", record: record(domain) }));
+const SAVED = {
+  issuer: "https://login.example.com/tenant/v2.0",
+  clientId: "app-123",
+  hasClientSecret: true,
+  allowedDomains: ["example.com", "example.org"],
+  domains: domainsOf(["example.com", "example.org"], ["example.com"]),
+  newUserRole: "member",
+  enabled: true,
+  updatedAt: "2026-01-01T00:00:00.000Z",
+};
 
-function server(options: { role?: string; connection?: unknown; saveError?: unknown } = {}) {
+function server(options: { role?: string; connection?: any; saveError?: unknown; provable?: string[] } = {}) {
   let connection = options.connection ?? null;
   const f = withFetch((url, init) => {
     const method = init.method ?? "GET";
@@ -18,8 +29,18 @@ function server(options: { role?: string; connection?: unknown; saveError?: unkn
     if (url === "/api/sso" && method === "PUT") {
       if (options.saveError) return json(options.saveError, 400);
       const body = JSON.parse(String(init.body));
-      connection = { ...SAVED, ...body, clientSecret: undefined, allowedDomains: String(body.allowedDomains).split(/,\s*/), hasClientSecret: true };
+      const allowedDomains = String(body.allowedDomains).split(/,\s*/);
+      connection = { ...SAVED, ...body, clientSecret: undefined, allowedDomains, domains: domainsOf(allowedDomains), hasClientSecret: true };
       return json(connection);
+    }
+    if (url === "/api/sso/domains/check" && method === "POST") {
+      const pending = connection.domains.filter((d: { status: string }) => d.status === "pending").map((d: { domain: string }) => d.domain) as string[];
+      const proved = pending.filter((d) => options.provable?.includes(d));
+      connection = { ...connection, domains: domainsOf(connection.allowedDomains, [...connection.domains.filter((d: { status: string }) => d.status === "proved").map((d: { domain: string }) => d.domain), ...proved]) };
+      return json({
+        connection,
+        results: pending.map((domain) => (proved.includes(domain) ? { domain, status: "proved", message: "Proved." } : { domain, status: "pending", message: `_dmarcwarden-verify.${domain} has no TXT record.` })),
+      });
     }
     return json({ error: { code: "not_found", message: "No such endpoint." } }, 404);
   });
@@ -55,6 +76,26 @@ describe("SingleSignOnSection", () => {
     const put = calls.filter((c) => c.init.method === "PUT").map((c) => JSON.parse(String(c.init.body)));
     expect(put).toHaveLength(1);
     expect("clientSecret" in put[0]).toBe(false);
+  });
+
+  test("each allowed domain's state: proved, or pending with its TXT record (name and value copyable); Check now proves the published ones", async () => {
+    const calls = server({ connection: { ...SAVED, allowedDomains: ["example.com", "example.org", "example.net"], domains: domainsOf(["example.com", "example.org", "example.net"], ["example.com"]) }, provable: ["example.org"] });
+    renderWithProviders(<SingleSignOnSection />);
+    const proved = await screen.findByTestId("sso-domain-example.com");
+    expect(proved.textContent).toContain("Proved");
+    // a proved domain shows no record to publish
+    expect(screen.queryByTestId("sso-proof-example.com")).toBeNull();
+    expect(screen.getByTestId("sso-domain-example.org").textContent).toContain("Pending");
+    expect(screen.getByTestId("sso-proof-example.org-name").textContent).toBe("_dmarcwarden-verify.example.org");
+    expect(screen.getByTestId("sso-proof-example.org-value").textContent).toBe("dmarcwarden-verify=token-of-example.org");
+    expect(screen.getAllByRole("button", { name: "Copy TXT record value" })).toHaveLength(2);
+
+    await userEvent.setup().click(screen.getByRole("button", { name: "Check now" }));
+    await waitFor(() => expect(screen.getByTestId("sso-domain-example.org").textContent).toContain("Proved"));
+    expect(screen.queryByTestId("sso-proof-example.org")).toBeNull();
+    // the one still pending says what was found
+    expect(screen.getByTestId("sso-domain-example.net").textContent).toContain("_dmarcwarden-verify.example.net has no TXT record.");
+    expect(calls.filter((c) => c.url === "/api/sso/domains/check" && c.init.method === "POST")).toHaveLength(1);
   });
 
   test("members and viewers do not see it", async () => {

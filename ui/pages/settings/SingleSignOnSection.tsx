@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Copy, LogIn, Trash2 } from "lucide-react";
+import { Copy, LogIn, ShieldCheck, Trash2 } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
-import { SSO_ROLES, type SsoConnectionView, type SsoFormValues, type SsoSettingsResponse } from "../../../src/features/sso/contract";
+import { SSO_ROLES, type SsoConnectionView, type SsoDomainCheckResponse, type SsoFormValues, type SsoSettingsResponse } from "../../../src/features/sso/contract";
+import { DnsProofRecordView } from "../../components/DnsProofRecord";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { isSignedIn, ROLE_LABELS, useMe } from "../../lib/auth";
 import { toast } from "../../lib/toast";
@@ -113,7 +114,11 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
             onChange={(e) => set("clientSecret", e.target.value)}
           />
         </WrappingField>
-        <WrappingField label="Allowed email domains" error={fields.allowedDomains} hint="Separated by commas, e.g. example.com, example.org">
+        <WrappingField
+          label="Allowed email domains"
+          error={fields.allowedDomains}
+          hint="Separated by commas, e.g. example.com, example.org. Each is used once you prove it is yours with a DNS record (shown below after saving)."
+        >
           <input className={input("allowedDomains")} value={values.allowedDomains} maxLength={2000} placeholder="example.com" onChange={(e) => set("allowedDomains", e.target.value)} />
         </WrappingField>
         <WrappingField label="Role for new users" error={fields.newUserRole}>
@@ -130,6 +135,7 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
           <span className="text-sm">Single sign-on is on</span>
         </label>
       </div>
+      {connection && connection.domains.length > 0 && <SsoDomainProofs connection={connection} />}
       {save.isError && (
         <p className="rounded-box bg-error/10 px-3 py-2 text-sm text-error" role="alert">
           {errorMessage(save.error)}
@@ -157,5 +163,59 @@ function SsoForm({ settings }: { settings: SsoSettingsResponse }) {
         Single sign-on does not replace two-factor sign-in here: people who turned it on still enter their code, and if this organization requires it, members without it are asked to turn it on first.
       </p>
     </form>
+  );
+}
+
+const DOMAIN_BADGE = {
+  proved: { label: "Proved", className: "badge-success" },
+  pending: { label: "Pending", className: "badge-warning" },
+} as const;
+
+/** Each allowed domain's proof: proved, or pending with the TXT record to publish; "Check now" asks DNS for the pending ones. */
+function SsoDomainProofs({ connection }: { connection: SsoConnectionView }) {
+  const client = useQueryClient();
+  const [messages, setMessages] = useState<Record<string, string>>({});
+  const check = useMutation({
+    mutationFn: async () => (await (await apiRequest("POST", "/api/sso/domains/check")).json()) as SsoDomainCheckResponse,
+    onSuccess: (r) => {
+      setMessages(Object.fromEntries(r.results.map((x) => [x.domain, x.message])));
+      client.setQueryData<SsoSettingsResponse>(SSO_KEY, (old) => (old ? { ...old, connection: r.connection } : old));
+      const proved = r.results.filter((x) => x.status === "proved").map((x) => x.domain);
+      if (proved.length) toast({ title: "Email domains proved", description: `${proved.join(", ")} can now sign in with single sign-on.` });
+      else toast({ title: "No domain proved", description: "Publish the TXT records shown, then check again (DNS changes can take a few minutes).", variant: "destructive" });
+    },
+    onError: (e) => toast({ title: "Could not check the email domains", description: errorMessage(e), variant: "destructive" }),
+  });
+  const pending = connection.domains.filter((d) => d.status === "pending");
+  return (
+    <div className="flex min-w-0 flex-col gap-2 rounded-box bg-base-200 p-3 text-sm" data-testid="sso-domains" aria-live="polite">
+      <p>
+        {pending.length
+          ? "People can sign in only from proved domains. For each pending domain, publish its TXT record at your DNS provider (it proves the domain is yours), then check."
+          : "Every allowed domain is proved. Keep the TXT records published."}
+      </p>
+      <ul className="flex flex-col gap-3">
+        {connection.domains.map((d) => (
+          <li key={d.domain} className="flex min-w-0 flex-col gap-1" data-testid={`sso-domain-${d.domain}`}>
+            <div className="flex items-center gap-2">
+              <span className="font-medium break-all">{d.domain}</span>
+              <span className={`badge badge-sm ${DOMAIN_BADGE[d.status].className}`} data-testid="sso-domain-status">
+                {DOMAIN_BADGE[d.status].label}
+              </span>
+            </div>
+            {d.status === "pending" && <DnsProofRecordView record={d.record} testId={`sso-proof-${d.domain}`} />}
+            {d.status === "pending" && messages[d.domain] && <p className="break-words text-xs text-error">{messages[d.domain]}</p>}
+          </li>
+        ))}
+      </ul>
+      {pending.length > 0 && (
+        <div>
+          <button type="button" className="btn btn-outline btn-sm" disabled={check.isPending} onClick={() => check.mutate()}>
+            <ShieldCheck className="h-4 w-4" aria-hidden />
+            {check.isPending ? "Checking..." : "Check now"}
+          </button>
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "sso_connections" ADD COLUMN "proved_domains" text DEFAULT '[]' NOT NULL;
