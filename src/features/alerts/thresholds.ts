@@ -3,6 +3,7 @@ import type { OrgContext } from "../../http/access";
 import { alertThresholds, alertThresholdsSchema, DEFAULT_ALERT_THRESHOLDS, type AlertThresholds } from "../../lib/alerts/report-thresholds";
 import type { WithStore } from "../auth/sessions";
 import { ALERT_LIMIT, ALERT_WINDOW_MINUTES } from "../../lib/alerts/volume";
+import type { AlertLimitView } from "./contract";
 import { alertSettingsOf, saveAlertsPerWindow, saveAlertThresholds } from "../settings/service";
 
 /** The thresholds in force for an organisation (a stored value that no longer validates is ignored). */
@@ -33,15 +34,6 @@ export async function saveThresholds(ctx: OrgContext, overrides: Partial<AlertTh
   const json = Object.keys(overrides).length ? JSON.stringify(overrides) : null;
   await saveAlertThresholds(ctx, ctx.actor.orgId, json, ctx.now());
   return getThresholds(ctx);
-}
-
-/** GET /api/alerts/limit: outbound alerts per channel in any window, and the bounds it may take. */
-export interface AlertLimitView {
-  perWindow: number;
-  windowMinutes: number;
-  default: number;
-  min: number;
-  max: number;
 }
 
 export async function getAlertLimit(ctx: OrgContext): Promise<AlertLimitView> {
