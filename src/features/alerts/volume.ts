@@ -50,20 +50,20 @@ export async function deliveryRoom(deps: AlertsDeps, orgId: string, channelIds: 
   return new Map(channelIds.map((id) => [id, held.has(id) ? 0 : Math.max(0, limit - (sent.get(id) ?? 0))]));
 }
 
-/** One channel's held deliveries into one summary, if the window has room for it. True when queued. */
-async function summarizeChannel(deps: AlertsDeps, orgId: string, channelId: string): Promise<boolean> {
+/** One channel's held deliveries into one summary, if the window has room for it. Returns how many it sums up (0: none queued). */
+async function summarizeChannel(deps: AlertsDeps, orgId: string, channelId: string): Promise<number> {
   const { store } = deps;
   const { alertDeliveries: d, orgEvents: e } = store.t;
   return store.write(async (tx) => {
     const now = deps.now();
     const limit = (await alertSettingsOf({ store }, orgId)).alertsPerWindow;
-    if (((await sentInWindow(tx, store, orgId, [channelId], now)).get(channelId) ?? 0) >= limit) return false;
+    if (((await sentInWindow(tx, store, orgId, [channelId], now)).get(channelId) ?? 0) >= limit) return 0;
     const rows = await tx
       .select({ type: e.type, domain: e.domain, data: e.data, occurredAt: e.occurredAt })
       .from(d)
       .innerJoin(e, and(eq(e.orgId, d.orgId), eq(e.id, d.eventId)))
       .where(and(eq(d.orgId, orgId), eq(d.channelId, channelId), eq(d.status, "held")));
-    if (!rows.length) return false;
+    if (!rows.length) return 0;
     const tally = new HeldTally();
     for (const row of rows) {
       let data: Record<string, unknown> = {};
@@ -79,7 +79,7 @@ async function summarizeChannel(deps: AlertsDeps, orgId: string, channelId: stri
     const eventId = crypto.randomUUID();
     await tx.insert(e).values({ id: eventId, orgId, type: SUMMARY_EVENT_TYPE, domain: null, data: JSON.stringify(tally.data(limit)), dedupeKey: null, occurredAt: now });
     await tx.insert(d).values({ orgId, eventId, channelId, status: "pending", attempts: 0, nextAttemptAt: now, createdAt: now });
-    return true;
+    return tally.count;
   });
 }
 
@@ -98,7 +98,10 @@ export async function summarizeHeld(deps: AlertsDeps & { log?: Logger }): Promis
       let limit = limits.get(orgId);
       if (limit === undefined) limits.set(orgId, (limit = (await alertSettingsOf(deps, orgId)).alertsPerWindow));
       if (((await sentInWindow(deps.store.db, deps.store, orgId, [channelId], deps.now())).get(channelId) ?? 0) >= limit) continue;
-      if (await summarizeChannel(deps, orgId, channelId)) queued++;
+      const held = await summarizeChannel(deps, orgId, channelId);
+      if (!held) continue;
+      queued++;
+      deps.log?.info("alert_summary_queued", { orgId, channelId, held });
     } catch (error) {
       deps.log?.error("alert_summary_failed", { orgId, channelId, error: String(error) });
     }

@@ -71,6 +71,8 @@ export const ALERT_KIND_LABELS: Record<AlertEventType, string> = {
   "alerts.summary": "Summary of held alerts",
 };
 
+const when = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? new Date(v).toUTCString().replace(/:\d\d GMT$/, " UTC") : str(v));
+
 /** "a (3), b (2) and 4 more" */
 function listed(items: { name: string; count: number }[], more: number): string {
   const text = items.map((i) => (i.count > 1 ? `${i.name} (${i.count})` : i.name)).join(", ");
@@ -91,8 +93,6 @@ function summaryWords(d: Partial<AlertSummaryData>): Pick<AlertDescription, "tit
     severity: "warning",
   };
 }
-
-const when = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? new Date(v).toUTCString().replace(/:\d\d GMT$/, " UTC") : str(v));
 
 function pageFor(event: AlertEvent): { path: string; label: string } {
   if (event.type === "alerts.summary") return { path: "/app/dashboard", label: "Open the dashboard" };
