@@ -462,6 +462,14 @@ const CASES: Case[] = [
     foreign: adminsOnly(200),
     unchanged: async (w) => expect((await w.t.deps.store.db.select().from(organizationSettings).where(eq(organizationSettings.orgId, w.home.orgId)))[0]?.alertThresholds ?? null).toBeNull(),
   },
+  { name: "GET /api/alerts/limit", run: (w, c) => w.t.json("GET", "/api/alerts/limit", { cookie: c }), home: all(200), foreign: all(200) },
+  {
+    name: "PUT /api/alerts/limit",
+    run: (w, c) => w.t.json("PUT", "/api/alerts/limit", { cookie: c, body: { perWindow: 3 } }),
+    home: adminsOnly(200),
+    foreign: adminsOnly(200),
+    unchanged: async (w) => expect((await w.t.deps.store.db.select().from(organizationSettings).where(eq(organizationSettings.orgId, w.home.orgId)))[0]?.alertsPerWindow ?? 10).toBe(10),
+  },
   { name: "GET /api/events", run: async (w, c) => (await homeAlerts(w), w.t.json("GET", "/api/events", { cookie: c })), home: all(200), foreign: all(200) },
   {
     name: "POST /api/events/read",

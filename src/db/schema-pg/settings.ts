@@ -19,6 +19,7 @@ export const organizationSettings = pgTable("organization_settings", {
   digestHour: integer("digest_hour").notNull().default(8),
   digestIncludeClients: boolean("digest_include_clients").notNull().default(false),
   alertThresholds: text("alert_thresholds"),
+  alertsPerWindow: integer("alerts_per_window").notNull().default(10),
   requireTwoFactor: boolean("require_two_factor").notNull().default(false),
   retentionAggregateDays: integer("retention_aggregate_days").notNull().default(400),
   retentionFailureDays: integer("retention_failure_days").notNull().default(90),

@@ -22,6 +22,8 @@ export const organizationSettings = sqliteTable("organization_settings", {
   digestIncludeClients: integer("digest_include_clients", { mode: "boolean" }).notNull().default(false),
   /** JSON object overriding the default alert thresholds; null: the defaults */
   alertThresholds: text("alert_thresholds"),
+  /** outbound alerts per channel in any 10 minutes; more are held and sent as one summary */
+  alertsPerWindow: integer("alerts_per_window").notNull().default(10),
   /** members must turn on two-factor sign-in before anything else (set by an owner) */
   requireTwoFactor: integer("require_two_factor", { mode: "boolean" }).notNull().default(false),
   /** retention: aggregate records (and their reports) older than this many days are deleted (minimum 30) */

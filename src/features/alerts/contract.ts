@@ -84,7 +84,7 @@ export interface DeliveryView {
   eventId: string;
   eventType: string;
   domain: string | null;
-  /** pending | sending | delivered | failed */
+  /** pending | sending | delivered | failed; held (past the alert limit) | summarized (sent in the channel's summary) */
   status: string;
   attempts: number;
   nextAttemptAt: string | null;
@@ -92,6 +92,15 @@ export interface DeliveryView {
   lastError: string | null;
   createdAt: string;
   log: { attemptedAt: string; ok: boolean; statusCode: number | null; error: string | null }[];
+}
+
+/** GET /api/alerts/limit: outbound alerts per channel in any window, and the bounds it may take. */
+export interface AlertLimitView {
+  perWindow: number;
+  windowMinutes: number;
+  default: number;
+  min: number;
+  max: number;
 }
 
 export interface EventView {

@@ -22,6 +22,7 @@ import { organizationName } from "../orgs/service";
 import { alertSettingsOf } from "../settings/service";
 import { channelSecretContext } from "./channels";
 import { emailTargets } from "./contract";
+import { summarizeHeld } from "./volume";
 
 export type DeliveryDeps = Pick<AppDeps, "store" | "now" | "log" | "config" | "mailer" | "resolver" | "secretKey" | "stripe">;
 
@@ -179,9 +180,13 @@ export async function deliverOne(deps: DeliveryDeps, id: string): Promise<Attemp
   return result;
 }
 
-/** Sends every delivery due now (pending, or claimed by a node whose lease lapsed). Returns how many were tried. */
+/**
+ * Sends every delivery due now (pending, or claimed by a node whose lease lapsed), after queueing
+ * the summaries of held deliveries whose window has room again. Returns how many were tried.
+ */
 export async function deliverDue(deps: DeliveryDeps, concurrency = 4): Promise<number> {
   const { alertDeliveries } = deps.store.t;
+  await summarizeHeld(deps);
   const now = deps.now();
   const due = await deps.store.db
     .select({ id: alertDeliveries.id })

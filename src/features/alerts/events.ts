@@ -10,8 +10,9 @@ import type { StoreCore } from "../../db/store";
 import { updateConditions } from "../../lib/alerts/conditions";
 import { collectBetween } from "../../lib/memory";
 import { insertRows, ROWS_PER_STATEMENT } from "../../db/json-rows";
-import { eventCategory, type AlertEvent, type AlertEventType } from "../../lib/alerts/events";
+import { CHANNEL_ONLY_EVENT_TYPES, eventCategory, type AlertEvent, type AlertEventType } from "../../lib/alerts/events";
 import { alertSettingsOf } from "../settings/service";
+import { deliveryRoom } from "./volume";
 
 /** What recording needs: the store and the clock (AppDeps, a service context and StatusDeps all have them). */
 export interface AlertsDeps {
@@ -66,7 +67,7 @@ async function categorySwitches(store: StoreCore, orgId: string): Promise<Catego
 
 /** The event types a channel takes: null (every type) or its JSON list. */
 export function channelTakes(eventTypes: string | null, type: AlertEventType): boolean {
-  if (type === "test") return true;
+  if (CHANNEL_ONLY_EVENT_TYPES.includes(type)) return true;
   if (!eventTypes) return true;
   try {
     const list = JSON.parse(eventTypes) as unknown;
@@ -137,7 +138,10 @@ export async function recordEvents(deps: AlertsDeps, orgId: string, events: Aler
   });
 }
 
-/** One outbox row per enabled channel that takes each event (the (event, channel) pair is unique). */
+/**
+ * One outbox row per enabled channel that takes each event (the (event, channel) pair is unique):
+ * "pending" while the channel's window has room (volume.ts), "held" for its summary past that.
+ */
 export async function queueDeliveries(deps: AlertsDeps, orgId: string, events: { id: string; type: AlertEventType }[], onlyChannelId?: string): Promise<number> {
   const { store } = deps;
   const { alertChannels } = store.t;
@@ -147,18 +151,29 @@ export async function queueDeliveries(deps: AlertsDeps, orgId: string, events: {
       .select({ id: alertChannels.id, eventTypes: alertChannels.eventTypes })
       .from(alertChannels)
       .where(and(eq(alertChannels.orgId, orgId), eq(alertChannels.enabled, true), onlyChannelId ? eq(alertChannels.id, onlyChannelId) : undefined));
-    const rows = events.flatMap((event) => channels.filter((c) => channelTakes(c.eventTypes, event.type)).map((c) => [crypto.randomUUID(), event.id, c.id]));
-    if (!rows.length) return 0;
-    await insertRows(
-      store,
-      {
-        table: "alert_deliveries",
-        columns: ["org_id", "status", "attempts", "next_attempt_at", "created_at", "id", "event_id", "channel_id"],
-        fixed: [sql`${orgId}`, sql.raw("'pending'"), sql.raw("0"), bigint(store, seconds(at)), bigint(store, seconds(at))],
-        tail: sql`ON CONFLICT DO NOTHING`,
-      },
-      rows,
-    );
-    return rows.length;
+    const room = await deliveryRoom(deps, orgId, channels.map((c) => c.id));
+    const rows = { pending: [] as string[][], held: [] as string[][] };
+    for (const event of events) {
+      for (const c of channels) {
+        if (!channelTakes(c.eventTypes, event.type)) continue;
+        const left = room.get(c.id) ?? 0;
+        if (left > 0) room.set(c.id, left - 1);
+        rows[left > 0 ? "pending" : "held"].push([crypto.randomUUID(), event.id, c.id]);
+      }
+    }
+    for (const status of ["pending", "held"] as const) {
+      if (!rows[status].length) continue;
+      await insertRows(
+        store,
+        {
+          table: "alert_deliveries",
+          columns: ["org_id", "status", "attempts", "next_attempt_at", "created_at", "id", "event_id", "channel_id"],
+          fixed: [sql`${orgId}`, sql`${status}`, sql.raw("0"), bigint(store, seconds(at)), bigint(store, seconds(at))],
+          tail: sql`ON CONFLICT DO NOTHING`,
+        },
+        rows[status],
+      );
+    }
+    return rows.pending.length + rows.held.length;
   });
 }

@@ -1,11 +1,12 @@
 /**
  * The notifications bell: the organisation's events, newest first, read or unread for the
- * signed-in user. "test" events (a channel's "Send a test") go to the channel only.
+ * signed-in user. "test" events (a channel's "Send a test") and summaries of held alerts go to
+ * their channel only: the feed lists every alert itself.
  */
-import { and, count, desc, eq, inArray, isNull, ne, notInArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { OrgContext } from "../../http/access";
 import { describeAlert } from "../../lib/alerts/describe";
-import type { AlertEventType } from "../../lib/alerts/events";
+import { CHANNEL_ONLY_EVENT_TYPES, type AlertEventType } from "../../lib/alerts/events";
 import { EVENTS_PAGE_SIZE, type EventsPage, type EventView } from "./contract";
 
 async function unreadCount(ctx: OrgContext): Promise<number> {
@@ -16,7 +17,7 @@ async function unreadCount(ctx: OrgContext): Promise<number> {
     .select({ n: count() })
     .from(orgEvents)
     .leftJoin(eventReads, and(eq(eventReads.orgId, orgEvents.orgId), eq(eventReads.eventId, orgEvents.id), eq(eventReads.userId, userId)))
-    .where(and(eq(orgEvents.orgId, orgId), ne(orgEvents.type, "test"), isNull(eventReads.eventId)));
+    .where(and(eq(orgEvents.orgId, orgId), notInArray(orgEvents.type, [...CHANNEL_ONLY_EVENT_TYPES]), isNull(eventReads.eventId)));
   return Number(row?.n ?? 0);
 }
 
@@ -24,7 +25,7 @@ export async function listEvents(ctx: OrgContext, page: number, pageSize = EVENT
   const { orgEvents, eventReads } = ctx.store.t;
   const { orgId } = ctx.actor;
   const userId = ctx.actor.user.userId;
-  const where = and(eq(orgEvents.orgId, orgId), ne(orgEvents.type, "test"));
+  const where = and(eq(orgEvents.orgId, orgId), notInArray(orgEvents.type, [...CHANNEL_ONLY_EVENT_TYPES]));
   const [{ n } = { n: 0 }] = await ctx.store.db.select({ n: count() }).from(orgEvents).where(where);
   const rows = await ctx.store.db
     .select({ e: orgEvents, readAt: eventReads.readAt })
@@ -74,7 +75,7 @@ export async function markAllRead(ctx: OrgContext): Promise<{ unread: number }> 
     const unread = await tx
       .select({ id: orgEvents.id })
       .from(orgEvents)
-      .where(and(eq(orgEvents.orgId, orgId), ne(orgEvents.type, "test"), notInArray(orgEvents.id, already)));
+      .where(and(eq(orgEvents.orgId, orgId), notInArray(orgEvents.type, [...CHANNEL_ONLY_EVENT_TYPES]), notInArray(orgEvents.id, already)));
     for (let i = 0; i < unread.length; i += 500) {
       await tx
         .insert(eventReads)

@@ -7,7 +7,9 @@ import { channelDeliveries, createChannel, deleteChannel, listChannels, queueTes
 import { createChannelSchema, readEventsSchema, updateChannelSchema } from "./contract";
 import { deliverOne } from "./delivery";
 import { listEvents, markAllRead, markRead } from "./feed";
-import { getThresholds, saveThresholds } from "./thresholds";
+import { getAlertLimit, getThresholds, saveAlertLimit, saveThresholds } from "./thresholds";
+import { alertLimitSchema } from "../../lib/alerts/volume";
+import { auditRequest } from "../audit/service";
 
 /** "Send a test" at most this often per organisation. */
 const TEST_RATE_LIMIT = { limit: 10, windowSeconds: 600 };
@@ -18,7 +20,7 @@ function pageOf(query: Record<string, string | undefined>): number {
   return Number(raw);
 }
 
-/** Alert channels (admins change, everyone reads), their delivery log, the events feed and the thresholds. */
+/** Alert channels (admins change, everyone reads), their delivery log, the events feed, the thresholds and the volume limit. */
 export function alertsRoutes(deps: AppDeps) {
   return new Elysia({ name: "alerts" })
     .use(access(deps))
@@ -55,6 +57,16 @@ export function alertsRoutes(deps: AppDeps) {
     .get("/api/alerts/channels/:id/deliveries", async ({ ctx, params }) => ({ deliveries: await channelDeliveries(ctx, params.id) }), { org: "read" })
     .get("/api/alerts/thresholds", ({ ctx }) => getThresholds(ctx), { org: "read" })
     .put("/api/alerts/thresholds", ({ ctx, body }) => saveThresholds(ctx, parseInput(alertThresholdsSchema, body)), { org: "settings:manage" })
+    .get("/api/alerts/limit", ({ ctx }) => getAlertLimit(ctx), { org: "read" })
+    .put(
+      "/api/alerts/limit",
+      async ({ ctx, body, request }) => {
+        const { view, before } = await saveAlertLimit(ctx, parseInput(alertLimitSchema, body).perWindow);
+        if (before !== view.perWindow) await auditRequest(ctx, request, "settings.changed", { data: { alertsPerWindow: view.perWindow } });
+        return view;
+      },
+      { org: "settings:manage" },
+    )
     .get("/api/events", ({ ctx, query }) => listEvents(ctx, pageOf(query as Record<string, string | undefined>)), { org: "read" })
     .post("/api/events/read", ({ ctx, body }) => markRead(ctx, parseInput(readEventsSchema, body).ids), { org: "read" })
     .post("/api/events/read-all", ({ ctx }) => markAllRead(ctx), { org: "read" });

@@ -2,7 +2,9 @@
 import type { OrgContext } from "../../http/access";
 import { alertThresholds, alertThresholdsSchema, DEFAULT_ALERT_THRESHOLDS, type AlertThresholds } from "../../lib/alerts/report-thresholds";
 import type { WithStore } from "../auth/sessions";
-import { alertSettingsOf, saveAlertThresholds } from "../settings/service";
+import { ALERT_LIMIT, ALERT_WINDOW_MINUTES } from "../../lib/alerts/volume";
+import type { AlertLimitView } from "./contract";
+import { alertSettingsOf, saveAlertsPerWindow, saveAlertThresholds } from "../settings/service";
 
 /** The thresholds in force for an organisation (a stored value that no longer validates is ignored). */
 export async function thresholdsOf(ctx: WithStore, orgId: string): Promise<{ thresholds: AlertThresholds; overrides: Partial<AlertThresholds> }> {
@@ -32,4 +34,16 @@ export async function saveThresholds(ctx: OrgContext, overrides: Partial<AlertTh
   const json = Object.keys(overrides).length ? JSON.stringify(overrides) : null;
   await saveAlertThresholds(ctx, ctx.actor.orgId, json, ctx.now());
   return getThresholds(ctx);
+}
+
+export async function getAlertLimit(ctx: OrgContext): Promise<AlertLimitView> {
+  const { alertsPerWindow } = await alertSettingsOf(ctx, ctx.actor.orgId);
+  return { perWindow: alertsPerWindow, windowMinutes: ALERT_WINDOW_MINUTES, default: ALERT_LIMIT.default, min: ALERT_LIMIT.min, max: ALERT_LIMIT.max };
+}
+
+/** Sets the organisation's limit (validated by alertLimitSchema); returns it and what it was. */
+export async function saveAlertLimit(ctx: OrgContext, perWindow: number): Promise<{ view: AlertLimitView; before: number }> {
+  const before = (await alertSettingsOf(ctx, ctx.actor.orgId)).alertsPerWindow;
+  if (before !== perWindow) await saveAlertsPerWindow(ctx, ctx.actor.orgId, perWindow, ctx.now());
+  return { view: await getAlertLimit(ctx), before };
 }

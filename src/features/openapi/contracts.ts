@@ -7,6 +7,7 @@ import { z, type ZodType } from "zod";
 import { adminLoginSchema, adminLogoutSchema } from "../admin/contract";
 import { createChannelSchema, readEventsSchema, updateChannelSchema } from "../alerts/contract";
 import { alertThresholdsSchema } from "../../lib/alerts/report-thresholds";
+import { alertLimitSchema } from "../../lib/alerts/volume";
 import { auditPageSchema, auditQuerySchema } from "../audit/contract";
 import { loginSchema, passwordLinkSchema, passwordTokenSchema, resetPasswordSchema, signupSchema, twoFactorCodeSchema } from "../auth/contract";
 import { setPasswordSchema, trialSetupSchema } from "../billing/contract";
@@ -48,6 +49,8 @@ export const CONTRACTS: Record<string, RouteContract> = {
   "POST /api/alerts/channels": { summary: "Add an alert channel", body: createChannelSchema },
   "PATCH /api/alerts/channels/:id": { summary: "Change an alert channel", body: updateChannelSchema },
   "PUT /api/alerts/thresholds": { summary: "Change the report alert thresholds", body: alertThresholdsSchema },
+  "GET /api/alerts/limit": { summary: "Alerts sent per channel in any 10 minutes before the rest become one summary" },
+  "PUT /api/alerts/limit": { summary: "Change how many alerts each channel gets in 10 minutes (1 to 100)", body: alertLimitSchema },
   "POST /api/events/read": { summary: "Mark events read", body: readEventsSchema },
   "GET /api/audit": { summary: "The organization's audit log, newest first", query: auditQuerySchema, response: auditPageSchema },
   "POST /api/auth/signup": { summary: "Create an account", body: signupSchema },

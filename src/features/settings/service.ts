@@ -7,6 +7,7 @@ import type { WithStore } from "../auth/sessions";
 import { syncEmailNotifications } from "../alerts/channels";
 import { firstOwnerEmail } from "../orgs/members";
 import { organizationName } from "../orgs/service";
+import { alertLimitOf } from "../../lib/alerts/volume";
 import { DEFAULT_DIGEST, DEFAULT_PREFERENCES, DEFAULT_RETENTION, type DigestSchedule, type Retention, type Settings } from "./contract";
 
 export type StoredSettings = Settings & DigestSchedule & Retention & { updatedAt: Date | null };
@@ -103,12 +104,14 @@ export interface AlertSettings {
   realtimeThreatMonitoring: boolean;
   /** the name saved in Settings, or null (the organisation's own name applies) */
   organizationName: string | null;
+  /** outbound alerts per channel in any window (src/lib/alerts/volume.ts) */
+  alertsPerWindow: number;
 }
 
 export async function alertSettingsOf(ctx: WithStore, orgId: string): Promise<AlertSettings> {
   const { organizationSettings: s } = ctx.store.t;
   const [row] = await ctx.store.db
-    .select({ thresholdsJson: s.alertThresholds, complianceAlerts: s.complianceAlerts, realtimeThreatMonitoring: s.realtimeThreatMonitoring, organizationName: s.organizationName })
+    .select({ thresholdsJson: s.alertThresholds, complianceAlerts: s.complianceAlerts, realtimeThreatMonitoring: s.realtimeThreatMonitoring, organizationName: s.organizationName, alertsPerWindow: s.alertsPerWindow })
     .from(s)
     .where(eq(s.orgId, orgId))
     .limit(1);
@@ -117,7 +120,19 @@ export async function alertSettingsOf(ctx: WithStore, orgId: string): Promise<Al
     complianceAlerts: row?.complianceAlerts ?? DEFAULT_PREFERENCES.complianceAlerts,
     realtimeThreatMonitoring: row?.realtimeThreatMonitoring ?? DEFAULT_PREFERENCES.realtimeThreatMonitoring,
     organizationName: row?.organizationName || null,
+    alertsPerWindow: alertLimitOf(row?.alertsPerWindow),
   };
+}
+
+/** Stores the organisation's limit of outbound alerts per channel and window. */
+export async function saveAlertsPerWindow(ctx: WithStore, orgId: string, perWindow: number, at: Date): Promise<void> {
+  const { organizationSettings } = ctx.store.t;
+  await ctx.store.write((tx) =>
+    tx
+      .insert(organizationSettings)
+      .values({ orgId, alertsPerWindow: perWindow, updatedAt: at })
+      .onConflictDoUpdate({ target: organizationSettings.orgId, set: { alertsPerWindow: perWindow, updatedAt: at } }),
+  );
 }
 
 /** Stores the organisation's alert threshold overrides (JSON; null: the defaults again). */

@@ -2,7 +2,8 @@
  * An event in words, shared by every channel (email, Slack, Teams): a title, one sentence
  * saying what happened and what to do, the facts behind it and the page that shows it.
  */
-import type { AlertEvent, WatchedRecord } from "./events";
+import type { AlertEvent, AlertEventType, WatchedRecord } from "./events";
+import type { AlertSummaryData } from "./volume";
 
 export type AlertSeverity = "critical" | "warning" | "info" | "good";
 
@@ -48,7 +49,53 @@ const str = (v: unknown) => (v === null || v === undefined ? "" : String(v));
 const day = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? new Date(v).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }) : str(v));
 const percent = (v: unknown) => (typeof v === "number" ? `${v}%` : "no data");
 
+/** A kind of alert in a few words (a summary's counts). */
+export const ALERT_KIND_LABELS: Record<AlertEventType, string> = {
+  "dns.record_appeared": "DNS record published",
+  "dns.record_changed": "DNS record changed",
+  "dns.record_disappeared": "DNS record removed",
+  "dns.status_worse": "Protection got worse",
+  "dns.status_better": "Protection improved",
+  "dns.dmarc_weakened": "DMARC policy weakened",
+  "dns.spf_too_many_lookups": "SPF needs too many lookups",
+  "dns.dkim_weak_key": "Weak DKIM key",
+  "reports.new_failing_source": "New source failing DMARC",
+  "reports.pass_rate_low": "Low DMARC pass rate",
+  "reports.stopped": "Reports stopped",
+  "reports.failure_report": "Failure report received",
+  "account.trial_ending": "Trial ending",
+  "account.payment_failed": "Payment failed",
+  "account.member_joined": "Member joined",
+  "account.mailbox_failing": "Report mailbox failing",
+  test: "Test alert",
+  "alerts.summary": "Summary of held alerts",
+};
+
+const when = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? new Date(v).toUTCString().replace(/:\d\d GMT$/, " UTC") : str(v));
+
+/** "a (3), b (2) and 4 more" */
+function listed(items: { name: string; count: number }[], more: number): string {
+  const text = items.map((i) => (i.count > 1 ? `${i.name} (${i.count})` : i.name)).join(", ");
+  return more > 0 ? `${text} and ${more} more` : text;
+}
+
+function summaryWords(d: Partial<AlertSummaryData>): Pick<AlertDescription, "title" | "summary" | "facts" | "severity"> {
+  const held = Number(d.held ?? 0);
+  const limit = Number(d.limit ?? 0);
+  const minutes = Number(d.windowMinutes ?? 10);
+  const facts: AlertDescription["facts"] = (d.kinds ?? []).map((k) => ({ label: ALERT_KIND_LABELS[k.type] ?? k.type, value: String(k.count) }));
+  if (d.domains?.length) facts.push({ label: "Domains", value: listed(d.domains.map((x) => ({ name: x.domain, count: x.count })), d.moreDomains ?? 0) });
+  if (d.sources?.length) facts.push({ label: "Sources", value: listed(d.sources.map((x) => ({ name: x.sourceIp, count: x.count })), d.moreSources ?? 0) });
+  return {
+    title: `${held} more alert${held === 1 ? "" : "s"} held back`,
+    summary: `This channel gets at most ${limit} alert${limit === 1 ? "" : "s"} every ${minutes} minutes. ${held} more arrived between ${when(d.from)} and ${when(d.to)}; they are counted here instead of sent one by one, and each is listed in the app's notifications.`,
+    facts,
+    severity: "warning",
+  };
+}
+
 function pageFor(event: AlertEvent): { path: string; label: string } {
+  if (event.type === "alerts.summary") return { path: "/app/dashboard", label: "Open the dashboard" };
   const q = event.domain ? `?domain=${encodeURIComponent(event.domain)}` : "";
   if (event.type === "reports.new_failing_source") return { path: `/app/threats${q}`, label: "See the sources" };
   if (event.type === "reports.pass_rate_low" || event.type === "reports.failure_report") return { path: `/app/reports${q}`, label: "Open the reports" };
@@ -178,6 +225,8 @@ function words(event: AlertEvent): Pick<AlertDescription, "title" | "summary" | 
         ],
         severity: "warning",
       };
+    case "alerts.summary":
+      return summaryWords(d as Partial<AlertSummaryData>);
     case "test":
       return { title: "Test alert from dmarcwarden", summary: "This channel works: alerts will arrive here.", facts: [], severity: "info" };
     default:

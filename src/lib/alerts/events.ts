@@ -19,8 +19,18 @@ export const REPORT_EVENT_TYPES = ["reports.new_failing_source", "reports.pass_r
 
 export const ACCOUNT_EVENT_TYPES = ["account.trial_ending", "account.payment_failed", "account.member_joined", "account.mailbox_failing"] as const;
 
+/**
+ * The summary a channel receives for the alerts held back past its organisation's limit
+ * (src/lib/alerts/volume.ts). Like "test" it goes to one channel and is not in the feed, which
+ * lists each held alert itself.
+ */
+export const SUMMARY_EVENT_TYPE = "alerts.summary";
+
 /** Every event type a channel can receive; "test" is what "Send a test" delivers. */
-export const ALERT_EVENT_TYPES = [...DNS_EVENT_TYPES, ...REPORT_EVENT_TYPES, ...ACCOUNT_EVENT_TYPES, "test"] as const;
+export const ALERT_EVENT_TYPES = [...DNS_EVENT_TYPES, ...REPORT_EVENT_TYPES, ...ACCOUNT_EVENT_TYPES, "test", SUMMARY_EVENT_TYPE] as const;
+
+/** Events sent to a channel but not listed in the feed (nor counted as the organisation's alerts). */
+export const CHANNEL_ONLY_EVENT_TYPES: readonly AlertEventType[] = ["test", SUMMARY_EVENT_TYPE];
 
 export type DnsEventType = (typeof DNS_EVENT_TYPES)[number];
 export type ReportEventType = (typeof REPORT_EVENT_TYPES)[number];
@@ -41,6 +51,6 @@ export interface AlertEvent {
 
 /** "dns" for DNS events, "reports" for report events, "account" otherwise: the groups Settings' toggles switch. */
 export function eventCategory(type: AlertEventType): "dns" | "reports" | "account" | "test" {
-  if (type === "test") return "test";
+  if (CHANNEL_ONLY_EVENT_TYPES.includes(type)) return "test";
   return type.slice(0, type.indexOf(".")) as "dns" | "reports" | "account";
 }

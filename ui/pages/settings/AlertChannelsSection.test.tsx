@@ -53,4 +53,45 @@ describe("Settings › Alert channels", () => {
     await userEvent.setup().click(screen.getByRole("button", { name: "Delivery log" }));
     expect(await screen.findByText("Nothing sent to this channel yet.")).toBeTruthy();
   });
+
+  test("the alert limit is shown to everyone; admins change it, and a number out of bounds is refused by the field", async () => {
+    let limit = { perWindow: 10, windowMinutes: 10, default: 10, min: 1, max: 100 };
+    const saved: unknown[] = [];
+    withFetch((url, init) => {
+      if (url === "/api/auth/me") return json(me("admin"));
+      if (url === "/api/alerts/limit" && init.method === "PUT") {
+        saved.push(JSON.parse(String(init.body)));
+        limit = { ...limit, ...JSON.parse(String(init.body)) };
+        return json(limit);
+      }
+      if (url === "/api/alerts/limit") return json(limit);
+      return json({ channels: [] });
+    });
+    renderWithProviders(<AlertChannelsSection />);
+    const user = userEvent.setup();
+    expect((await screen.findByTestId("alert-limit")).textContent).toBe("At most 10 alerts per channel every 10 minutes; more become one summary.");
+    const field = screen.getByLabelText("Alerts per channel in 10 minutes");
+    await user.clear(field);
+    await user.type(field, "0");
+    await user.click(screen.getByRole("button", { name: "Save limit" }));
+    expect(await screen.findByText("Enter a whole number of alerts from 1 to 100")).toBeTruthy();
+    expect(saved).toEqual([]);
+    await user.clear(field);
+    await user.type(field, "25");
+    await user.click(screen.getByRole("button", { name: "Save limit" }));
+    await waitFor(() => expect(screen.getByTestId("alert-limit").textContent).toBe("At most 25 alerts per channel every 10 minutes; more become one summary."));
+    expect(saved).toEqual([{ perWindow: 25 }]);
+    expect(screen.queryByText("Enter a whole number of alerts from 1 to 100")).toBeNull();
+  });
+
+  test("viewers read the alert limit without a field to change it", async () => {
+    withFetch((url) => {
+      if (url === "/api/auth/me") return json(me("viewer"));
+      if (url === "/api/alerts/limit") return json({ perWindow: 1, windowMinutes: 10, default: 10, min: 1, max: 100 });
+      return json({ channels: [] });
+    });
+    renderWithProviders(<AlertChannelsSection />);
+    expect((await screen.findByTestId("alert-limit")).textContent).toBe("At most 1 alert per channel every 10 minutes; more become one summary.");
+    expect(screen.queryByLabelText("Alerts per channel in 10 minutes")).toBeNull();
+  });
 });

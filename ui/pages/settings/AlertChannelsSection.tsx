@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BellRing, ChevronDown, ChevronRight, KeyRound, Send, Trash2 } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import type { MeResponse } from "../../../src/features/auth/contract";
-import { ALERT_CHANNEL_TYPES, type AlertChannelType, type ChannelView, type DeliveryView } from "../../../src/features/alerts/contract";
+import { ALERT_CHANNEL_TYPES, type AlertChannelType, type AlertLimitView, type ChannelView, type DeliveryView } from "../../../src/features/alerts/contract";
+import { alertLimitSchema } from "../../../src/lib/alerts/volume";
 import { ApiError, apiRequest, errorMessage } from "../../lib/api";
 import { getQueryFn } from "../../lib/queryClient";
 import { toast } from "../../lib/toast";
@@ -14,7 +15,8 @@ const meKey = ["/api/auth/me"] as const;
 const TYPE_LABEL: Record<AlertChannelType, string> = { email: "Email", slack: "Slack", teams: "Microsoft Teams", webhook: "Webhook" };
 const TARGET_LABEL: Record<AlertChannelType, string> = { email: "Email addresses (comma-separated)", slack: "Slack incoming-webhook URL", teams: "Teams incoming-webhook URL", webhook: "Webhook URL (receives signed JSON)" };
 const TARGET_PLACEHOLDER: Record<AlertChannelType, string> = { email: "security@example.com, it@example.com", slack: "https://hooks.slack.com/services/…", teams: "https://…webhook.office.com/…", webhook: "https://example.com/dmarc-alerts" };
-const STATUS_CLASS: Record<string, string> = { delivered: "badge-success", failed: "badge-error", pending: "badge-warning", sending: "badge-info" };
+const STATUS_CLASS: Record<string, string> = { delivered: "badge-success", failed: "badge-error", pending: "badge-warning", sending: "badge-info", held: "badge-ghost", summarized: "badge-ghost" };
+const limitKey = ["/api/alerts/limit"] as const;
 
 /** Settings › Alert channels: where the organisation's alerts go, a test, and each channel's delivery log. */
 export function AlertChannelsSection() {
@@ -35,6 +37,7 @@ export function AlertChannelsSection() {
             Where alerts about DNS changes, failing sources and reports go. A new channel receives every alert; "Compliance alerts" and "Real-time threat monitoring" above switch the DNS and report alerts off for all channels.
           </p>
         </header>
+        <AlertLimit canManage={canManage} />
         {secret && (
           <div role="alert" className="flex flex-col items-start gap-2 rounded-box border border-warning bg-warning/10 p-4">
             <p className="flex items-center gap-2 font-semibold">
@@ -65,6 +68,72 @@ export function AlertChannelsSection() {
         {canManage && <AddChannelForm onSecret={setSecret} />}
       </div>
     </section>
+  );
+}
+
+/** How many alerts each channel gets in the window before the rest become one summary; admins change it. */
+function AlertLimit({ canManage }: { canManage: boolean }) {
+  const client = useQueryClient();
+  const id = useId();
+  const limit = useQuery<AlertLimitView>({ queryKey: limitKey });
+  const [draft, setDraft] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: async (perWindow: number) => (await (await apiRequest("PUT", "/api/alerts/limit", { perWindow })).json()) as AlertLimitView,
+    onSuccess: (view) => {
+      client.setQueryData(limitKey, view);
+      setDraft(null);
+      setError(null);
+      toast({ title: "Alert limit saved", description: `Each channel now gets at most ${view.perWindow} alerts every ${view.windowMinutes} minutes.`, variant: "success" });
+    },
+    onError: (e) => {
+      if (e instanceof ApiError && e.fields?.perWindow) setError(e.fields.perWindow);
+      else toast({ title: "Could not save the alert limit", description: errorMessage(e), variant: "destructive" });
+    },
+  });
+  if (typeof limit.data?.perWindow !== "number") return null;
+  const { perWindow, windowMinutes, min, max } = limit.data;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const parsed = alertLimitSchema.safeParse({ perWindow: draft === null || draft.trim() === "" ? Number.NaN : Number(draft) });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? "Enter a whole number");
+    save.mutate(parsed.data.perWindow);
+  };
+  return (
+    <div className="flex flex-wrap items-end gap-3 rounded-box bg-base-200/50 p-3">
+      <p className="min-w-0 flex-1 text-sm" data-testid="alert-limit">
+        At most {perWindow} alert{perWindow === 1 ? "" : "s"} per channel every {windowMinutes} minutes; more become one summary.
+      </p>
+      {canManage && (
+        <form onSubmit={submit} noValidate className="flex flex-wrap items-end gap-2" aria-label="Alert limit">
+          <div className="form-control">
+            <label className="label-text mb-1 text-sm" htmlFor={`${id}-limit`}>
+              Alerts per channel in {windowMinutes} minutes
+            </label>
+            <input
+              id={`${id}-limit`}
+              type="number"
+              inputMode="numeric"
+              min={min}
+              max={max}
+              className={`input input-bordered input-sm w-28 ${error ? "input-error" : ""}`}
+              value={draft ?? String(perWindow)}
+              onChange={(e) => setDraft(e.target.value)}
+              aria-invalid={!!error}
+              aria-describedby={error ? `${id}-limit-error` : undefined}
+            />
+          </div>
+          <button type="submit" className="btn btn-sm btn-outline" disabled={save.isPending || draft === null}>
+            {save.isPending ? "Saving…" : "Save limit"}
+          </button>
+          {error && (
+            <p id={`${id}-limit-error`} className="w-full text-xs text-error">
+              {error}
+            </p>
+          )}
+        </form>
+      )}
+    </div>
   );
 }
 
@@ -160,7 +229,7 @@ function DeliveryLog({ queryKey }: { queryKey: string[] }) {
             return (
               <tr key={d.id}>
                 <td>
-                  <span className="block">{d.eventType === "test" ? "Test alert" : d.eventType}</span>
+                  <span className="block">{d.eventType === "test" ? "Test alert" : d.eventType === "alerts.summary" ? "Summary of held alerts" : d.eventType}</span>
                   <span className="text-[11px] opacity-60">
                     {new Date(d.createdAt).toLocaleString()}
                     {d.domain ? ` · ${d.domain}` : ""}

@@ -1,0 +1,1 @@
+ALTER TABLE "organization_settings" ADD COLUMN "alerts_per_window" integer DEFAULT 10 NOT NULL;
