@@ -64,8 +64,12 @@ export interface IngestResult {
 /** Report size bounds, from config when set there (flags in src/config.ts). */
 export function reportLimits(deps: ServiceContext): ReportLimits {
   const mb = Number(deps.config.maxReportMb);
-  if (!Number.isFinite(mb) || mb <= 0) return DEFAULT_LIMITS;
-  return { ...DEFAULT_LIMITS, maxInputBytes: mb * 1024 * 1024 };
+  const records = Number(deps.config.maxRecordsPerReport);
+  return {
+    ...DEFAULT_LIMITS,
+    ...(Number.isFinite(mb) && mb > 0 ? { maxInputBytes: mb * 1024 * 1024 } : {}),
+    ...(Number.isInteger(records) && records > 0 ? { maxRecords: records } : {}),
+  };
 }
 
 export interface Planned {
