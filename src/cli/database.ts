@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { ConfigError, type Config } from "../config";
+import type { Logger } from "../log";
 import { describeDatabase, migrateDatabase, openDatabase, type Store } from "../db";
 
 /**
@@ -14,9 +15,9 @@ function cannotOpen(config: Config, error: unknown): ConfigError {
 }
 
 /** Opens the configured database (creating a SQLite file when missing), or says in one line why not. */
-export async function openCommandDatabase(config: Config): Promise<Store> {
+export async function openCommandDatabase(config: Config, log?: Logger): Promise<Store> {
   try {
-    return await openDatabase(config);
+    return await openDatabase(config, { log });
   } catch (error) {
     throw cannotOpen(config, error);
   }

@@ -24,7 +24,7 @@ export const serveCommand: Command = {
     // the DNS checks' probes: an unreadable --extra-ca-file stops start-up the same way (the
     // probes themselves load with the rest of the server)
     const probes = config.extraCaFile ? (await import("../features/dns/probes")).probeOptionsFromConfig(config) : undefined;
-    const store = await openCommandDatabase(config);
+    const store = await openCommandDatabase(config, log);
     if (config.seedAdmin) {
       const { seedAdmin } = await import("../features/admin/seed");
       const outcome = await seedAdmin({ store }, config.seedAdmin.username, config.seedAdmin.password);

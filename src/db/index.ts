@@ -168,14 +168,14 @@ export function openStore(path: string, options: { migrate?: boolean; log?: Logg
  * pending migrations (under the advisory lock, so nodes starting together migrate once) unless
  * told not to.
  */
-export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean } = {}): Promise<Store> {
+export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean; log?: Logger } = {}): Promise<Store> {
   // the PostgreSQL client, driver and schema load only when PostgreSQL is used (src/db/postgres.ts)
   return (await import("./postgres")).openPostgresStore(url, options);
 }
 
 /** The store the configuration names (see DatabaseSettings), migrated unless told not to. */
-export async function openDatabase(config: DatabaseSettings, options: { migrate?: boolean } = {}): Promise<Store> {
-  if (config.databaseUrl) return openPostgresStore(config.databaseUrl, { pool: config.databasePool, migrate: options.migrate });
+export async function openDatabase(config: DatabaseSettings, options: { migrate?: boolean; log?: Logger } = {}): Promise<Store> {
+  if (config.databaseUrl) return openPostgresStore(config.databaseUrl, { pool: config.databasePool, migrate: options.migrate, log: options.log });
   return openStore(config.db, options);
 }
 

@@ -5,6 +5,7 @@
  */
 import { SQL } from "bun";
 import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
+import { createLogger, type Logger } from "../log";
 import type { DB, Store } from "./index";
 import { applyPgMigrations } from "./migrate-pg";
 import * as pgSchema from "./schema-pg";
@@ -46,7 +47,10 @@ async function connectionSettings(setup: SQL): Promise<Record<string, string>> {
   return untouched ? { ...PG_CONNECTION_SETTINGS, random_page_cost: RANDOM_PAGE_COST } : { ...PG_CONNECTION_SETTINGS };
 }
 
-export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean } = {}): Promise<Store> {
+/** where a store opened without a logger tells of its retried writes: stderr, keeping a command's stdout its own */
+const stderrLog = createLogger("warn", (line) => process.stderr.write(line + "\n"));
+
+export async function openPostgresStore(url: string, options: { pool?: number; migrate?: boolean; log?: Logger } = {}): Promise<Store> {
   // one connection to migrate and to read the server's settings, then the pool
   const setup = new SQL({ url, max: 1 });
   let settings: Record<string, string>;
@@ -60,7 +64,7 @@ export async function openPostgresStore(url: string, options: { pool?: number; m
   // typed as the SQLite twin: see store.ts
   const db = drizzlePg({ client, schema: pgSchema }) as unknown as DB;
   let closed: Promise<void> | null = null;
-  return Object.assign(postgresStoreCore(db, pgSchema as unknown as Tables), {
+  return Object.assign(postgresStoreCore(db, pgSchema as unknown as Tables, options.log ?? stderrLog), {
     close: () => (closed ??= client.close()),
   });
 }

@@ -21,7 +21,11 @@ import { keepingStatements, openStore, STATEMENTS_KEPT, type SqliteStore, type S
 import { claimLease, releaseLease, sweepLeases } from "./leases";
 import { applyPgMigrations } from "./migrate-pg";
 import { openPostgresStore, RANDOM_PAGE_COST } from "./postgres";
-import { isUniqueViolation } from "./store";
+import { Elysia } from "elysia";
+import { holdRollupVersion, raiseRollupVersion } from "../features/reports/read-cache";
+import { errorPlugin } from "../http/error-plugin";
+import { memoryLogger } from "../log";
+import { DatabaseBusyError, dbWriteRetries, isUniqueViolation, PG_WRITE_ATTEMPTS } from "./store";
 
 const SUITE_POSTGRES = process.env.DW_TEST_DATABASE_URL || null;
 const sqliteSkipped = SUITE_POSTGRES ? "SQLite-only: it opens a SQLite file of its own" : null;
@@ -276,4 +280,97 @@ test.skipIf(!!postgresMissing)("PostgreSQL: reads are planned for each run's own
   // and only for the transaction: the connection plans reads for their parameters again after it
   const after = await Promise.all(Array.from({ length: 4 }, () => s.rows<{ plan_cache_mode: string }>(sql`SHOW plan_cache_mode`)));
   expect(after.map((rows) => rows[0]?.plan_cache_mode)).toEqual(Array(4).fill("force_custom_plan"));
+});
+
+/** A PostgreSQL test database opened again with a logger that keeps its lines (closed before the database is dropped). */
+async function loggedPostgresStore() {
+  const { store: owner, url } = await testPostgresStore(clusterBase!, template);
+  opened.push(owner);
+  const log = memoryLogger();
+  const store = await openPostgresStore(url, { pool: 4, migrate: false, log });
+  opened.unshift(store);
+  return { store, url, log };
+}
+
+const logged = (log: { lines: string[] }, event: string) => log.lines.map((l) => JSON.parse(l)).filter((l) => l.event === event);
+
+test.skipIf(!!postgresMissing)("PostgreSQL: a write that waited for the roll-up version another transaction changed fails to serialize, is run again and succeeds; the retry is logged and counted", async () => {
+  const { store: s, url, log } = await loggedPostgresStore();
+  const org = await addOrg(s, "Busy");
+  const version = async () => Number((await s.rows<{ version: unknown }>(sql`SELECT version FROM rollup_versions WHERE org_id = ${org.id}`))[0]!.version);
+  const before = await version();
+  const retriesBefore = dbWriteRetries.get({ sqlstate: "40001" });
+  const other = new SQL({ url, max: 1 });
+  let runs = 0;
+  let write: Promise<string> | null = null;
+  try {
+    await other.begin(async (tx) => {
+      await tx`UPDATE rollup_versions SET version = version + 1 WHERE org_id = ${org.id}`;
+      write = s.write(async () => {
+        runs++;
+        await holdRollupVersion(s, org.id);
+        await raiseRollupVersion(s, org.id);
+        return "written";
+      });
+      write.catch(() => {});
+      // commit once the write waits for the row this transaction changed
+      while (!Number((await s.rows<{ n: unknown }>(sql`SELECT count(*) AS n FROM pg_locks WHERE NOT granted`))[0]!.n)) await Bun.sleep(10);
+    });
+  } finally {
+    await other.close();
+  }
+  expect(await write!).toBe("written");
+  expect(runs).toBe(2);
+  expect(await version()).toBe(before + 2);
+  expect(dbWriteRetries.get({ sqlstate: "40001" })).toBe(retriesBefore + 1);
+  const retries = logged(log, "db.write_retry");
+  expect(retries).toHaveLength(1);
+  expect(retries[0]).toMatchObject({ level: "warn", sqlstate: "40001", attempt: 1 });
+});
+
+test.skipIf(!!postgresMissing)("PostgreSQL: a write that keeps failing to serialize is run PG_WRITE_ATTEMPTS times, then the caller gets DatabaseBusyError (HTTP 503 with Retry-After) and nothing of it is saved", async () => {
+  const { store: s, log } = await loggedPostgresStore();
+  let runs = 0;
+  const error = await s
+    .write(async (tx) => {
+      runs++;
+      await tx.insert(s.t.organizations).values({ name: `Never ${runs}`, slug: `never-${runs}` });
+      await s.rows(sql`DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = 'serialization_failure'; END $$`);
+    })
+    .catch((e) => e);
+  expect(error).toBeInstanceOf(DatabaseBusyError);
+  expect(runs).toBe(PG_WRITE_ATTEMPTS);
+  expect(await s.db.select().from(s.t.organizations)).toHaveLength(0);
+  expect(logged(log, "db.write_retry").map((l) => l.attempt)).toEqual(Array.from({ length: PG_WRITE_ATTEMPTS - 1 }, (_, i) => i + 1));
+  expect(logged(log, "db.write_gave_up")).toHaveLength(1);
+  // a request that meets it is told to come back, not that something broke
+  const app = new Elysia().use(errorPlugin(log)).get("/busy", () => {
+    throw error;
+  });
+  const res = await app.handle(new Request("http://localhost/busy"));
+  expect(res.status).toBe(503);
+  expect(res.headers.get("retry-after")).toBe("5");
+  expect(((await res.json()) as { error: { code: string } }).error.code).toBe("database_busy");
+});
+
+test.skipIf(!!postgresMissing)("PostgreSQL: writes given the same queue key wait for each other before their transactions begin: eight holding the roll-up version at once are none of them run again", async () => {
+  const { store: s } = await loggedPostgresStore();
+  const org = await addOrg(s, "Queued");
+  const retriesBefore = dbWriteRetries.get({ sqlstate: "40001" }) + dbWriteRetries.get({ sqlstate: "40P01" });
+  let runs = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, () =>
+      s.write(
+        async () => {
+          runs++;
+          await holdRollupVersion(s, org.id);
+          await Bun.sleep(20);
+          await raiseRollupVersion(s, org.id);
+        },
+        { queue: `reports:${org.id}` },
+      ),
+    ),
+  );
+  expect(runs).toBe(8);
+  expect(dbWriteRetries.get({ sqlstate: "40001" }) + dbWriteRetries.get({ sqlstate: "40P01" })).toBe(retriesBefore);
 });

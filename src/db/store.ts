@@ -14,8 +14,10 @@
  * serialises write transactions in the process (an async lock), takes SQLite's write lock first
  * (BEGIN IMMEDIATE, retried while another process holds it) and commits or rolls back when the
  * body settles. On PostgreSQL each `write` runs on its own pooled connection, SERIALIZABLE, and is
- * run again when PostgreSQL reports a serialization failure (so the body may run more than once:
- * it must do nothing but database work, which the rules ask anyway). Inside a `write`,
+ * run again when PostgreSQL reports a serialization failure or a deadlock (so the body may run
+ * more than once: it must do nothing but database work, which the rules ask anyway), a bounded
+ * number of times with growing, jittered pauses; past the bound the caller gets
+ * DatabaseBusyError (HTTP 503 with Retry-After). Inside a `write`,
  * `store.db` and nested `write` calls use the same transaction, so a service may call another
  * feature's service within one transaction.
  *
@@ -27,6 +29,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import { sql, type SQL } from "drizzle-orm";
 import type { DB } from "./index";
+import { Counter } from "../lib/metrics";
+import type { Logger } from "../log";
 import * as sqliteSchema from "./schema";
 import { isBusyError, WRITE_ATTEMPTS, WRITE_RETRY_BASE_MS } from "./transaction";
 
@@ -74,6 +78,15 @@ export interface WriteOptions {
    * until the commit) and deletes nothing. Ignored inside an open `write` and on PostgreSQL.
    */
   foreignKeys?: boolean;
+  /**
+   * PostgreSQL: writes of this process given the same key run one after another, each begun
+   * once the one before it ended. For writes that take the same rows at their start (an
+   * organization's report writes, holdForReportWrite): a SERIALIZABLE transaction that waits in
+   * PostgreSQL for a row another one then changes fails when that one commits, so several such
+   * writes at once failed in turn and ran again whole; waiting here, before the transaction
+   * begins, they do not. Ignored inside an open `write` and on SQLite (one writer at a time).
+   */
+  queue?: string;
 }
 
 type DriverError = { code?: unknown; errno?: unknown; message?: unknown; cause?: unknown } | null;
@@ -103,10 +116,35 @@ export function isUniqueViolation(error: unknown): boolean {
   });
 }
 
-/** Attempts of one PostgreSQL write transaction that keeps meeting serialization failures. */
-export const PG_WRITE_ATTEMPTS = 30;
+/** Attempts of one PostgreSQL write transaction that keeps meeting serialization failures or deadlocks. */
+export const PG_WRITE_ATTEMPTS = 8;
+/** Pause before the second attempt; doubled for each further one, at most PG_RETRY_MAX_MS, with jitter (0.5-1.5×). */
+export const PG_RETRY_BASE_MS = 10;
+export const PG_RETRY_MAX_MS = 1000;
 /** serialization_failure, deadlock_detected: the transaction may simply be run again */
 const RETRYABLE = new Set(["40001", "40P01"]);
+
+/** Registered with the server's metrics (src/features/metrics/registry.ts). */
+export const dbWriteRetries = new Counter(
+  "dmarcwarden_db_retries_total",
+  "PostgreSQL write transactions run again after a serialization failure (sqlstate 40001) or a deadlock (40P01), by sqlstate.",
+  ["sqlstate"],
+);
+
+/**
+ * A write transaction that still met serialization failures or deadlocks after PG_WRITE_ATTEMPTS
+ * runs: the database is too busy for it now, nothing of it was saved, and the same request may
+ * succeed later (HTTP 503 with Retry-After, src/http/error-plugin.ts).
+ */
+export class DatabaseBusyError extends Error {
+  readonly code = "database_busy";
+  constructor(readonly attempts: number, cause: unknown) {
+    super(`The database stayed too busy for this change (${attempts} attempts); nothing was saved.`, { cause });
+    this.name = "DatabaseBusyError";
+  }
+}
+
+const pgRetryPause = (attempt: number) => Math.min(PG_RETRY_MAX_MS, PG_RETRY_BASE_MS * 2 ** (attempt - 1)) * (0.5 + Math.random());
 
 /** A FIFO async lock: one holder at a time, waiters in order. */
 class AsyncLock {
@@ -190,8 +228,10 @@ export function sqliteStoreCore(sqlite: Database, db: DB): StoreCore {
 }
 
 /** The PostgreSQL side: every write on its own pooled connection through drizzle's transaction. */
-export function postgresStoreCore(db: DB, t: Tables): StoreCore {
+export function postgresStoreCore(db: DB, t: Tables, log: Logger): StoreCore {
   const current = new AsyncLocalStorage<DB>();
+  /** WriteOptions.queue: the lock of each key with writes under way or waiting */
+  const queues = new Map<string, { lock: AsyncLock; users: number }>();
   // The PostgreSQL drizzle instance and tables are typed as their SQLite twins (see the module
   // comment); these are the two members whose shape differs between the dialects.
   const pg = db as unknown as { transaction<T>(work: (tx: unknown) => Promise<T>, config?: { isolationLevel: "serializable" }): Promise<T>; execute(query: SQL): Promise<unknown[]> };
@@ -203,25 +243,43 @@ export function postgresStoreCore(db: DB, t: Tables): StoreCore {
       return current.getStore() ?? db;
     },
     t,
-    async write(work) {
+    async write(work, options) {
       const open = current.getStore();
       if (open) return work(open);
-      // SERIALIZABLE: the same outcome as SQLite's one-writer-at-a-time, with writers in parallel
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await pg.transaction(
-            async (tx) => {
-              // the pool's connections plan every statement for its parameters (PG_CONNECTION_SETTINGS,
-              // src/db/postgres.ts), which would re-plan each foreign-key check of each inserted row too
-              await (tx as typeof pg).execute(sql.raw("SET LOCAL plan_cache_mode = auto"));
-              return current.run(tx as DB, () => work(tx as DB));
-            },
-            { isolationLevel: "serializable" },
-          );
-        } catch (error) {
-          if (attempt >= PG_WRITE_ATTEMPTS || !RETRYABLE.has(sqlState(error) ?? "")) throw error;
-          await Bun.sleep(Math.min(WRITE_RETRY_BASE_MS, 2 * attempt) * Math.random());
+      const key = options?.queue;
+      let queue = key === undefined ? undefined : queues.get(key);
+      if (key !== undefined && !queue) queues.set(key, (queue = { lock: new AsyncLock(), users: 0 }));
+      if (queue) queue.users++;
+      const release = await queue?.lock.acquire();
+      try {
+        // SERIALIZABLE: the same outcome as SQLite's one-writer-at-a-time, with writers in parallel
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await pg.transaction(
+              async (tx) => {
+                // the pool's connections plan every statement for its parameters (PG_CONNECTION_SETTINGS,
+                // src/db/postgres.ts), which would re-plan each foreign-key check of each inserted row too
+                await (tx as typeof pg).execute(sql.raw("SET LOCAL plan_cache_mode = auto"));
+                return current.run(tx as DB, () => work(tx as DB));
+              },
+              { isolationLevel: "serializable" },
+            );
+          } catch (error) {
+            const state = sqlState(error);
+            if (!state || !RETRYABLE.has(state)) throw error;
+            if (attempt >= PG_WRITE_ATTEMPTS) {
+              log.warn("db.write_gave_up", { sqlstate: state, attempts: attempt });
+              throw new DatabaseBusyError(attempt, error);
+            }
+            const pauseMs = Math.round(pgRetryPause(attempt));
+            dbWriteRetries.inc({ sqlstate: state });
+            log.warn("db.write_retry", { sqlstate: state, attempt, pauseMs });
+            await Bun.sleep(pauseMs);
+          }
         }
+      } finally {
+        release?.();
+        if (queue && --queue.users === 0) queues.delete(key!);
       }
     },
     async rows<T>(query: SQL) {

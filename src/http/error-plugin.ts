@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { DatabaseBusyError } from "../db/store";
 import type { Logger } from "../log";
 import { jsonError, ServiceError } from "./errors";
 
@@ -6,6 +7,9 @@ import { jsonError, ServiceError } from "./errors";
 export function errorPlugin(log: Logger) {
   return new Elysia({ name: "errors" }).onError({ as: "global" }, ({ error, code }) => {
     if (error instanceof ServiceError) return jsonError(error.status, error.code, error.message, error.fields, error.headers);
+    if (error instanceof DatabaseBusyError) {
+      return jsonError(503, "database_busy", "The server is too busy to save this change right now; nothing was saved. Please try again in a few seconds.", undefined, { "retry-after": "5" });
+    }
     switch (code) {
       case "NOT_FOUND":
         return jsonError(404, "not_found", "No such endpoint.");

@@ -9,6 +9,7 @@ import { eq } from "drizzle-orm";
 import { startSmtpReceiver, type SmtpReceiver } from "../../src/features/mailin/smtp-receiver";
 import type { IngestFn } from "../../src/features/mailin/service";
 import { ingestFile } from "../../src/features/reports/ingest";
+import type { Config } from "../../src/config";
 import { makeTestApp, type TestApp } from "../support/app";
 import { createOrg } from "../support/fixtures";
 import { aggregateReportMail, selfSignedCertificate, sendMail } from "../support/smtp";
@@ -32,8 +33,8 @@ async function orgWithDomain(app: TestApp, domain: string) {
   return { orgId, address: `${row!.token}@${DOMAIN}` };
 }
 
-async function start(options: { maxBytes?: number; tls?: { cert: string; key: string }; ingest?: IngestFn } = {}) {
-  t = await makeTestApp();
+async function start(options: { maxBytes?: number; tls?: { cert: string; key: string }; ingest?: IngestFn; config?: Partial<Config> } = {}) {
+  t = await makeTestApp({ config: options.config });
   receiver = await startSmtpReceiver(t.deps, options.ingest ?? ingestFile, { port: 0, host: "127.0.0.1", domain: DOMAIN, maxBytes: options.maxBytes ?? 1024 * 1024, tls: options.tls ?? null });
   return { t, port: receiver.port };
 }
@@ -173,6 +174,20 @@ describe("SMTP receiver", () => {
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(554);
     expect(await storedReports(t, home.orgId)).toHaveLength(0);
+  });
+
+  test("a report over --max-records-per-report is refused for good (554, not 451) and nothing is stored", async () => {
+    const { t, port } = await start({ config: { maxRecordsPerReport: 3 } });
+    const home = await orgWithDomain(t, "example.com");
+    const rows = Array.from({ length: 4 }, (_, i): [string, number, boolean, boolean] => [`192.0.2.${i + 1}`, 1, true, true]);
+    const over = await sendMail(port, { from: "a@google.com", to: [home.address] }, aggregateReportMail({ domain: "example.com", reportId: "too-many", rows }));
+    expect(over.accepted).toBe(false);
+    expect(over.responseCode).toBe(554);
+    expect(over.response).toContain("more than 3 records");
+    expect(await storedReports(t, home.orgId)).toHaveLength(0);
+    const at = await sendMail(port, { from: "a@google.com", to: [home.address] }, aggregateReportMail({ domain: "example.com", reportId: "enough", rows: rows.slice(0, 3) }));
+    expect(at.accepted).toBe(true);
+    expect((await storedReports(t, home.orgId)).map((r) => r.reportId)).toEqual(["enough"]);
   });
 
   test("ingestion failing unexpectedly answers 451 so the sender retries later", async () => {

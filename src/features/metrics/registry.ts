@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from "../../lib/metrics";
 import { periodic } from "../../lib/periodic";
+import { dbWriteRetries } from "../../db/store";
 
 export const registry = new Registry();
 
@@ -25,6 +26,7 @@ export const schedulerLag = registry.register(
 export const keptAnswers = registry.register(
   new Counter("dmarcwarden_kept_answers_total", "Kept answers of the heavy roll-up reads, by outcome (hit: served kept; computed: computed for a request; shared: the answer another request or the refresh was computing; refreshed: computed again ahead of the next request).", ["outcome"]),
 );
+registry.register(dbWriteRetries);
 export const retentionDeleted = registry.register(new Counter("dmarcwarden_retention_deleted_rows_total", "Rows deleted by the retention purge, by table.", ["table"]));
 
 /** Measures how late a 1-second timer fires; stop it on shutdown. */

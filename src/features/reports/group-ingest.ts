@@ -38,7 +38,7 @@
 import type { ServiceContext } from "../../http/access";
 import type { OwnedDomain } from "../../lib/reports/routing";
 import { domainNamesOf, recordReportArrival } from "../domains/service";
-import { afterReportsStored, finishStored, holdForReportWrite, ingestFile, noteArrival, prepareFile, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
+import { afterReportsStored, finishStored, holdForReportWrite, ingestFile, noteArrival, prepareFile, reportWrites, writeFailed, writePrepared, type IngestInput, type IngestResult, type PreparedFile, type Stored } from "./ingest";
 import { reportWriter, type DeferredRollup } from "./store";
 
 /**
@@ -191,7 +191,7 @@ export async function writeGroup(deps: ServiceContext, files: PreparedFile[]): P
         for (const [domainId, at] of groupArrivals) await recordReportArrival(deps, domainId, at);
         return settled.map((s) => (s as PromiseFulfilledResult<Stored[] | { error: unknown }>).value);
       },
-      { foreignKeys: false },
+      { foreignKeys: false, ...reportWrites(files[0]!.input.orgId) },
     );
   } catch (error) {
     // the store has already run the transaction again after another writer's conflict: what
@@ -213,7 +213,7 @@ async function writeOneByOne(deps: ServiceContext, files: PreparedFile[], now: D
   const result = new Map<PreparedFile, Stored[] | IngestResult>();
   for (const file of files) {
     try {
-      result.set(file, await deps.store.write(() => writePrepared(deps, writer, file, now)));
+      result.set(file, await deps.store.write(() => writePrepared(deps, writer, file, now), reportWrites(file.input.orgId)));
     } catch (error) {
       result.set(file, writeFailed(deps, file, error));
     }

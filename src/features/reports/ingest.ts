@@ -8,6 +8,7 @@
  */
 import { ingestFailures, recordsIngested, reportsIngested } from "../metrics/registry";
 import type { ServiceContext } from "../../http/access";
+import type { WriteOptions } from "../../db/store";
 import { collectWhenGrown, isLargeReport, largeWriteBegun } from "../../lib/memory";
 import { DEFAULT_LIMITS, ReportRefusedError, type AggregateReport, type ParsedReport, type ReportLimits, type TlsPolicyResult } from "../../lib/reports/model";
 import { parseReportFile, type ParsedFile } from "../../lib/reports/parse";
@@ -64,8 +65,12 @@ export interface IngestResult {
 /** Report size bounds, from config when set there (flags in src/config.ts). */
 export function reportLimits(deps: ServiceContext): ReportLimits {
   const mb = Number(deps.config.maxReportMb);
-  if (!Number.isFinite(mb) || mb <= 0) return DEFAULT_LIMITS;
-  return { ...DEFAULT_LIMITS, maxInputBytes: mb * 1024 * 1024 };
+  const records = Number(deps.config.maxRecordsPerReport);
+  return {
+    ...DEFAULT_LIMITS,
+    ...(Number.isFinite(mb) && mb > 0 ? { maxInputBytes: mb * 1024 * 1024 } : {}),
+    ...(Number.isInteger(records) && records > 0 ? { maxRecords: records } : {}),
+  };
 }
 
 export interface Planned {
@@ -120,7 +125,7 @@ export async function ingestFile(deps: ServiceContext, input: IngestInput): Prom
   let stored: Stored[];
   try {
     const writer = reportWriter(deps.store);
-    stored = await deps.store.write(() => writePrepared(deps, writer, prepared, now));
+    stored = await deps.store.write(() => writePrepared(deps, writer, prepared, now), reportWrites(input.orgId));
   } catch (error) {
     return writeFailed(deps, prepared, error);
   }
@@ -183,6 +188,12 @@ export async function prepareFile(deps: ServiceContext, input: IngestInput, owne
   }
   return { input, kind, plan, records, large: !bulk && isLargeReport(records) };
 }
+
+/**
+ * The store.write options of a write of an organization's reports: they wait for each other in
+ * this process (WriteOptions.queue), as each takes the same rows at its start (holdForReportWrite).
+ */
+export const reportWrites = (orgId: string): WriteOptions => ({ queue: `reports:${orgId}` });
 
 /**
  * The first statements of a write of reports (PostgreSQL; nothing on SQLite): the rows its end
@@ -293,7 +304,7 @@ async function ingestStreamedWrite(
       const row = write ? await writer.finishAggregate(write) : duplicate!;
       if (!row.duplicate) await recordReportArrival(deps, domain!.id, reportedAt(report, now));
       return { planned: { report, domain: domain!, policyDomain: report.policy.domain }, row, ips: [...ips], large };
-    });
+    }, reportWrites(input.orgId));
   } catch (error) {
     if (error instanceof NotStreamable) return null;
     if (error instanceof ReportRefusedError) return rejected(error.message, error.code);

@@ -70,6 +70,43 @@ describe("uploads", () => {
   });
 });
 
+describe("records per report", () => {
+  const withRecords = (reportId: string, n: number) =>
+    sampleAggregate("example.com", {
+      reportId,
+      records: Array.from({ length: n }, (_, i) => ({ sourceIp: `198.51.${i >> 8}.${i & 255}`, count: 1, dkim: "pass" as const, spf: "pass" as const })),
+    });
+
+  test("a report over --max-records-per-report is refused whole with 413 naming the bound; one at the bound is stored", async () => {
+    await t.close();
+    t = await makeTestApp({ config: { maxRecordsPerReport: 40 } });
+    const { cookie } = await member();
+    const over = await upload(cookie, [{ name: "over.xml.gz", bytes: gzip(xmlBytes(withRecords("over", 41))) }]);
+    expect(over.status).toBe(413);
+    expect(over.body.error.message).toBe(
+      "The report has more than 40 records, the most one report may hold on this server; it was refused and nothing of it was stored. The server's operator can raise the bound (--max-records-per-report).",
+    );
+    expect(await counts()).toEqual([0, 0, 0, 0]);
+    // in a file of several, only the report over the bound is refused
+    const mixed = await upload(cookie, [
+      { name: "at.xml", bytes: xmlBytes(withRecords("at", 40)) },
+      { name: "over-again.xml", bytes: xmlBytes(withRecords("over-again", 60)) },
+    ]);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.results.map((r: { status: string }) => r.status)).toEqual(["ingested", "rejected"]);
+    expect(mixed.body.results[1].error).toContain("more than 40 records");
+    expect(await counts()).toEqual([1, 40, 0, 0]);
+  });
+
+  test("by default a report of more than 100,000 records is refused", async () => {
+    const { cookie } = await member();
+    const res = await upload(cookie, [{ name: "huge.xml.gz", bytes: gzip(xmlBytes(withRecords("huge", 100_001))) }]);
+    expect(res.status).toBe(413);
+    expect(res.body.error.message).toContain("more than 100,000 records");
+    expect(await counts()).toEqual([0, 0, 0, 0]);
+  }, 120_000);
+});
+
 describe("report lists are paged", () => {
   test("limit and offset page through the list, with a Link to the next page until the last", async () => {
     const { orgId, cookie } = await member();

@@ -191,7 +191,7 @@ export class AggregateXmlReader {
         if (depth === feedbackDepth + 1) {
           if (name === "version") version = orNull(text.trim());
           else if (name === "record" && record) {
-            if (reader.taken + records.length >= limits.maxRecords) throw new ReportRefusedError(`The report has more than ${limits.maxRecords.toLocaleString("en-US")} records, the most one report may hold.`, "too_large");
+            if (reader.taken + records.length >= limits.maxRecords) throw new ReportRefusedError(`The report has more than ${limits.maxRecords.toLocaleString("en-US")} records, the most one report may hold on this server; it was refused and nothing of it was stored. The server's operator can raise the bound (--max-records-per-report).`, "too_large");
             records.push(record);
             record = null;
           }

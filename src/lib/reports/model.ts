@@ -161,7 +161,10 @@ export interface ReportLimits {
   /** decompressed / compressed, checked once the output passes `ratioCheckAfterBytes` */
   maxCompressionRatio: number;
   ratioCheckAfterBytes: number;
-  /** records in one aggregate report */
+  /**
+   * records in one aggregate report: its <record> rows, not the messages they count (each row is
+   * a stored row and roll-up work, whatever its count)
+   */
   maxRecords: number;
   /** reports in one file (zip entries, mail attachments, mbox messages) */
   maxReportsPerFile: number;
@@ -184,7 +187,7 @@ export const DEFAULT_LIMITS: ReportLimits = {
   maxDecompressedBytes: 200 * 1024 * 1024,
   maxCompressionRatio: 200,
   ratioCheckAfterBytes: 4 * 1024 * 1024,
-  maxRecords: 500_000,
+  maxRecords: 100_000,
   maxReportsPerFile: 100,
   maxXmlTokenChars: 64 * 1024,
   maxXmlDepth: 32,
