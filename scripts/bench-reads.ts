@@ -1,5 +1,5 @@
 /**
- * `bun scripts/bench-reads.ts`: how fast an organization's dashboard answers while other
+ * `npm run bench:reads`: how fast an organization's dashboard answers while other
  * organizations' large uploads are ingested. The app runs in this process on a temporary SQLite
  * file (as the server does: one event loop, parse workers); `--uploads N` organizations each
  * upload one generated gzip aggregate report of `--records R` at the same moment, while one
