@@ -61,11 +61,12 @@ export interface IngestResult {
   code?: "too_large" | "invalid" | "unknown_format" | "foreign_domain" | "empty" | "unavailable";
 }
 
-/** Report size bounds, from config when set there (flags in src/config.ts). */
+/** Report size bounds, from config when set there (flags in src/config.ts), and the clock report dates are checked against. */
 export function reportLimits(deps: ServiceContext): ReportLimits {
   const mb = Number(deps.config.maxReportMb);
-  if (!Number.isFinite(mb) || mb <= 0) return DEFAULT_LIMITS;
-  return { ...DEFAULT_LIMITS, maxInputBytes: mb * 1024 * 1024 };
+  const now = deps.now().getTime();
+  if (!Number.isFinite(mb) || mb <= 0) return { ...DEFAULT_LIMITS, now };
+  return { ...DEFAULT_LIMITS, maxInputBytes: mb * 1024 * 1024, now };
 }
 
 export interface Planned {
