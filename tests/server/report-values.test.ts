@@ -1,18 +1,20 @@
 /**
- * Reports with out-of-range values, through an upload and through a real SMTP session, on the
- * store the run uses: a count past 2^53-1 or below 0, a period in year 5138 or ending before it
+ * Reports with out-of-range values, through an upload, a real SMTP session and an IMAP poll of
+ * a real dovecot, on the store the run uses: a count past 2^53-1 or below 0, a period in year 5138 or ending before it
  * begins, a source address that is not one, a control character in a stored string. Each is
  * refused with a reason naming the field (HTTP 200 with the file "rejected"; SMTP 554, a
- * permanent answer, never 451), and nothing of it is stored: the reports, records and roll-ups
- * are what the valid report before it left.
+ * permanent answer, never 451; IMAP files it in Invalid, never leaves it unread), and nothing of
+ * it is stored: the reports, records and roll-ups are what the valid report before it left.
  */
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { gzipSync, strToU8 } from "fflate";
 import { eq, sql } from "drizzle-orm";
+import { pollMailbox } from "../../src/features/mailin/service";
 import { startSmtpReceiver, type SmtpReceiver } from "../../src/features/mailin/smtp-receiver";
 import { ingestFile } from "../../src/features/reports/ingest";
 import { reverseDnsSettled } from "../../src/features/reports/reverse-dns";
 import { makeTestApp, type TestApp } from "../support/app";
+import { dovecotMissing, startDovecot, type Dovecot, type ImapUser } from "../support/dovecot";
 import { signedInMember } from "../support/fixtures";
 import { fixtureText, reportMail, tlsReportJson } from "../support/report-fixtures";
 import { aggregateReportXml, sendMail } from "../support/smtp";
@@ -20,14 +22,18 @@ import { aggregateReportXml, sendMail } from "../support/smtp";
 const MAIL_DOMAIN = "reports.dmarcwarden.test";
 const REFUSED = "The report was refused and nothing of it was stored. Ask the reporter for a corrected report.";
 
+if (dovecotMissing) console.log("IMAP test skipped: /usr/sbin/dovecot is not installed (apt-get install dovecot-imapd; .ci/run does this).");
+
 let t: TestApp;
+let orgId: string;
 let receiver: SmtpReceiver | null = null;
 let cookie: string;
 let address: string;
 beforeEach(async () => {
   t = await makeTestApp();
-  const member = await signedInMember(t.deps.store, "member");
+  const member = await signedInMember(t.deps.store, "owner");
   cookie = member.cookie;
+  orgId = member.orgId;
   const store = t.deps.store;
   await store.write((tx) => tx.insert(store.t.domains).values({ orgId: member.orgId, name: "example.com" }));
   const [row] = await store.db.select({ token: store.t.organizations.reportToken }).from(store.t.organizations).where(eq(store.t.organizations.id, member.orgId));
@@ -39,6 +45,9 @@ afterEach(async () => {
   await reverseDnsSettled();
   t.close();
 });
+
+/** A report mail as a reporter sends it, with `xml` attached gzipped. */
+const mailOf = (xml: string) => new TextDecoder().decode(reportMail([{ fileName: "google.com!example.com!1700000000!1700086399.xml.gz", contentType: "application/gzip", data: gzipSync(strToU8(xml)) }]));
 
 /** The valid report (records 192.0.2.10 × 12 and 198.51.100.7 × 3) with `edit` applied to its XML. */
 const reportXml = (reportId: string, edit: (xml: string) => string = (x) => x) => edit(aggregateReportXml({ domain: "example.com", reportId }));
@@ -131,12 +140,37 @@ describe("report mail with out-of-range values", () => {
   test.each(CASES)("%s: the message is refused permanently (554) with the reason, and nothing is stored", async (_, edit, reason) => {
     const before = await baseline();
     receiver = await startSmtpReceiver(t.deps, ingestFile, { port: 0, host: "127.0.0.1", domain: MAIL_DOMAIN, maxBytes: 1024 * 1024, tls: null });
-    const xml = reportXml(`bad-${crypto.randomUUID()}`, edit);
-    const mail = new TextDecoder().decode(reportMail([{ fileName: "google.com!example.com!1700000000!1700086399.xml.gz", contentType: "application/gzip", data: gzipSync(strToU8(xml)) }]));
+    const mail = mailOf(reportXml(`bad-${crypto.randomUUID()}`, edit));
     const result = await sendMail(receiver.port, { from: "noreply-dmarc-support@google.com", to: [address] }, mail);
     expect(result.accepted).toBe(false);
     expect(result.responseCode).toBe(554);
     expect(result.response).toContain(`Report refused: ${reason}`);
     expect(await stored()).toEqual(before);
+  });
+});
+
+describe("report mail with out-of-range values in a polled mailbox", () => {
+  const USER: ImapUser = { user: "values", password: "values-imap-pass" };
+  let dovecot: Dovecot;
+  beforeAll(async () => {
+    if (!dovecotMissing) dovecot = await startDovecot([USER]);
+  });
+  afterAll(async () => {
+    await dovecot?.stop();
+  });
+
+  test.skipIf(dovecotMissing)("each refused report is filed in Invalid, not left unread, and only the valid one is stored", async () => {
+    t.deps.config.allowPrivateMailboxHosts = true;
+    const res = await t.json("PUT", "/api/settings/mailbox", { cookie, body: { host: dovecot.host, port: dovecot.port, tls: false, username: USER.user, password: USER.password, folder: "INBOX" } });
+    expect(res.status).toBe(200);
+    await dovecot.append(USER, "INBOX", mailOf(reportXml("imap-valid")));
+    for (const [name, edit] of CASES) await dovecot.append(USER, "INBOX", mailOf(reportXml(`imap-${name}`, edit)));
+
+    expect(await pollMailbox(t.deps, orgId, ingestFile)).toEqual({ ok: true, outcome: { processed: 1, invalid: CASES.length, retried: 0 } });
+    expect(await dovecot.count(USER, "INBOX")).toBe(0);
+    expect(await dovecot.count(USER, "Invalid")).toBe(CASES.length);
+    const after = await stored();
+    expect(after.reports.map((r) => r.split(" | ")[0])).toEqual(["imap-valid"]);
+    expect(after.records).toEqual(["192.0.2.10 | 12", "198.51.100.7 | 3"]);
   });
 });
