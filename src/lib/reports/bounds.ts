@@ -47,8 +47,8 @@ export function dateInBounds(date: Date, now: number = Date.now()): boolean {
 /** Whether `n` is a count a report may hold (a whole number from 0 to MAX_COUNT). */
 export const countInBounds = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
 
-/** `value` quoted for a refusal's message: control characters escaped, cut at 64 characters. */
-export const quoted = (value: string): string => JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value);
+/** `value` quoted for a refusal's message: control characters (DEL too) escaped, cut at 64 characters. */
+export const quoted = (value: string): string => JSON.stringify(value.length > 64 ? `${value.slice(0, 64)}…` : value).replaceAll("\x7f", "\\u007f");
 
 const REFUSED = "The report was refused and nothing of it was stored. Ask the reporter for a corrected report.";
 

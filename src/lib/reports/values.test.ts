@@ -101,6 +101,11 @@ describe("aggregate source addresses", () => {
     );
   });
 
+  test("a refusal shows the address with its control characters escaped", async () => {
+    const error = await refusal(strToU8(withIp("192.0.2.1\u007f\u0007")));
+    expect(error.message).toStartWith('Record 2 of the aggregate report has <source_ip> "192.0.2.1\\u007f\\u0007", which is not');
+  });
+
   test("a record without <source_ip> is refused", async () => {
     const error = await refusal(strToU8(report().replace("<source_ip>198.51.100.7</source_ip>", "")));
     expect(error.message).toStartWith("Record 2 of the aggregate report has no <source_ip>.");
