@@ -65,7 +65,7 @@ const CASES: [name: string, edit: (xml: string) => string, reason: string][] = [
 ];
 
 /** What the reports left in the database: every report, record and roll-up row, as text. */
-async function stored(): Promise<Record<string, string[]>> {
+async function stored() {
   const q = async (query: string) => (await t.deps.store.rows<Record<string, unknown>>(sql.raw(query))).map((row) => Object.values(row).map(String).join(" | "));
   return {
     reports: await q("SELECT report_id, reporter_org, date_begin, date_end, message_count FROM aggregate_reports ORDER BY report_id"),
@@ -84,7 +84,7 @@ function upload(name: string, bytes: Uint8Array) {
 }
 
 /** A valid report stored first: what a refusal must leave as it is. */
-async function baseline(): Promise<Record<string, string[]>> {
+async function baseline() {
   const res = await upload("valid.xml", strToU8(reportXml("valid-1")));
   expect(res.body.results[0].status).toBe("ingested");
   const before = await stored();
