@@ -62,7 +62,7 @@ export interface IngestResult {
   code?: "too_large" | "invalid" | "unknown_format" | "foreign_domain" | "empty" | "unavailable";
 }
 
-/** Report size bounds, from config when set there (flags in src/config.ts). */
+/** Report size bounds, from config when set there (flags in src/config.ts), and the clock report dates are checked against. */
 export function reportLimits(deps: ServiceContext): ReportLimits {
   const mb = Number(deps.config.maxReportMb);
   const records = Number(deps.config.maxRecordsPerReport);
@@ -70,6 +70,7 @@ export function reportLimits(deps: ServiceContext): ReportLimits {
     ...DEFAULT_LIMITS,
     ...(Number.isFinite(mb) && mb > 0 ? { maxInputBytes: mb * 1024 * 1024 } : {}),
     ...(Number.isInteger(records) && records > 0 ? { maxRecords: records } : {}),
+    now: deps.now().getTime(),
   };
 }
 

@@ -146,7 +146,7 @@ describe("report lists are paged", () => {
     const { cookie } = await member();
     const at = (i: number) => String(1_704_067_200 + i * 86_400);
     const xml = (i: number) =>
-      aggregateXml(sampleAggregate("example.com", { orgName: long(480), reportId: `${i}-${long(1000)}` })).replace(/<begin>\d+<\/begin>/, `<begin>${at(i)}</begin>`);
+      aggregateXml(sampleAggregate("example.com", { orgName: long(480), reportId: `${i}-${long(1000)}` })).replace(/<begin>\d+<\/begin>/, `<begin>${at(i)}</begin>`).replace(/<end>\d+<\/end>/, `<end>${at(i + 1)}</end>`);
     for (let batch = 0; batch < 2; batch++) {
       const files = Array.from({ length: 40 }, (_, i) => ({ name: `r${batch}-${i}.xml`, bytes: strToU8(xml(batch * 40 + i)) }));
       const res = await upload(cookie, files);

@@ -114,7 +114,7 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
     if (!head) {
       const read = parsing(() => reader.head());
       if (!read) return;
-      parsing(() => assertFieldBounds({ ...read, kind: "aggregate", records: [] }));
+      parsing(() => assertFieldBounds({ ...read, kind: "aggregate", records: [] }, limits.now));
       head = read;
     }
     const taken = take ? reader.takeRecords() : [];
@@ -131,7 +131,7 @@ export async function streamAggregate(bytes: Uint8Array, limits: ReportLimits, s
     if (batch.length >= RECORD_BATCH || (last && batch.length)) {
       const out = batch;
       batch = [];
-      parsing(() => assertFieldBounds({ ...head!, kind: "aggregate", records: out }));
+      parsing(() => assertFieldBounds({ ...head!, kind: "aggregate", records: out }, limits.now));
       recordCount += out.length;
       await sink.records(out);
       // the batch is garbage now: a large report keeps memory near what is live (the roll-ups

@@ -8,7 +8,8 @@
  * IPv6 and IPv4-mapped sources. Refuses a DOCTYPE (no entity expansion is ever done) and
  * anything whose required metadata is missing, with a reason a user can act on.
  */
-import { isIP } from "node:net";
+import { normalizeAddress } from "../net/address";
+import { MAX_COUNT, outOfRange, quoted } from "./bounds";
 import {
   DEFAULT_LIMITS,
   ReportRefusedError,
@@ -49,12 +50,20 @@ const trimmed = (v: string) => {
 };
 const orNull = (v: string | undefined) => (v === undefined || v === "" ? null : v);
 
-/** Normalises a source address: IPv4-mapped IPv6 → IPv4, IPv6 lower-cased. */
-export function normaliseIp(raw: string): string {
-  let ip = raw.trim().replace(/^\[|\]$/g, "");
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) ip = mapped[1]!;
-  return isIP(ip) === 6 ? ip.toLowerCase() : ip;
+/**
+ * A source address in its one written form (IPv4-mapped IPv6 → IPv4, IPv6 compressed lower
+ * case), or null when it is not a strict IPv4 or IPv6 address.
+ */
+export function normaliseIp(raw: string): string | null {
+  return normalizeAddress(raw);
+}
+
+/** A record's <count>: a whole decimal number up to MAX_COUNT; an empty one counts none. Null when it is anything else. */
+export function parseCount(raw: string): number | null {
+  if (raw === "") return 0;
+  if (!/^\d+$/.test(raw)) return null;
+  const n = Number(raw);
+  return n <= MAX_COUNT ? n : null;
 }
 
 /** Report dates are epoch seconds; a few reporters send ISO 8601 instead. */
@@ -64,7 +73,8 @@ export function parseReportDate(raw: string | undefined): Date | null {
   if (/^\d+(\.\d+)?$/.test(v)) {
     const seconds = Number(v);
     // some reporters send milliseconds
-    return new Date((seconds > 1e11 ? seconds : seconds * 1000));
+    const date = new Date(seconds > 1e11 ? seconds : seconds * 1000);
+    return Number.isNaN(date.getTime()) ? null : date;
   }
   const t = Date.parse(v);
   return Number.isNaN(t) ? null : new Date(t);
@@ -125,6 +135,8 @@ export class AggregateXmlReader {
     let rootName = "";
     let rootClosed = false;
     let policies = 0;
+    /** messages counted by the report's records so far */
+    let counted = 0;
 
     const meta: Record<string, string> = {};
     const reporterErrors: string[] = [];
@@ -192,6 +204,11 @@ export class AggregateXmlReader {
           if (name === "version") version = orNull(text.trim());
           else if (name === "record" && record) {
             if (reader.taken + records.length >= limits.maxRecords) throw new ReportRefusedError(`The report has more than ${limits.maxRecords.toLocaleString("en-US")} records, the most one report may hold on this server; it was refused and nothing of it was stored. The server's operator can raise the bound (--max-records-per-report).`, "too_large");
+            const ip = normaliseIp(record.sourceIp);
+            if (!ip) throw outOfRange(`Record ${reader.taken + records.length + 1} of the aggregate report ${record.sourceIp ? `has <source_ip> ${quoted(record.sourceIp)}, which is not an IPv4 or IPv6 address` : "has no <source_ip>"}`);
+            record.sourceIp = ip;
+            counted += record.count;
+            if (counted > MAX_COUNT) throw outOfRange(`The aggregate report's <count> values add up to more than ${MAX_COUNT.toLocaleString("en-US")}, the most one report may count`);
             records.push(record);
             record = null;
           }
@@ -218,10 +235,12 @@ export class AggregateXmlReader {
         if (!record) return;
         switch (parent) {
           case "row":
-            if (name === "source_ip") record.sourceIp = normaliseIp(value);
+            // checked once the record ends, where its number is known
+            if (name === "source_ip") record.sourceIp = value;
             else if (name === "count") {
-              const n = Number.parseInt(value, 10);
-              record.count = Number.isFinite(n) && n > 0 ? n : 0;
+              const n = parseCount(value);
+              if (n === null) throw outOfRange(`Record ${reader.taken + records.length + 1} of the aggregate report has <count> ${quoted(value)}; a count is a whole number from 0 to ${MAX_COUNT.toLocaleString("en-US")}`);
+              record.count = n;
             }
             return;
           case "policy_evaluated":
@@ -301,7 +320,8 @@ export class AggregateXmlReader {
       const email = orNull((meta.email ?? "").replace(/^<([^<>]*)>$/, "$1").trim());
       const reporterOrg = meta.org_name || (email ? email.split("@").pop()! : "") || "Unknown reporter";
 
-      const pct = policy.pct ? Number.parseInt(policy.pct, 10) : Number.NaN;
+      // the domain's own record may hold any pct: one outside 0-100 meant nothing, and is not kept
+      const pct = policy.pct && /^\d{1,3}$/.test(policy.pct) ? Number(policy.pct) : Number.NaN;
       const published: PublishedPolicy = {
         domain,
         adkim: orNull(keyword(policy.adkim ?? "")),
@@ -309,7 +329,7 @@ export class AggregateXmlReader {
         p: orNull(keyword(policy.p ?? "")),
         sp: orNull(keyword(policy.sp ?? "")),
         np: orNull(keyword(policy.np ?? "")),
-        pct: Number.isFinite(pct) ? pct : null,
+        pct: pct <= 100 ? pct : null,
         fo: orNull(policy.fo ?? ""),
         testing: orNull(keyword(policy.testing ?? "")),
         discoveryMethod: orNull(keyword(policy.discovery_method ?? "")),

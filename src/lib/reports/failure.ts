@@ -4,6 +4,7 @@
  * Input is a mail message already split into parts by the container layer.
  */
 import { normaliseIp } from "./aggregate";
+import { dateInBounds } from "./bounds";
 import { ReportRefusedError, type FailureReport } from "./model";
 
 /** The bits of a parsed mail message the failure parser reads. */
@@ -80,17 +81,19 @@ const stripAngles = (v: string | undefined | null) => (v ? v.replace(/^<|>$/g, "
 const IPV4 = /\b(?:\d{1,3}\.){3}\d{1,3}\b/;
 const IPV6 = /\b(?:[0-9a-f]{1,4}:){2,7}[0-9a-f]{0,4}\b/i;
 
-function parseDate(v: string | null | undefined): Date | null {
+/** A date the report states; null when unreadable or outside DATE_BOUNDS (the report is kept without it). */
+function parseDate(v: string | null | undefined, now: number | undefined): Date | null {
   if (!v) return null;
-  const t = Date.parse(v.replace(/\s*\([^)]*\)\s*$/, ""));
-  return Number.isNaN(t) ? null : new Date(t);
+  const date = new Date(Date.parse(v.replace(/\s*\([^)]*\)\s*$/, "")));
+  return dateInBounds(date, now) ? date : null;
 }
 
 function reporterOf(mail: FailureMail, userAgent: string | null): string {
   return domainOfAddress(mail.from) ?? userAgent ?? "Unknown reporter";
 }
 
-export function parseFailureReport(mail: FailureMail): FailureReport {
+/** `now`: the server's clock (ms) the report's dates are checked against, the time of reading when unset. */
+export function parseFailureReport(mail: FailureMail, now?: number): FailureReport {
   const originalHeaders = mail.original ? headerBlockOf(mail.original) : null;
   const original = originalHeaders ? parseHeaderBlock(originalHeaders) : new Map<string, string[]>();
   const first = (m: Map<string, string[]>, k: string) => m.get(k)?.[0] ?? null;
@@ -101,6 +104,7 @@ export function parseFailureReport(mail: FailureMail): FailureReport {
     const get = (k: string) => first(arf, k);
     const domain = (get("reported-domain") ?? domainOfAddress(first(original, "from")) ?? get("dkim-domain") ?? domainOfAddress(get("original-mail-from")))?.toLowerCase().replace(/\.$/, "");
     if (!domain) throw new ReportRefusedError("The failure report names no domain (no Reported-Domain, and no From in the original headers).");
+    // a Source-IP that is not an address is left out, like a missing one
     const ip = get("source-ip");
     return {
       kind: "failure",
@@ -110,7 +114,7 @@ export function parseFailureReport(mail: FailureMail): FailureReport {
       reportId: stripAngles(mail.messageId) ?? mail.digest,
       domain,
       sourceIp: ip ? normaliseIp(ip) : null,
-      arrivalDate: parseDate(get("arrival-date") ?? get("received-date")),
+      arrivalDate: parseDate(get("arrival-date") ?? get("received-date"), now),
       authenticationResults: arf.get("authentication-results")?.join("\n") ?? null,
       identityAlignment: get("identity-alignment")?.toLowerCase() ?? null,
       deliveryResult: get("delivery-result")?.toLowerCase() ?? null,
@@ -154,7 +158,7 @@ export function parseFailureReport(mail: FailureMail): FailureReport {
     reportId: stripAngles(mail.messageId) ?? mail.digest,
     domain,
     sourceIp: ip ? normaliseIp(ip) : null,
-    arrivalDate: parseDate(labelled(["Arrival[- ]Date", "Received Date", "Date Received"])) ?? mail.date,
+    arrivalDate: parseDate(labelled(["Arrival[- ]Date", "Received Date", "Date Received"]), now) ?? (mail.date && dateInBounds(mail.date, now) ? mail.date : null),
     authenticationResults: labelled(["Authentication[- ]Results", "DMARC Results"]),
     identityAlignment: spfAligned || dkimAligned ? (aligned.length ? aligned.join(", ") : "none") : null,
     deliveryResult: labelled(["Delivery[- ]Result", "Disposition"])?.toLowerCase() ?? null,

@@ -180,6 +180,8 @@ export interface ReportLimits {
   maxJsonDepth: number;
   /** policies in one SMTP TLS report, and failure details in one policy */
   maxTlsPolicies: number;
+  /** the server's clock (ms) report dates are checked against (bounds.ts DATE_BOUNDS); the time of reading when unset */
+  now?: number;
 }
 
 export const DEFAULT_LIMITS: ReportLimits = {

@@ -42,7 +42,7 @@ export async function parseReportFile(bytes: Uint8Array, limits: ReportLimits = 
 
 function push(ctx: Context, report: ParsedReport) {
   if (ctx.out.length >= ctx.limits.maxReportsPerFile) throw new ReportRefusedError(`The file holds more than ${ctx.limits.maxReportsPerFile} reports, the most one file may hold.`, "too_large");
-  assertFieldBounds(report);
+  assertFieldBounds(report, ctx.limits.now);
   ctx.out.push(report);
 }
 
@@ -179,15 +179,18 @@ async function parseMail(raw: Uint8Array, ctx: Context, depth: number): Promise<
   }
   push(
     ctx,
-    parseFailureReport({
-      from: email.from?.address ?? null,
-      subject: email.subject ?? null,
-      messageId: email.messageId ?? null,
-      date: email.date ? new Date(email.date) : null,
-      text: text || html,
-      feedbackReport,
-      original,
-      digest: createHash("sha256").update(bytes).digest("hex").slice(0, 32),
-    }),
+    parseFailureReport(
+      {
+        from: email.from?.address ?? null,
+        subject: email.subject ?? null,
+        messageId: email.messageId ?? null,
+        date: email.date ? new Date(email.date) : null,
+        text: text || html,
+        feedbackReport,
+        original,
+        digest: createHash("sha256").update(bytes).digest("hex").slice(0, 32),
+      },
+      ctx.limits.now,
+    ),
   );
 }

@@ -1,11 +1,24 @@
 /** SMTP TLS reports (RFC 8460 §4) JSON → TlsReport. */
+import { normalizeAddress } from "../net/address";
+import { MAX_COUNT, outOfRange, quoted } from "./bounds";
 import { DEFAULT_LIMITS, MB, ReportRefusedError, type ReportLimits, type TlsFailureDetail, type TlsPolicyResult, type TlsReport } from "./model";
 
 type Json = Record<string, unknown>;
 const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" ? String(v) : null);
-const num = (v: unknown): number => {
-  const n = typeof v === "number" ? v : typeof v === "string" ? Number.parseInt(v, 10) : Number.NaN;
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
+/** A session count: a whole number from 0 to MAX_COUNT (a string of digits too); a missing one counts none. */
+const num = (v: unknown, name: string): number => {
+  if (v === undefined || v === null) return 0;
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN;
+  if (Number.isSafeInteger(n) && n >= 0) return n;
+  throw outOfRange(`The SMTP TLS report's ${name} ${typeof v === "string" ? quoted(v) : (JSON.stringify(v) ?? String(v)).slice(0, 64)} is not a whole number from 0 to ${MAX_COUNT.toLocaleString("en-US")}`);
+};
+/** An address a failure detail names: strict IPv4 or IPv6 in its one written form, else the report is refused. */
+const ip = (v: unknown, name: string): string | null => {
+  const text = str(v);
+  if (text === null) return null;
+  const address = normalizeAddress(text);
+  if (!address) throw outOfRange(`The SMTP TLS report's ${name} ${quoted(text)} is not an IPv4 or IPv6 address`);
+  return address;
 };
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter((s): s is string => s !== null) : str(v) ? [str(v)!] : []);
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -71,11 +84,11 @@ export function parseTlsReport(json: string, limits: ReportLimits = DEFAULT_LIMI
     tooMany(mxHost.length, limits.maxItemsPerList, '"mx-host" entries in one policy');
     const failureDetails: TlsFailureDetail[] = details.filter(isObject).map((d) => ({
       resultType: str(d["result-type"]) ?? "unknown",
-      sendingMtaIp: str(d["sending-mta-ip"]),
+      sendingMtaIp: ip(d["sending-mta-ip"], '"sending-mta-ip"'),
       receivingMxHostname: str(d["receiving-mx-hostname"]),
       receivingMxHelo: str(d["receiving-mx-helo"]),
-      receivingIp: str(d["receiving-ip"]),
-      failedSessionCount: num(d["failed-session-count"]),
+      receivingIp: ip(d["receiving-ip"], '"receiving-ip"'),
+      failedSessionCount: num(d["failed-session-count"], '"failed-session-count"'),
       additionalInformation: str(d["additional-information"]),
       failureReasonCode: str(d["failure-reason-code"]),
     }));
@@ -84,12 +97,15 @@ export function parseTlsReport(json: string, limits: ReportLimits = DEFAULT_LIMI
       policyString,
       policyDomain,
       mxHost,
-      successfulSessions: num(summary["total-successful-session-count"]),
-      failedSessions: num(summary["total-failure-session-count"]),
+      successfulSessions: num(summary["total-successful-session-count"], '"total-successful-session-count"'),
+      failedSessions: num(summary["total-failure-session-count"], '"total-failure-session-count"'),
       failureDetails,
     });
   }
   if (policies.length === 0) throw new ReportRefusedError('The SMTP TLS report has no readable "policies".');
+  let sessions = 0;
+  for (const p of policies) sessions += p.successfulSessions + p.failedSessions;
+  if (sessions > MAX_COUNT) throw outOfRange(`The SMTP TLS report's session counts add up to more than ${MAX_COUNT.toLocaleString("en-US")}, the most one report may count`);
   return {
     kind: "tls",
     reporterOrg: str(doc["organization-name"]) ?? "Unknown reporter",
