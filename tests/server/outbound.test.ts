@@ -127,6 +127,10 @@ describe("the single sign-on issuer is reached at the address that was checked",
     expect(idp.issuer).toStartWith("http://idp.acme-sso.test:");
     const saved = await t.json("PUT", "/api/sso", { cookie: owner, body: settings(idp.issuer) });
     expect(saved.status).toBe(200);
+    // the allowed domain is used only once its proof record is published and checked
+    const { connection } = (await t.json("GET", "/api/sso", { cookie: owner })).body;
+    for (const { record } of connection.domains as { record: { name: string; value: string } }[]) dns.zone[record.name] = { TXT: [record.value] };
+    expect((await t.json("POST", "/api/sso/domains/check", { cookie: owner })).status).toBe(200);
     const started = await t.json("POST", "/api/auth/sso/start", { body: { identifier: "ada@acme.test" } });
     expect(started.status).toBe(200);
     const flow = started.headers.getSetCookie().find((c) => c.startsWith("dw_sso="))!.split(";")[0];
