@@ -74,7 +74,7 @@ describe("records per report", () => {
   const withRecords = (reportId: string, n: number) =>
     sampleAggregate("example.com", {
       reportId,
-      records: Array.from({ length: n }, (_, i) => ({ sourceIp: `198.51.${i >> 8}.${i & 255}`, count: 1, dkim: "pass" as const, spf: "pass" as const })),
+      records: Array.from({ length: n }, (_, i) => ({ sourceIp: `198.${18 + (i >> 16)}.${(i >> 8) & 255}.${i & 255}`, count: 1, dkim: "pass" as const, spf: "pass" as const })),
     });
 
   test("a report over --max-records-per-report is refused whole with 413 naming the bound; one at the bound is stored", async () => {
