@@ -116,3 +116,13 @@ test("the configuration page lists every flag of every command, as --help has th
   expect(missing).toEqual([]);
   expect(CONFIGURATION_DOC).toBe("docs/operations/configuration.md");
 });
+
+test("the audit log page lists every action the log records", async () => {
+  const { auditDoc } = await import("../../scripts/docs-config");
+  const { AUDIT_ACTION_NAMES } = await import("../../src/features/audit/actions");
+  const { current, wanted } = auditDoc(ROOT);
+  // out of date: run `bun scripts/docs-config.ts`
+  expect(current).toBe(wanted);
+  expect(AUDIT_ACTION_NAMES.length).toBeGreaterThan(10);
+  expect(AUDIT_ACTION_NAMES.filter((action) => !current.includes(`\`${action}\``))).toEqual([]);
+});
