@@ -277,19 +277,21 @@ describe("keyboard", () => {
 
   test("axe finds nothing serious with the notifications menu or the sign-in dialog open", async () => {
     const failures: string[] = [];
+    // an open menu's popup sits outside the landmarks by design (a portal): only serious and critical findings count here
+    const serious = async (page: Page) => (await axeFindings(page)).filter((f) => f.impact === "serious" || f.impact === "critical");
     for (const scheme of ["light", "dark"] as const) {
       const byRole = await contexts(scheme, 1280);
       const member = await byRole.member.newPage();
       await openScreen(member, ctx.server, screens(ids).find((s) => s.path === "/app/dashboard")!);
       await member.getByRole("button", { name: /^Notifications/ }).click();
       await member.getByRole("menu").waitFor();
-      for (const f of await axeFindings(member)) failures.push(`${scheme} notifications menu: ${f.rule} (${f.impact}): ${f.help}\n    ${f.nodes.join("\n    ")}`);
+      for (const f of await serious(member)) failures.push(`${scheme} notifications menu: ${f.rule} (${f.impact}): ${f.help}\n    ${f.nodes.join("\n    ")}`);
       const visitor = await byRole.visitor.newPage();
       await visitor.goto(ctx.server.url + "/");
       await visitor.getByRole("navigation", { name: "Site" }).getByRole("button", { name: "Sign In", exact: true }).click();
       await visitor.getByRole("dialog").waitFor();
       await visitor.waitForTimeout(300);
-      for (const f of await axeFindings(visitor)) failures.push(`${scheme} sign-in dialog: ${f.rule} (${f.impact}): ${f.help}\n    ${f.nodes.join("\n    ")}`);
+      for (const f of await serious(visitor)) failures.push(`${scheme} sign-in dialog: ${f.rule} (${f.impact}): ${f.help}\n    ${f.nodes.join("\n    ")}`);
       await byRole.visitor.close();
       await byRole.member.close();
     }

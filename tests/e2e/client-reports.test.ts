@@ -53,6 +53,9 @@ describe("Client report dialog", () => {
       await dialog.getByRole("textbox", { name: "Contacts" }).fill("office@acmedental.test\nDr.Smith@AcmeDental.test");
       await dialog.getByRole("button", { name: "Save" }).click();
       await dialog.waitFor({ state: "detached" });
+      // the saved toast is on screen before the dialog opens again: a toast that mounts later would be
+      // the top layer and take the Escape below
+      await page.getByText("Client report saved").first().waitFor();
 
       dialog = await openReport(page, "Acme Dental");
       expect(await dialog.getByRole("textbox", { name: "Contacts" }).inputValue()).toBe("office@acmedental.test\ndr.smith@acmedental.test");
