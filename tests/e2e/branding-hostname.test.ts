@@ -63,6 +63,11 @@ describe("White-label custom hostname", () => {
     await page.getByRole("heading", { name: "White-label" }).scrollIntoViewIfNeeded();
     if (process.env.SHOTS_DIR) await page.getByRole("region", { name: "White-label" }).screenshot({ path: `${process.env.SHOTS_DIR}/branding-hostname-card-pending-1280.png` });
 
+    // the name is only ours once its proof record is published as the card shows it
+    const proof = (await (await page.request.get(base + "/api/branding")).json()).customHostnameProof as { name: string; value: string };
+    expect(proof.name).toBe(`_dmarcwarden-verify.${HOST}`);
+    dns.zone[proof.name] = { TXT: [proof.value] };
+
     // Verify: the server asks DNS; verified, the clients' link uses the name
     await page.getByRole("button", { name: "Verify", exact: true }).click();
     await page.getByTestId("hostname-status").filter({ hasText: "Verified" }).waitFor();
